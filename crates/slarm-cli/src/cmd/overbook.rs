@@ -1,0 +1,20 @@
+//! `slarm overbook` (design.md §4). Not yet available in this build: its model crate is in progress.
+
+use crate::error::{CliError, CliResult};
+use crate::output::Output;
+
+/// Arguments of `slarm overbook`.
+#[derive(Debug, clap::Args)]
+pub struct OverbookArgs {
+    /// Arguments (this command is not yet available).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    rest: Vec<String>,
+}
+
+/// Runs `slarm overbook`.
+pub fn run(args: &OverbookArgs) -> CliResult<Output> {
+    Err(CliError::internal(format!(
+        "'slarm overbook' is not available in this build yet (arguments {:?})",
+        args.rest
+    )))
+}

@@ -1,0 +1,20 @@
+//! `slarm trace` (design.md §4). Not yet available in this build: its model crate is in progress.
+
+use crate::error::{CliError, CliResult};
+use crate::output::Output;
+
+/// Arguments of `slarm trace`.
+#[derive(Debug, clap::Args)]
+pub struct TraceArgs {
+    /// Arguments (this command is not yet available).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    rest: Vec<String>,
+}
+
+/// Runs `slarm trace`.
+pub fn run(args: &TraceArgs) -> CliResult<Output> {
+    Err(CliError::internal(format!(
+        "'slarm trace' is not available in this build yet (arguments {:?})",
+        args.rest
+    )))
+}

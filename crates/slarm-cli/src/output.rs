@@ -1,0 +1,172 @@
+//! What a command prints: one JSON object with `--json`, else a readable table.
+
+use serde_json::Value;
+
+/// The result of a command: its JSON object and its human-readable rendering.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// The JSON object printed with `--json` (field names fixed by design.md §4).
+    pub json: Value,
+    /// The text printed otherwise.
+    pub text: String,
+}
+
+impl Output {
+    /// An output whose text is a key/value table of the JSON object's scalar fields.
+    pub fn from_json(json: Value) -> Self {
+        let text = render_value(&json, 0);
+        Self { json, text }
+    }
+
+    /// An output with its own text rendering.
+    pub fn new(json: Value, text: String) -> Self {
+        Self { json, text }
+    }
+
+    /// Prints to stdout as JSON or as text.
+    pub fn print(&self, as_json: bool) {
+        if as_json {
+            println!("{}", self.json);
+        } else {
+            print!("{}", self.text);
+            if !self.text.ends_with('\n') {
+                println!();
+            }
+        }
+    }
+}
+
+fn scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => Some("-".into()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(match n.as_f64() {
+            Some(x) if n.is_f64() => format_num(x),
+            _ => n.to_string(),
+        }),
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// Formats a number with 6 significant digits, plainly where that is readable.
+pub fn format_num(x: f64) -> String {
+    if x == 0.0 || (1e-4..1e7).contains(&x.abs()) {
+        let digits = (6 - 1 - x.abs().log10().floor().max(0.0) as i32).max(0) as usize;
+        let s = format!("{x:.digits$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{x:.5e}")
+    }
+}
+
+/// Renders a JSON value as an indented key/value listing; arrays of objects become tables.
+pub fn render_value(v: &Value, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = String::new();
+    match v {
+        Value::Object(map) => {
+            let width = map.keys().map(String::len).max().unwrap_or(0);
+            for (k, val) in map {
+                match scalar(val) {
+                    Some(s) => out.push_str(&format!("{pad}{k:<width$}  {s}\n")),
+                    None => {
+                        out.push_str(&format!("{pad}{k}:\n"));
+                        out.push_str(&render_value(val, indent + 2));
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(table) = render_table(items, indent) {
+                out.push_str(&table);
+            } else {
+                for (i, item) in items.iter().enumerate() {
+                    match scalar(item) {
+                        Some(s) => out.push_str(&format!("{pad}[{i}] {s}\n")),
+                        None => {
+                            out.push_str(&format!("{pad}[{i}]\n"));
+                            out.push_str(&render_value(item, indent + 2));
+                        }
+                    }
+                }
+            }
+        }
+        other => out.push_str(&format!("{pad}{}\n", scalar(other).unwrap_or_default())),
+    }
+    out
+}
+
+/// An array of flat objects with the same keys as an aligned table.
+fn render_table(items: &[Value], indent: usize) -> Option<String> {
+    let first = items.first()?.as_object()?;
+    let keys: Vec<&String> = first.keys().collect();
+    let mut rows = Vec::new();
+    for it in items {
+        let o = it.as_object()?;
+        if o.len() != keys.len() {
+            return None;
+        }
+        let mut row = Vec::new();
+        for k in &keys {
+            row.push(scalar(o.get(*k)?)?);
+        }
+        rows.push(row);
+    }
+    let header: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+    Some(text_table(&header, &rows, indent))
+}
+
+/// An aligned plain-text table.
+pub fn text_table(header: &[String], rows: &[Vec<String>], indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut w: Vec<usize> = header.iter().map(String::len).collect();
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            if i < w.len() {
+                w[i] = w[i].max(c.len());
+            }
+        }
+    }
+    let fmt_row = |r: &[String]| {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{c:>width$}", width = w.get(i).copied().unwrap_or(0)))
+            .collect();
+        format!("{pad}{}\n", cells.join("  ").trim_end())
+    };
+    let mut out = fmt_row(header);
+    out.push_str(&format!(
+        "{pad}{}\n",
+        w.iter()
+            .map(|n| "-".repeat(*n))
+            .collect::<Vec<_>>()
+            .join("  ")
+    ));
+    for r in rows {
+        out.push_str(&fmt_row(r));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn renders_objects_and_tables() {
+        let v = json!({"a": 1, "b": [{"x": 1.5, "y": "z"}, {"x": 2.0, "y": "w"}]});
+        let t = render_value(&v, 0);
+        assert!(t.contains("a  1"));
+        assert!(t.contains("  x  y"));
+        assert_eq!(format_num(0.123456789), "0.123457");
+        assert_eq!(format_num(1234.5), "1234.5");
+        assert_eq!(format_num(1e-7), "1.00000e-7");
+    }
+}

@@ -1,0 +1,3 @@
+//! # slarm-overbook
+//!
+//! Risk-aware overbooking for SLA planning schedulers (Birkenheuer 2012).

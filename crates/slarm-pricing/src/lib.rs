@@ -1,0 +1,3 @@
+//! # slarm-pricing
+//!
+//! SLA contracts, Libra and Libra+$ pricing, admission control and proportional share (Yeo & Buyya).

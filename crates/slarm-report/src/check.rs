@@ -1,0 +1,174 @@
+//! Checks: one reproduced quantity beside its published value.
+
+use serde::{Deserialize, Serialize};
+
+/// A reported value: a number, a text, or a truth value (for directional claims).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// A number.
+    Num(f64),
+    /// A truth value.
+    Bool(bool),
+    /// Free text.
+    Text(String),
+}
+
+/// How our value compares with the published one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Equal to the published value (to 1e-9 relative) or the claim holds exactly.
+    Match,
+    /// Within the stated tolerance.
+    WithinTolerance,
+    /// Outside the tolerance, or the claim does not hold; `reason` should say why.
+    Differs,
+    /// The source gives no value to compare with; ours is reported for the record.
+    NotPublished,
+}
+
+impl Verdict {
+    /// Short lower-case label used in tables and HTML.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Match => "match",
+            Verdict::WithinTolerance => "within tolerance",
+            Verdict::Differs => "differs",
+            Verdict::NotPublished => "not published",
+        }
+    }
+}
+
+/// One reproduced quantity with its published counterpart and verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// Stable identifier within the paper, e.g. `"table4.3/row2/D"`.
+    pub id: String,
+    /// What is compared, in words.
+    pub description: String,
+    /// Our value.
+    pub ours: Value,
+    /// The published value, if the source gives one.
+    pub published: Option<Value>,
+    /// `ours - published` for numbers.
+    pub deviation: Option<f64>,
+    /// The tolerance applied (absolute for numbers), if any.
+    pub tolerance: Option<f64>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why ours differs (or any other remark), ideally naming the docs/decisions.md entry.
+    pub reason: Option<String>,
+}
+
+impl Check {
+    /// A numeric comparison with an absolute tolerance.
+    pub fn numeric(
+        id: impl Into<String>,
+        description: impl Into<String>,
+        ours: f64,
+        published: Option<f64>,
+        abs_tolerance: f64,
+    ) -> Self {
+        let (deviation, verdict) = match published {
+            None => (None, Verdict::NotPublished),
+            Some(p) => {
+                let d = ours - p;
+                let v = if d.abs() <= 1e-9 * p.abs().max(1.0) {
+                    Verdict::Match
+                } else if d.abs() <= abs_tolerance {
+                    Verdict::WithinTolerance
+                } else {
+                    Verdict::Differs
+                };
+                (Some(d), v)
+            }
+        };
+        Self {
+            id: id.into(),
+            description: description.into(),
+            ours: Value::Num(ours),
+            published: published.map(Value::Num),
+            deviation,
+            tolerance: Some(abs_tolerance),
+            verdict,
+            reason: None,
+        }
+    }
+
+    /// A numeric comparison with a relative tolerance (`|ours - pub| <= rel * |pub|`).
+    pub fn relative(
+        id: impl Into<String>,
+        description: impl Into<String>,
+        ours: f64,
+        published: f64,
+        rel_tolerance: f64,
+    ) -> Self {
+        Self::numeric(
+            id,
+            description,
+            ours,
+            Some(published),
+            rel_tolerance * published.abs(),
+        )
+    }
+
+    /// A directional claim of the source (an ordering, a trend) and whether it holds for us.
+    pub fn claim(
+        id: impl Into<String>,
+        description: impl Into<String>,
+        holds: bool,
+        detail: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            description: description.into(),
+            ours: Value::Text(detail.into()),
+            published: Some(Value::Bool(true)),
+            deviation: None,
+            tolerance: None,
+            verdict: if holds {
+                Verdict::Match
+            } else {
+                Verdict::Differs
+            },
+            reason: None,
+        }
+    }
+
+    /// Attaches the explanation of a difference (or any remark).
+    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts() {
+        assert_eq!(
+            Check::numeric("a", "", 1.0, Some(1.0), 0.0).verdict,
+            Verdict::Match
+        );
+        assert_eq!(
+            Check::numeric("a", "", 1.04, Some(1.0), 0.05).verdict,
+            Verdict::WithinTolerance
+        );
+        assert_eq!(
+            Check::numeric("a", "", 1.06, Some(1.0), 0.05).verdict,
+            Verdict::Differs
+        );
+        assert_eq!(
+            Check::numeric("a", "", 1.06, None, 0.05).verdict,
+            Verdict::NotPublished
+        );
+        assert_eq!(
+            Check::relative("a", "", 105.0, 100.0, 0.1).verdict,
+            Verdict::WithinTolerance
+        );
+        assert_eq!(Check::claim("a", "", false, "no").verdict, Verdict::Differs);
+    }
+}

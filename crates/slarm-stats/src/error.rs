@@ -1,0 +1,80 @@
+//! The error type of `slarm-stats`.
+
+use thiserror::Error;
+
+/// Everything that can go wrong when building or querying a statistical object.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum StatsError {
+    /// A value that must be finite was NaN or infinite.
+    #[error("{what} must be finite, got {value}")]
+    NonFinite {
+        /// Which quantity was bad.
+        what: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A value that must be non-negative was negative.
+    #[error("{what} must be non-negative, got {value}")]
+    Negative {
+        /// Which quantity was bad.
+        what: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A parameter lies outside its admissible range.
+    #[error("invalid {name} = {value}: {reason}")]
+    InvalidParameter {
+        /// Parameter name.
+        name: &'static str,
+        /// The offending value.
+        value: f64,
+        /// Why it is not admissible.
+        reason: &'static str,
+    },
+    /// An operation needs at least `needed` observations or bins but got `got`.
+    #[error("{what} needs at least {needed} values, got {got}")]
+    TooFew {
+        /// What was being computed.
+        what: &'static str,
+        /// How many are needed.
+        needed: usize,
+        /// How many were given.
+        got: usize,
+    },
+}
+
+/// Result alias of this crate.
+pub type Result<T> = std::result::Result<T, StatsError>;
+
+/// Checks that `value` is finite.
+pub fn check_finite(what: &'static str, value: f64) -> Result<f64> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(StatsError::NonFinite { what, value })
+    }
+}
+
+/// Checks that `value` is finite and non-negative.
+pub fn check_non_negative(what: &'static str, value: f64) -> Result<f64> {
+    check_finite(what, value)?;
+    if value < 0.0 {
+        Err(StatsError::Negative { what, value })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that `value` is a probability in `[0, 1]`.
+pub fn check_probability(what: &'static str, value: f64) -> Result<f64> {
+    check_finite(what, value)?;
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(StatsError::InvalidParameter {
+            name: what,
+            value,
+            reason: "must lie in [0, 1]",
+        })
+    }
+}

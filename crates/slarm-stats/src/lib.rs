@@ -1,0 +1,20 @@
+//! # slarm-stats
+//!
+//! The statistical foundation of slarm: probability distributions on uniform time grids
+//! (runtime-estimate PDFs, Birkenheuer 2012, spec 002), their convolution (direct and FFT),
+//! empirical ratio distributions of real to estimated runtime, streaming summaries with
+//! Student-t confidence intervals, goodness-of-fit statistics, and the seeded random
+//! streams (design.md §2) that make every experiment reproducible bit for bit.
+//!
+//! Main types: [`rng::RngStreams`] and [`rng::SimRng`] (random streams), [`summary::Welford`]
+//! and [`summary::ConfidenceInterval`] (replication statistics), [`StatsError`] (every failure).
+//!
+//! This crate does no I/O.
+
+pub mod error;
+pub mod rng;
+pub mod summary;
+
+pub use error::{Result, StatsError};
+pub use rng::{RngStreams, SimRng};
+pub use summary::{ConfidenceInterval, Welford};

@@ -1,0 +1,3 @@
+//! # slarm-workload
+//!
+//! SWF traces, cleaning, load scaling, SLA attribute synthesis and workload generators.
