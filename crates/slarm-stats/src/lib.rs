@@ -12,9 +12,11 @@
 //! This crate does no I/O.
 
 pub mod error;
+pub mod gof;
 pub mod rng;
 pub mod summary;
 
 pub use error::{Result, StatsError};
+pub use gof::{ks_critical_value, ks_test, Ecdf, KsResult};
 pub use rng::{RngStreams, SimRng};
 pub use summary::{ConfidenceInterval, Welford};
