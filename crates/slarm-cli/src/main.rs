@@ -9,6 +9,7 @@
 mod cmd;
 mod error;
 mod output;
+mod papers;
 
 use clap::{Parser, Subcommand};
 

@@ -159,7 +159,7 @@ impl ConfidenceInterval {
     pub fn from_summary(mean: f64, sample_variance: f64, n: u64, level: f64) -> Result<Self> {
         check_finite("mean", mean)?;
         check_finite("sample variance", sample_variance)?;
-        if !(level > 0.0 && level < 1.0) {
+        if level.is_nan() || level <= 0.0 || level >= 1.0 {
             return Err(StatsError::InvalidParameter {
                 name: "confidence level",
                 value: level,
@@ -309,14 +309,14 @@ pub fn student_t_cdf(t: f64, df: f64) -> f64 {
 ///
 /// Solved by bisection on the exact CDF to full double precision; `p` in (0, 1), `df > 0`.
 pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
-    if !(p > 0.0 && p < 1.0) {
+    if p.is_nan() || p <= 0.0 || p >= 1.0 {
         return Err(StatsError::InvalidParameter {
             name: "p",
             value: p,
             reason: "must lie in (0, 1)",
         });
     }
-    if !(df > 0.0) || !df.is_finite() {
+    if df.is_nan() || df <= 0.0 || !df.is_finite() {
         return Err(StatsError::InvalidParameter {
             name: "degrees of freedom",
             value: df,

@@ -1,38 +1,43 @@
-//! `slarm reproduce` and `slarm merge` (design.md §4-§5).
+//! `slarm reproduce` and `slarm merge` (design.md §4-§5): argument mapping only; the engine is
+//! `slarm-repro` and the experiments live in the model crates.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use serde_json::json;
+use slarm::report::{Experiment, Scale};
+use slarm_repro::{Options, ReproError, RunSummary, Shard};
 
 use crate::error::{CliError, CliResult};
-use crate::output::Output;
-
-/// All paper keys, in report order.
-pub const PAPERS: [&str; 5] = [
-    "hu2009",
-    "birkenheuer2012",
-    "yeo-buyya",
-    "sung2006",
-    "yigitbasi2010",
-];
+use crate::output::{text_table, Output};
+use crate::papers::{registry, PAPERS};
 
 /// Arguments of `slarm reproduce`.
 #[derive(Debug, clap::Args)]
 pub struct ReproduceArgs {
     /// Papers to reproduce (default: all): hu2009, birkenheuer2012, yeo-buyya, sung2006, yigitbasi2010.
     papers: Vec<String>,
-    /// quick (seconds, synthetic workloads) or paper (the full experiments).
+    /// quick (minutes, built-in synthetic workloads) or paper (the full experiments).
     #[arg(long, default_value = "quick")]
     scale: String,
     /// Output folder.
-    #[arg(long, default_value = "report")]
+    #[arg(long)]
     out: PathBuf,
     /// Folder of PWA logs by archive file name (else $SLARM_TRACES, else synthetic workloads).
     #[arg(long)]
     traces: Option<PathBuf>,
-    /// Root seed.
+    /// Root seed of every random stream.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Run only every N-th cell, starting at the K-th (K/N); join shards with `slarm merge`.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Skip cells whose results are already complete in --out.
+    #[arg(long)]
+    resume: bool,
 }
 
 /// Arguments of `slarm merge`.
@@ -42,7 +47,86 @@ pub struct MergeArgs {
     #[arg(long)]
     out: PathBuf,
     /// Shard output folders.
+    #[arg(required = true)]
     shards: Vec<PathBuf>,
+}
+
+fn repro_error(e: ReproError) -> CliError {
+    if e.is_bad_input() {
+        CliError::bad_input(e)
+    } else {
+        CliError::internal(e)
+    }
+}
+
+fn revision() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|| format!("v{}", env!("CARGO_PKG_VERSION")))
+}
+
+fn summary_output(s: &RunSummary, unavailable: &[&str]) -> Output {
+    let header: Vec<String> = [
+        "paper",
+        "cells",
+        "ran",
+        "reused",
+        "assembled",
+        "match",
+        "within tol.",
+        "differs",
+        "not publ.",
+        "cell s",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let v = |p: &slarm_repro::PaperSummary, k: &str| {
+        p.verdicts.get(k).copied().unwrap_or(0).to_string()
+    };
+    let rows: Vec<Vec<String>> = s
+        .papers
+        .iter()
+        .map(|p| {
+            vec![
+                p.paper.clone(),
+                p.cells.to_string(),
+                p.ran.to_string(),
+                p.reused.to_string(),
+                p.assembled.to_string(),
+                v(p, "match"),
+                v(p, "within tolerance"),
+                v(p, "differs"),
+                v(p, "not published"),
+                format!("{:.1}", p.cell_seconds),
+            ]
+        })
+        .collect();
+    let mut text = text_table(&header, &rows, 0);
+    if !unavailable.is_empty() {
+        text.push_str(&format!(
+            "not yet available in this build: {}\n",
+            unavailable.join(", ")
+        ));
+    }
+    if s.papers.iter().any(|p| p.assembled) {
+        text.push_str(&format!("report: {}\n", s.out.join("index.html").display()));
+    }
+    text.push_str(&format!("wall time {:.1} s\n", s.wall_seconds));
+    let json = json!({
+        "out": s.out,
+        "shard": s.shard.map(|k| format!("{}/{}", k.index, k.count)),
+        "papers": s.papers,
+        "not_available": unavailable,
+        "wall_seconds": s.wall_seconds,
+    });
+    Output::new(json, text)
 }
 
 /// Runs `slarm reproduce`.
@@ -55,36 +139,77 @@ pub fn run(args: &ReproduceArgs) -> CliResult<Output> {
             )));
         }
     }
-    if args.scale != "quick" && args.scale != "paper" {
-        return Err(CliError::bad_input(format!(
-            "--scale '{}' (expected quick or paper)",
-            args.scale
-        )));
+    let scale = match args.scale.as_str() {
+        "quick" => Scale::Quick,
+        "paper" => Scale::Paper,
+        other => {
+            return Err(CliError::bad_input(format!(
+                "--scale '{other}' (expected quick or paper)"
+            )))
+        }
+    };
+    let shard = args
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()
+        .map_err(repro_error)?;
+    if args.jobs == Some(0) {
+        return Err(CliError::bad_input("--jobs 0 (expected at least 1)"));
     }
+    let traces = args
+        .traces
+        .clone()
+        .or_else(|| std::env::var_os("SLARM_TRACES").map(PathBuf::from));
+    if let Some(t) = &traces {
+        if !t.is_dir() {
+            return Err(CliError::bad_input(format!(
+                "--traces {}: not a folder",
+                t.display()
+            )));
+        }
+    }
+    let all = registry();
     let wanted: Vec<&str> = if args.papers.is_empty() {
         PAPERS.to_vec()
     } else {
         args.papers.iter().map(String::as_str).collect()
     };
-    let missing: Vec<&str> = wanted.clone();
-    let text = format!(
-        "slarm reproduce ({} scale, seed {}, out {}): not yet available: {}\n",
-        args.scale,
-        args.seed,
-        args.out.display(),
-        missing.join(", ")
-    );
-    Ok(Output::new(
-        json!({"scale": args.scale, "seed": args.seed, "reproduced": [], "not_available": missing, "traces": args.traces}),
-        text,
-    ))
+    let selected: Vec<&dyn Experiment> = all
+        .iter()
+        .copied()
+        .filter(|e| wanted.contains(&e.paper()))
+        .collect();
+    let unavailable: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|p| !all.iter().any(|e| e.paper() == *p))
+        .collect();
+    let opts = Options {
+        scale,
+        seed: args.seed,
+        traces,
+        out: args.out.clone(),
+        shard,
+        resume: args.resume,
+        jobs: args.jobs,
+        progress: std::io::stderr().is_terminal(),
+        revision: revision(),
+    };
+    let summary = slarm_repro::reproduce(&selected, &opts).map_err(repro_error)?;
+    Ok(summary_output(&summary, &unavailable))
 }
 
 /// Runs `slarm merge`.
 pub fn merge(args: &MergeArgs) -> CliResult<Output> {
-    Err(CliError::internal(format!(
-        "'slarm merge' is not available in this build yet ({} shards into {})",
-        args.shards.len(),
-        args.out.display()
-    )))
+    for d in &args.shards {
+        if !d.is_dir() {
+            return Err(CliError::bad_input(format!(
+                "shard folder {} does not exist",
+                d.display()
+            )));
+        }
+    }
+    let summary = slarm_repro::merge(&registry(), &args.out, &args.shards).map_err(repro_error)?;
+    Ok(summary_output(&summary, &[]))
 }

@@ -1,0 +1,17 @@
+//! The registry of paper reproductions: each model crate's `experiments` module.
+
+use slarm::report::Experiment;
+
+/// All paper keys, in report order (design.md §4).
+pub const PAPERS: [&str; 5] = [
+    "hu2009",
+    "birkenheuer2012",
+    "yeo-buyya",
+    "sung2006",
+    "yigitbasi2010",
+];
+
+/// The experiments available in this build, in report order.
+pub fn registry() -> Vec<&'static dyn Experiment> {
+    vec![]
+}

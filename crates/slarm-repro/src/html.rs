@@ -1,0 +1,204 @@
+//! The static report page: no network, no JavaScript.
+
+use std::fmt::Write as _;
+
+use slarm_report::{Cell, Check, PaperReport, Table, Value, Verdict};
+
+use crate::run::PaperConfig;
+
+/// Escapes text for HTML.
+fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+fn verdict_class(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Match => "ok",
+        Verdict::WithinTolerance => "near",
+        Verdict::Differs => "bad",
+        Verdict::NotPublished => "np",
+    }
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::Num(x) => Cell::Num(*x).render(),
+        Value::Bool(b) => if *b { "holds" } else { "does not hold" }.to_string(),
+        Value::Text(s) => s.clone(),
+    }
+}
+
+fn table_html(t: &Table, paper: &str, o: &mut String) {
+    let _ = write!(
+        o,
+        "<section class=\"table\" id=\"{p}-{id}\"><h3>{title}</h3>\n<table><thead><tr>",
+        p = esc(paper),
+        id = esc(&t.id),
+        title = esc(&t.title)
+    );
+    for c in &t.columns {
+        let _ = write!(o, "<th>{}</th>", esc(c));
+    }
+    o.push_str("</tr></thead><tbody>\n");
+    for r in &t.rows {
+        o.push_str("<tr>");
+        for c in r {
+            let cls = if matches!(c, Cell::Num(_) | Cell::Int(_)) {
+                " class=\"n\""
+            } else {
+                ""
+            };
+            let _ = write!(o, "<td{cls}>{}</td>", esc(&c.render()));
+        }
+        o.push_str("</tr>\n");
+    }
+    o.push_str("</tbody></table>");
+    if let Some(n) = &t.note {
+        let _ = write!(o, "<p class=\"note\">{}</p>", esc(n));
+    }
+    let _ = writeln!(
+        o,
+        "<p class=\"files\"><a href=\"{p}/{id}.csv\">CSV</a> · <a href=\"{p}/{id}.json\">JSON</a></p></section>",
+        p = esc(paper),
+        id = esc(&t.id)
+    );
+}
+
+fn checks_html(checks: &[Check], paper: &str, o: &mut String) {
+    if checks.is_empty() {
+        return;
+    }
+    let _ = write!(
+        o,
+        "<section class=\"checks\" id=\"{p}-checks\"><h3>Our values beside the published ones</h3>\n<table><thead><tr><th>id</th><th>quantity</th><th>ours</th><th>published</th><th>deviation</th><th>verdict</th><th>reason</th></tr></thead><tbody>\n",
+        p = esc(paper)
+    );
+    for c in checks {
+        let _ = writeln!(
+            o,
+            "<tr class=\"{cls}\"><td>{id}</td><td>{d}</td><td class=\"n\">{ours}</td><td class=\"n\">{publ}</td><td class=\"n\">{dev}</td><td class=\"v\">{v}</td><td>{r}</td></tr>",
+            cls = verdict_class(c.verdict),
+            id = esc(&c.id),
+            d = esc(&c.description),
+            ours = esc(&value_text(&c.ours)),
+            publ = esc(&c.published.as_ref().map(value_text).unwrap_or_default()),
+            dev = esc(&c.deviation.map(|d| Cell::Num(d).render()).unwrap_or_default()),
+            v = esc(c.verdict.label()),
+            r = esc(c.reason.as_deref().unwrap_or("")),
+        );
+    }
+    let _ = writeln!(o, "</tbody></table><p class=\"files\"><a href=\"{p}/checks.csv\">CSV</a> · <a href=\"{p}/checks.json\">JSON</a></p></section>", p = esc(paper));
+}
+
+fn counts(checks: &[Check]) -> [usize; 4] {
+    let mut n = [0; 4];
+    for c in checks {
+        n[match c.verdict {
+            Verdict::Match => 0,
+            Verdict::WithinTolerance => 1,
+            Verdict::Differs => 2,
+            Verdict::NotPublished => 3,
+        }] += 1;
+    }
+    n
+}
+
+const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}\
+h1{border-bottom:2px solid #333}h2{margin-top:2.5em;border-bottom:1px solid #999}\
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .5em;vertical-align:top}\
+th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums}\
+tr.ok td.v{background:#d9f2d9}tr.near td.v{background:#fff3c4}tr.bad td.v{background:#f8d0d0}tr.np td.v{background:#eee}\
+figure{display:inline-block;margin:1em;vertical-align:top}figure img{max-width:100%;border:1px solid #ddd}\
+p.note{font-size:.85em;color:#555}p.files{font-size:.8em}.meta{color:#555;font-size:.9em}";
+
+/// The whole page.
+pub(crate) fn index_html(reports: &[PaperReport], configs: &[PaperConfig]) -> String {
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>slarm reproduction report</title><style>{STYLE}</style></head><body>\n<h1>slarm reproduction report</h1>\n"
+    );
+    o.push_str("<p>Each table shows our value beside the published one, the deviation and a verdict: <em>match</em>, <em>within tolerance</em>, <em>differs</em> (with the reason; see docs/decisions.md) or <em>not published</em>.</p>\n");
+    o.push_str("<table class=\"summary\"><thead><tr><th>paper</th><th>scale</th><th>seed</th><th>workload</th><th>match</th><th>within tolerance</th><th>differs</th><th>not published</th></tr></thead><tbody>\n");
+    for (r, c) in reports.iter().zip(configs) {
+        let n = counts(&r.checks);
+        let _ = writeln!(
+            o,
+            "<tr><td><a href=\"#{p}\">{t}</a></td><td>{s}</td><td class=\"n\">{seed}</td><td>{w}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            n[0],
+            n[1],
+            n[2],
+            n[3],
+            p = esc(&r.paper),
+            t = esc(&r.title),
+            s = c.scale.name(),
+            seed = c.seed,
+            w = esc(&r.workload),
+        );
+    }
+    o.push_str("</tbody></table>\n");
+    for (r, c) in reports.iter().zip(configs) {
+        let _ = writeln!(
+            o,
+            "<h2 id=\"{p}\">{t}</h2>",
+            p = esc(&r.paper),
+            t = esc(&r.title)
+        );
+        let _ = writeln!(
+            o,
+            "<p class=\"meta\">Scale {s}, seed {seed}, {n} cells, revision {rev}. Workload: {w}. Files: <a href=\"{p}/run.json\">run.json</a>, <a href=\"{p}/report.json\">report.json</a>.</p>",
+            s = c.scale.name(),
+            seed = c.seed,
+            n = c.cells.len(),
+            rev = esc(&c.revision),
+            w = esc(&r.workload),
+            p = esc(&r.paper),
+        );
+        if !r.notes.is_empty() {
+            o.push_str("<ul class=\"notes\">");
+            for n in &r.notes {
+                let _ = write!(o, "<li>{}</li>", esc(n));
+            }
+            o.push_str("</ul>\n");
+        }
+        checks_html(&r.checks, &r.paper, &mut o);
+        for t in &r.tables {
+            table_html(t, &r.paper, &mut o);
+        }
+        for f in &r.figures {
+            let _ = writeln!(
+                o,
+                "<figure id=\"{p}-{id}\"><img src=\"{p}/{id}.svg\" alt=\"{t}\" width=\"720\" height=\"480\"><figcaption>{t}</figcaption></figure>",
+                p = esc(&r.paper),
+                id = esc(&f.id),
+                t = esc(&f.title)
+            );
+        }
+    }
+    o.push_str("</body></html>\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            esc("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+}

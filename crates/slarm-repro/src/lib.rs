@@ -1,0 +1,31 @@
+//! # slarm-repro
+//!
+//! Runs paper reproductions (design.md §4-§5). Each paper is a
+//! [`slarm_report::Experiment`]: a stable list of independent cells, a pure `run_cell`, and an
+//! `assemble` step. This crate
+//!
+//! - runs the cells of the selected papers in parallel (rayon; `jobs` threads), writing each
+//!   cell's output atomically to `DIR/<paper>/cells/<cell>.json`, so an interrupted run loses
+//!   nothing and `resume` skips cells already on disk;
+//! - runs only every N-th cell with a [`Shard`] `K/N`, and [`merge`]s shard folders into
+//!   exactly the files (byte for byte) that one unsharded run writes;
+//! - assembles each complete paper into `DIR/<paper>/`: `report.json`, one CSV and one JSON per
+//!   table, `checks.csv`/`checks.json`, one SVG per figure (plotters), and `run.json` (seed,
+//!   scale, git revision, trace checksums); and `DIR/index.html`, a static page with every table,
+//!   check and figure. Wall-clock timings go to `DIR/timings.json`, the only file that differs
+//!   between two runs.
+//!
+//! Main entry points: [`reproduce`], [`merge`], [`Options`], [`Shard`], [`RunSummary`].
+
+mod error;
+mod fsutil;
+mod html;
+mod options;
+mod run;
+mod svg;
+mod write;
+
+pub use error::ReproError;
+pub use options::{Options, Shard};
+pub use run::{merge, reproduce, PaperSummary, RunSummary};
+pub use svg::render_svg;

@@ -1,0 +1,202 @@
+//! The engine on a fake experiment: sharded + merged output is byte-identical to one run,
+//! resume skips finished cells, inconsistent requests are refused.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rand::Rng;
+use serde_json::json;
+use slarm_report::{
+    CellOutput, CellSpec, Check, Experiment, ExperimentError, Figure, FigureKind, PaperReport,
+    RunConfig, Scale, Series, Table,
+};
+use slarm_repro::{merge, reproduce, Options, Shard};
+
+/// Estimates pi by Monte Carlo in independent cells.
+struct Pi {
+    runs: AtomicUsize,
+}
+
+impl Experiment for Pi {
+    fn paper(&self) -> &'static str {
+        "hu2009"
+    }
+    fn title(&self) -> &'static str {
+        "Fake: pi by Monte Carlo"
+    }
+    fn cells(&self, cfg: &RunConfig) -> Result<Vec<CellSpec>, ExperimentError> {
+        let n = if cfg.scale == Scale::Quick { 7 } else { 20 };
+        Ok((0..n)
+            .map(|i| CellSpec::new(format!("rep-{i:02}"), json!({"samples": 1000 + i})))
+            .collect())
+    }
+    fn run_cell(
+        &self,
+        cfg: &RunConfig,
+        cell: &CellSpec,
+    ) -> Result<serde_json::Value, ExperimentError> {
+        self.runs.fetch_add(1, Ordering::SeqCst);
+        let n = cell.params["samples"]
+            .as_u64()
+            .ok_or_else(|| ExperimentError::malformed(&cell.id, "samples"))?;
+        let mut r = cfg.streams(self.paper(), &cell.id).stream(&[0]);
+        let hits = (0..n).filter(|_| {
+            let (x, y): (f64, f64) = (r.gen(), r.gen());
+            x * x + y * y <= 1.0
+        });
+        Ok(json!({"pi": 4.0 * hits.count() as f64 / n as f64}))
+    }
+    fn assemble(
+        &self,
+        _cfg: &RunConfig,
+        outputs: &[CellOutput],
+    ) -> Result<PaperReport, ExperimentError> {
+        let vals: Vec<f64> = outputs
+            .iter()
+            .filter_map(|o| o.result["pi"].as_f64())
+            .collect();
+        let mean = vals.iter().sum::<f64>() / vals.len() as f64;
+        let mut t = Table::new("table1", "Estimates", &["cell", "pi"]);
+        for (o, v) in outputs.iter().zip(&vals) {
+            t.push(vec![o.cell.id.clone().into(), (*v).into()]);
+        }
+        let fig = Figure::new("fig1", "Estimates by cell", "cell", "pi", FigureKind::Line)
+            .with_series(Series::ours(
+                "ours",
+                vals.iter()
+                    .enumerate()
+                    .map(|(i, v)| (i as f64, *v))
+                    .collect(),
+            ))
+            .with_series(Series::published(
+                "exact",
+                vec![
+                    (0.0, std::f64::consts::PI),
+                    (vals.len() as f64, std::f64::consts::PI),
+                ],
+            ));
+        Ok(PaperReport {
+            paper: self.paper().into(),
+            title: self.title().into(),
+            workload: "none".into(),
+            tables: vec![t],
+            checks: vec![Check::numeric(
+                "pi",
+                "mean estimate",
+                mean,
+                Some(std::f64::consts::PI),
+                0.1,
+            )],
+            figures: vec![fig],
+            notes: vec!["a note".into()],
+        })
+    }
+}
+
+fn opts(out: &Path, shard: Option<Shard>, resume: bool) -> Options {
+    Options {
+        scale: Scale::Quick,
+        seed: 5,
+        traces: None,
+        out: out.to_path_buf(),
+        shard,
+        resume,
+        jobs: Some(2),
+        progress: false,
+        revision: "test".into(),
+    }
+}
+
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut m = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().unwrap() != "timings.json" {
+                m.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    m
+}
+
+#[test]
+fn sharded_and_merged_equals_one_run_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = Pi {
+        runs: AtomicUsize::new(0),
+    };
+    let whole = tmp.path().join("whole");
+    let s = reproduce(&[&exp], &opts(&whole, None, false)).unwrap();
+    assert!(s.papers[0].assembled);
+    assert_eq!(
+        s.papers[0]
+            .verdicts
+            .get("within tolerance")
+            .copied()
+            .unwrap_or(0)
+            + s.papers[0].verdicts.get("differs").copied().unwrap_or(0),
+        1
+    );
+    let mut shard_dirs = Vec::new();
+    for k in 1..=3 {
+        let d = tmp.path().join(format!("shard{k}"));
+        let s = reproduce(
+            &[&exp],
+            &opts(&d, Some(Shard { index: k, count: 3 }), false),
+        )
+        .unwrap();
+        assert!(!s.papers[0].assembled);
+        assert_eq!(s.papers[0].ran, (0..7).filter(|i| i % 3 == k - 1).count());
+        shard_dirs.push(d);
+    }
+    let merged = tmp.path().join("merged");
+    merge(&[&exp], &merged, &shard_dirs).unwrap();
+    let (a, b) = (files(&whole), files(&merged));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (k, v) in &a {
+        assert!(v == &b[k], "{} differs", k.display());
+    }
+    for f in [
+        "index.html",
+        "hu2009/table1.csv",
+        "hu2009/fig1.svg",
+        "hu2009/run.json",
+        "hu2009/checks.csv",
+    ] {
+        assert!(a.contains_key(Path::new(f)), "{f} missing");
+    }
+    // A missing shard is an error naming the cell.
+    let e = merge(&[&exp], &tmp.path().join("m2"), &shard_dirs[..2]).unwrap_err();
+    assert!(e.to_string().contains("no shard holds cell"), "{e}");
+}
+
+#[test]
+fn resume_skips_complete_cells_and_refuses_other_configs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = Pi {
+        runs: AtomicUsize::new(0),
+    };
+    let out = tmp.path().join("r");
+    reproduce(&[&exp], &opts(&out, None, false)).unwrap();
+    assert_eq!(exp.runs.load(Ordering::SeqCst), 7);
+    // Lose one cell, as an interrupted run would.
+    std::fs::remove_file(out.join("hu2009/cells/rep-03.json")).unwrap();
+    let s = reproduce(&[&exp], &opts(&out, None, true)).unwrap();
+    assert_eq!((s.papers[0].ran, s.papers[0].reused), (1, 6));
+    assert_eq!(exp.runs.load(Ordering::SeqCst), 8);
+    let mut other = opts(&out, None, true);
+    other.seed = 6;
+    let e = reproduce(&[&exp], &other).unwrap_err();
+    assert!(
+        e.is_bad_input() && e.to_string().contains("another configuration"),
+        "{e}"
+    );
+}
