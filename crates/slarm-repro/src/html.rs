@@ -202,3 +202,51 @@ mod tests {
         );
     }
 }
+
+/// Markdown summary of every paper: headline counts and every check, for docs/reproduction.md.
+pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig]) -> String {
+    let mut o = String::new();
+    o.push_str("| paper | scale | workload | match | within tolerance | differs | not published |\n|---|---|---|---:|---:|---:|---:|\n");
+    for (r, c) in reports.iter().zip(configs) {
+        let n = counts(&r.checks);
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            md(&r.title),
+            c.scale.name(),
+            md(&r.workload),
+            n[0],
+            n[1],
+            n[2],
+            n[3]
+        );
+    }
+    for r in reports {
+        if r.checks.is_empty() {
+            continue;
+        }
+        let _ = writeln!(o, "\n#### {}\n", md(&r.title));
+        o.push_str("| id | quantity | ours | published | deviation | verdict | reason |\n|---|---|---:|---:|---:|---|---|\n");
+        for c in &r.checks {
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                md(&c.id),
+                md(&c.description),
+                md(&value_text(&c.ours)),
+                md(&c.published.as_ref().map(value_text).unwrap_or_default()),
+                c.deviation
+                    .map(|d| Cell::Num(d).render())
+                    .unwrap_or_default(),
+                c.verdict.label(),
+                md(c.reason.as_deref().unwrap_or(""))
+            );
+        }
+    }
+    o
+}
+
+/// Escapes a table cell for Markdown.
+fn md(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}

@@ -11,8 +11,8 @@
 //!   exactly the files (byte for byte) that one unsharded run writes;
 //! - assembles each complete paper into `DIR/<paper>/`: `report.json`, one CSV and one JSON per
 //!   table, `checks.csv`/`checks.json`, one SVG per figure (plotters), and `run.json` (seed,
-//!   scale, git revision, trace checksums); and `DIR/index.html`, a static page with every table,
-//!   check and figure. Wall-clock timings go to `DIR/timings.json`, the only file that differs
+//!   scale, git revision, trace checksums); `DIR/index.html`, a static page with every table,
+//!   check and figure; and `DIR/summary.md`, every check as Markdown for docs/reproduction.md. Wall-clock timings go to `DIR/timings.json`, the only file that differs
 //!   between two runs.
 //!
 //! Main entry points: [`reproduce`], [`merge`], [`Options`], [`Shard`], [`RunSummary`].

@@ -6,7 +6,7 @@ use serde_json::json;
 use slarm_report::{Experiment, PaperReport, Table};
 
 use crate::fsutil::{read, to_json_bytes, write_atomic};
-use crate::html::index_html;
+use crate::html::{index_html, summary_markdown};
 use crate::run::PaperConfig;
 use crate::svg::render_svg;
 use crate::ReproError;
@@ -54,7 +54,8 @@ pub(crate) fn write_paper(
     write_atomic(&dir.join("run.json"), &to_json_bytes(&run))
 }
 
-/// Writes `DIR/index.html` listing every paper (in registry order) with a report in `out`.
+/// Writes `DIR/index.html` and `DIR/summary.md` listing every paper (in registry order) with a
+/// report in `out`.
 pub(crate) fn write_index(experiments: &[&dyn Experiment], out: &Path) -> Result<(), ReproError> {
     let mut reports = Vec::new();
     let mut configs = Vec::new();
