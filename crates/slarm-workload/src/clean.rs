@@ -1,0 +1,211 @@
+//! Drop rules and the cleaned, time-ordered [`Workload`] that simulators consume
+//! (design.md §3).
+//!
+//! ```
+//! use slarm_workload::{Job, Workload};
+//!
+//! let jobs = vec![
+//!     Job::new(2, 5.0, 10.0, 2, 20.0),
+//!     Job::new(1, 5.0, 0.0, 2, 20.0),   // run time <= 0: dropped
+//!     Job::new(3, 1.0, 10.0, 64, 20.0), // larger than the machine: dropped
+//!     Job::new(4, 0.0, 10.0, 4, -1.0),
+//! ];
+//! let w = Workload::from_jobs("demo", jobs, 8)?;
+//! assert_eq!(w.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), vec![4, 2]);
+//! assert_eq!(w.dropped.runtime_nonpositive, 1);
+//! assert_eq!(w.dropped.procs_exceed_machine, 1);
+//! # Ok::<(), slarm_workload::WorkloadError>(())
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{invalid, Result, WorkloadError};
+use crate::header::SwfHeader;
+use crate::job::Job;
+use crate::reader::Trace;
+
+/// Jobs removed by the drop rules, counted under the first reason that applies.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DropCounts {
+    /// Run time <= 0 (or missing).
+    pub runtime_nonpositive: u64,
+    /// Processors <= 0 (neither requested nor allocated known).
+    pub procs_nonpositive: u64,
+    /// More processors than the machine has.
+    pub procs_exceed_machine: u64,
+}
+
+impl DropCounts {
+    /// Total number of dropped jobs.
+    pub fn total(&self) -> u64 {
+        self.runtime_nonpositive + self.procs_nonpositive + self.procs_exceed_machine
+    }
+}
+
+/// Why a job is dropped, if it is (design.md §3, reasons checked in this order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DropReason {
+    /// Run time <= 0.
+    RuntimeNonPositive,
+    /// Processors <= 0.
+    ProcsNonPositive,
+    /// Processors > machine size.
+    ProcsExceedMachine,
+}
+
+/// The drop reason of `job` on a machine of `machine_procs` processors.
+pub fn drop_reason(job: &Job, machine_procs: u32) -> Option<DropReason> {
+    if job.runtime <= 0.0 {
+        Some(DropReason::RuntimeNonPositive)
+    } else if job.procs() <= 0 {
+        Some(DropReason::ProcsNonPositive)
+    } else if job.procs() > i64::from(machine_procs) {
+        Some(DropReason::ProcsExceedMachine)
+    } else {
+        None
+    }
+}
+
+/// A cleaned workload: jobs that pass the drop rules, sorted by submit time then job
+/// number (the queue order of design.md §3), plus the machine size and provenance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Workload {
+    /// Trace name or generator label.
+    pub name: String,
+    /// Header of the source file (empty for generated workloads).
+    pub header: SwfHeader,
+    /// Machine size in processors.
+    pub machine_procs: u32,
+    /// Kept jobs in queue order.
+    pub jobs: Vec<Job>,
+    /// Dropped jobs per reason.
+    pub dropped: DropCounts,
+    /// Malformed lines skipped while reading (lenient mode).
+    pub skipped_lines: u64,
+    /// True when the workload was generated rather than read from a real log.
+    pub synthetic: bool,
+}
+
+/// Sorts jobs into queue order: submit time, then job number.
+pub fn sort_queue_order(jobs: &mut [Job]) {
+    jobs.sort_by(|a, b| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)));
+}
+
+impl Workload {
+    /// Cleans `trace`: machine size from `procs_override` or else the header (MaxProcs,
+    /// then MaxNodes); applies the drop rules and sorts into queue order.
+    pub fn from_trace(trace: Trace, procs_override: Option<u32>) -> Result<Self> {
+        let machine = match procs_override {
+            Some(p) => p,
+            None => {
+                let size = trace.header.machine_size().ok_or_else(|| {
+                    WorkloadError::UnknownMachineSize {
+                        file: trace.name.clone(),
+                    }
+                })?;
+                u32::try_from(size).map_err(|_| invalid("machine size", size, "too large"))?
+            }
+        };
+        let mut w = Self::from_jobs(&trace.name, trace.jobs, machine)?;
+        w.header = trace.header;
+        w.skipped_lines = trace.skipped_lines;
+        w.synthetic = trace.synthetic;
+        Ok(w)
+    }
+
+    /// Cleans a list of jobs for a machine of `machine_procs` processors.
+    pub fn from_jobs(name: &str, jobs: Vec<Job>, machine_procs: u32) -> Result<Self> {
+        if machine_procs == 0 {
+            return Err(invalid("machine size", 0, "must be at least one processor"));
+        }
+        let mut dropped = DropCounts::default();
+        let mut kept: Vec<Job> = jobs
+            .into_iter()
+            .filter(|j| match drop_reason(j, machine_procs) {
+                None => true,
+                Some(DropReason::RuntimeNonPositive) => {
+                    dropped.runtime_nonpositive += 1;
+                    false
+                }
+                Some(DropReason::ProcsNonPositive) => {
+                    dropped.procs_nonpositive += 1;
+                    false
+                }
+                Some(DropReason::ProcsExceedMachine) => {
+                    dropped.procs_exceed_machine += 1;
+                    false
+                }
+            })
+            .collect();
+        sort_queue_order(&mut kept);
+        Ok(Self {
+            name: name.to_string(),
+            header: SwfHeader::default(),
+            machine_procs,
+            jobs: kept,
+            dropped,
+            skipped_lines: 0,
+            synthetic: false,
+        })
+    }
+
+    /// Seconds between the first and last submit time (0 for fewer than two jobs).
+    pub fn span_s(&self) -> f64 {
+        match (self.jobs.first(), self.jobs.last()) {
+            (Some(a), Some(b)) => b.submit - a.submit,
+            _ => 0.0,
+        }
+    }
+
+    /// Offered load by estimates: sum of procs x estimate over (machine x submit span),
+    /// the "InputUtil" of spec 002 part 1 §7.3. `None` when the span is zero.
+    pub fn offered_load_by_estimate(&self) -> Option<f64> {
+        self.offered_load_with(Job::estimate)
+    }
+
+    /// Offered load by actual run times: sum of procs x min(runtime, estimate) over
+    /// (machine x submit span). `None` when the span is zero.
+    pub fn offered_load(&self) -> Option<f64> {
+        self.offered_load_with(Job::effective_runtime)
+    }
+
+    fn offered_load_with(&self, dur: fn(&Job) -> f64) -> Option<f64> {
+        let span = self.span_s();
+        if span <= 0.0 {
+            return None;
+        }
+        let work: f64 = self.jobs.iter().map(|j| j.procs() as f64 * dur(j)).sum();
+        Some(work / (f64::from(self.machine_procs) * span))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drop_reasons_apply_in_order() {
+        let mut j = Job::new(1, 0.0, 0.0, 0, 1.0);
+        assert_eq!(drop_reason(&j, 4), Some(DropReason::RuntimeNonPositive));
+        j.runtime = 5.0;
+        j.alloc_procs = -1;
+        assert_eq!(drop_reason(&j, 4), Some(DropReason::ProcsNonPositive));
+        j.alloc_procs = 5;
+        assert_eq!(drop_reason(&j, 4), Some(DropReason::ProcsExceedMachine));
+        assert_eq!(drop_reason(&j, 5), None);
+        assert!(Workload::from_jobs("x", vec![], 0).is_err());
+    }
+
+    #[test]
+    fn offered_load_matches_hand_computation() {
+        let jobs = vec![
+            Job::new(1, 0.0, 10.0, 2, 20.0),
+            Job::new(2, 100.0, 30.0, 4, 50.0),
+        ];
+        let w = Workload::from_jobs("x", jobs, 10).unwrap();
+        // (2*20 + 4*50) / (10 * 100) = 0.24
+        assert!((w.offered_load_by_estimate().unwrap() - 0.24).abs() < 1e-12);
+        // (2*10 + 4*30) / 1000 = 0.14
+        assert!((w.offered_load().unwrap() - 0.14).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,412 @@
+//! Streaming SWF reader for `.swf` and gzip-compressed `.swf.gz` (design.md §3).
+//!
+//! Compression is detected from the gzip magic bytes, not the file name (the archive has a
+//! `lublin_256_new2.gz` without `.swf`). Lines are read one at a time, so memory stays a
+//! small multiple of the parsed jobs. Strict mode (the default) stops at the first malformed
+//! job line with an error naming the file, line and field; lenient mode skips such lines and
+//! counts them.
+//!
+//! ```
+//! use slarm_workload::reader::{read_trace_from, ReadOptions};
+//!
+//! let text = "; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n";
+//! let trace = read_trace_from(text.as_bytes(), "mem.swf", ReadOptions::default())?;
+//! assert_eq!(trace.jobs.len(), 1);
+//! assert_eq!(trace.header.machine_size(), Some(8));
+//!
+//! let bad = "1 0 -1 ten 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n";
+//! let err = read_trace_from(bad.as_bytes(), "bad.swf", ReadOptions::default()).unwrap_err();
+//! assert_eq!(err.to_string(), "bad.swf: line 1: field 4: not a number: \"ten\"");
+//! # Ok::<(), slarm_workload::WorkloadError>(())
+//! ```
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use flate2::read::MultiGzDecoder;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Result, WorkloadError};
+use crate::header::SwfHeader;
+use crate::job::Job;
+
+/// Number of fields of an SWF job line.
+pub const SWF_FIELDS: usize = 18;
+
+/// How to treat malformed lines.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadOptions {
+    /// Skip malformed job lines (and count them) instead of failing.
+    pub lenient: bool,
+}
+
+/// A trace as read from a file: header, job lines in file order, skipped-line count.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    /// File name (or a label for in-memory input).
+    pub name: String,
+    /// Parsed header.
+    pub header: SwfHeader,
+    /// Job lines in file order (not yet cleaned or sorted).
+    pub jobs: Vec<Job>,
+    /// Malformed lines skipped in lenient mode.
+    pub skipped_lines: u64,
+    /// True for generated workloads; real files are `false`.
+    pub synthetic: bool,
+}
+
+/// A streaming iterator over the job lines of an SWF input. Header comments are absorbed
+/// into [`SwfReader::header`] as they are met.
+pub struct SwfReader<R> {
+    input: R,
+    file: String,
+    line: u64,
+    buf: Vec<u8>,
+    header: SwfHeader,
+    skipped: u64,
+    lenient: bool,
+    done: bool,
+}
+
+impl<R> std::fmt::Debug for SwfReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SwfReader")
+            .field("file", &self.file)
+            .field("line", &self.line)
+            .field("skipped", &self.skipped)
+            .finish()
+    }
+}
+
+/// A boxed buffered input, plain or decompressed.
+pub type BoxedInput = Box<dyn BufRead + Send>;
+
+fn io_err(file: &str, e: &std::io::Error) -> WorkloadError {
+    WorkloadError::Io {
+        file: file.to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Wraps `input` in a gzip decoder when it starts with the gzip magic bytes.
+pub fn decompressing<R: Read + Send + 'static>(input: R, file: &str) -> Result<BoxedInput> {
+    let mut buffered = BufReader::with_capacity(1 << 16, input);
+    let head = buffered.fill_buf().map_err(|e| io_err(file, &e))?;
+    if head.len() >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+        Ok(Box::new(BufReader::with_capacity(
+            1 << 16,
+            MultiGzDecoder::new(buffered),
+        )))
+    } else {
+        Ok(Box::new(buffered))
+    }
+}
+
+/// Opens an SWF file (plain or gzip) for streaming.
+pub fn open(path: &Path, options: ReadOptions) -> Result<SwfReader<BoxedInput>> {
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|e| io_err(&name, &e))?;
+    Ok(SwfReader::new(decompressing(file, &name)?, &name, options))
+}
+
+/// Reads a whole SWF file into a [`Trace`]. Errors on an input without job lines.
+pub fn read_trace(path: &Path, options: ReadOptions) -> Result<Trace> {
+    collect(open(path, options)?)
+}
+
+/// Reads a whole SWF input (plain or gzip bytes) into a [`Trace`] labelled `name`.
+pub fn read_trace_from<R: Read + Send + 'static>(
+    input: R,
+    name: &str,
+    options: ReadOptions,
+) -> Result<Trace> {
+    collect(SwfReader::new(decompressing(input, name)?, name, options))
+}
+
+fn collect<R: BufRead>(mut reader: SwfReader<R>) -> Result<Trace> {
+    let mut jobs = Vec::new();
+    for job in reader.by_ref() {
+        jobs.push(job?);
+    }
+    if jobs.is_empty() {
+        return Err(WorkloadError::NoJobs { file: reader.file });
+    }
+    Ok(Trace {
+        name: reader.file,
+        header: reader.header,
+        jobs,
+        skipped_lines: reader.skipped,
+        synthetic: false,
+    })
+}
+
+impl<R: BufRead> SwfReader<R> {
+    /// A reader over `input`, naming `file` in its errors.
+    pub fn new(input: R, file: &str, options: ReadOptions) -> Self {
+        Self {
+            input,
+            file: file.to_string(),
+            line: 0,
+            buf: Vec::with_capacity(256),
+            header: SwfHeader::default(),
+            skipped: 0,
+            lenient: options.lenient,
+            done: false,
+        }
+    }
+
+    /// The header comments seen so far (complete once the first job line was returned,
+    /// since SWF headers precede the jobs).
+    pub fn header(&self) -> &SwfHeader {
+        &self.header
+    }
+
+    /// Malformed lines skipped so far (lenient mode).
+    pub fn skipped_lines(&self) -> u64 {
+        self.skipped
+    }
+
+    /// Current line number (1-based; 0 before reading).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    fn malformed(&self, field: usize, reason: String) -> WorkloadError {
+        WorkloadError::Malformed {
+            file: self.file.clone(),
+            line: self.line,
+            field,
+            reason,
+        }
+    }
+}
+
+/// Parses one job line (without comments) into a [`Job`]; on failure returns the 1-based
+/// field number (0 = the line as a whole) and the reason.
+pub fn parse_job_line(bytes: &[u8]) -> std::result::Result<Job, (usize, String)> {
+    let mut vals = [0f64; SWF_FIELDS];
+    let mut n = 0usize;
+    for tok in bytes
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+    {
+        if n == SWF_FIELDS {
+            return Err((0, format!("more than {SWF_FIELDS} fields")));
+        }
+        let text = std::str::from_utf8(tok).map_err(|_| (n + 1, "not valid text".to_string()))?;
+        let v: f64 = text
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| (n + 1, format!("not a number: {text:?}")))?;
+        vals[n] = v;
+        n += 1;
+    }
+    if n < SWF_FIELDS {
+        return Err((
+            n + 1,
+            format!("missing: line has {n} of {SWF_FIELDS} fields"),
+        ));
+    }
+    let int = |i: usize| -> std::result::Result<i64, (usize, String)> {
+        let v = vals[i];
+        if v.fract() != 0.0 || v.abs() > 9.0e15 {
+            Err((i + 1, format!("expected an integer, got {v}")))
+        } else {
+            Ok(v as i64)
+        }
+    };
+    let id = int(0)?;
+    if id < 0 {
+        return Err((1, format!("job number must be non-negative, got {id}")));
+    }
+    Ok(Job {
+        id: id as u64,
+        submit: vals[1],
+        wait: vals[2],
+        runtime: vals[3],
+        alloc_procs: int(4)?,
+        avg_cpu: vals[5],
+        used_mem: vals[6],
+        req_procs: int(7)?,
+        req_time: vals[8],
+        req_mem: vals[9],
+        status: int(10)?,
+        user: int(11)?,
+        group: int(12)?,
+        app: int(13)?,
+        queue: int(14)?,
+        partition: int(15)?,
+        preceding: int(16)?,
+        think_time: vals[17],
+    })
+}
+
+impl<R: BufRead> Iterator for SwfReader<R> {
+    type Item = Result<Job>;
+
+    fn next(&mut self) -> Option<Result<Job>> {
+        loop {
+            if self.done {
+                return None;
+            }
+            self.buf.clear();
+            let n = match self.input.read_until(b'\n', &mut self.buf) {
+                Ok(n) => n,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(WorkloadError::Decompress {
+                        file: self.file.clone(),
+                        line: self.line + 1,
+                        message: e.to_string(),
+                    }));
+                }
+            };
+            if n == 0 {
+                self.done = true;
+                return None;
+            }
+            self.line += 1;
+            let content = self.buf.trim_ascii();
+            if content.is_empty() {
+                continue;
+            }
+            if content[0] == b';' {
+                let text = String::from_utf8_lossy(&content[1..]).into_owned();
+                self.header.absorb(&text);
+                continue;
+            }
+            match parse_job_line(content) {
+                Ok(job) => return Some(Ok(job)),
+                Err((field, reason)) => {
+                    if self.lenient {
+                        self.skipped += 1;
+                        continue;
+                    }
+                    self.done = true;
+                    return Some(Err(self.malformed(field, reason)));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::io::Write;
+
+    const GOOD: &str = "1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1";
+
+    fn read(text: &[u8], lenient: bool) -> Result<Trace> {
+        read_trace_from(
+            std::io::Cursor::new(text.to_vec()),
+            "t.swf",
+            ReadOptions { lenient },
+        )
+    }
+
+    fn gz(text: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn strict_errors_name_line_and_field() {
+        let text = format!("; MaxProcs: 4\n{GOOD}\n1 2 3\n");
+        match read(text.as_bytes(), false) {
+            Err(WorkloadError::Malformed { line, field, .. }) => {
+                assert_eq!((line, field), (3, 4));
+            }
+            other => panic!("{other:?}"),
+        }
+        let text = format!("{GOOD} 7\n");
+        assert!(matches!(
+            read(text.as_bytes(), false),
+            Err(WorkloadError::Malformed {
+                line: 1,
+                field: 0,
+                ..
+            })
+        ));
+        let text = GOOD.replace(" 2 -1 -1 2", " 2.5 -1 -1 2");
+        assert!(matches!(
+            read(text.as_bytes(), false),
+            Err(WorkloadError::Malformed { field: 5, .. })
+        ));
+        let text = GOOD.replacen("10", "NaN", 1);
+        assert!(matches!(
+            read(text.as_bytes(), false),
+            Err(WorkloadError::Malformed { field: 4, .. })
+        ));
+        let mut junk = GOOD.as_bytes().to_vec();
+        junk[2] = 0xff;
+        assert!(matches!(
+            read(&junk, false),
+            Err(WorkloadError::Malformed { field: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn lenient_skips_and_counts() {
+        let text = format!("{GOOD}\n1 2 3\n\n{GOOD}\nx y\n");
+        let t = read(text.as_bytes(), true).unwrap();
+        assert_eq!(t.jobs.len(), 2);
+        assert_eq!(t.skipped_lines, 2);
+    }
+
+    #[test]
+    fn empty_and_header_only_inputs_are_errors() {
+        assert!(matches!(
+            read(b"", false),
+            Err(WorkloadError::NoJobs { .. })
+        ));
+        assert!(matches!(
+            read(b"; MaxProcs: 3\n", true),
+            Err(WorkloadError::NoJobs { .. })
+        ));
+    }
+
+    #[test]
+    fn gzip_is_detected_and_corruption_reported() {
+        let text = format!("; MaxNodes: 16\n{GOOD}\n{GOOD}\n");
+        let z = gz(text.as_bytes());
+        let t = read(&z, false).unwrap();
+        assert_eq!(t.jobs.len(), 2);
+        assert_eq!(t.header.machine_size(), Some(16));
+        let truncated = &z[..z.len() / 2];
+        assert!(matches!(
+            read(truncated, false),
+            Err(WorkloadError::Decompress { .. })
+        ));
+        let mut corrupt = z.clone();
+        for b in corrupt.iter_mut().skip(12).take(8) {
+            *b ^= 0x5a;
+        }
+        assert!(read(&corrupt, false).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400), lenient in any::<bool>()) {
+            let _ = read(&bytes, lenient);
+            let mut z = vec![0x1f, 0x8b];
+            z.extend_from_slice(&bytes);
+            let _ = read(&z, lenient);
+        }
+
+        #[test]
+        fn numeric_lines_round_trip(vals in proptest::collection::vec(-1i64..100_000, 18)) {
+            let line: Vec<String> = vals.iter().map(|v| v.abs().to_string()).collect();
+            let job = parse_job_line(line.join(" ").as_bytes());
+            prop_assert!(job.is_ok());
+            let f = job.unwrap().to_fields();
+            for (a, b) in f.iter().zip(vals.iter()) {
+                prop_assert_eq!(*a, b.abs() as f64);
+            }
+        }
+    }
+}
