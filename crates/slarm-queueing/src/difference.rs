@@ -1,0 +1,282 @@
+//! The SLA difference metric (spec 003 §2.7) and the DA/SA grid behind `f_D` (§5.3).
+//!
+//! `G_thesis(SLA) = (1/K) sum_{k=1}^{K/step} m(k step, SLA)` with K = 40 and step 0.1: the
+//! Riemann sum without the step factor, i.e. 10x the average (decision 3). `g_average` and
+//! `g_exact_integral` give the true average. `D = |G_1 - G_2|` (decision 4).
+
+use serde::{Deserialize, Serialize};
+
+use crate::erlang::Mmm;
+use crate::error::{positive, QueueError, Result};
+use crate::sizing::{min_nodes, min_nodes_sweep};
+use crate::sla::Sla;
+
+/// A lambda grid `step, 2 step, ..., K` (`K/step` must be an integer).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LambdaGrid {
+    /// Upper limit K of the lambda range (thesis: 40).
+    pub k: f64,
+    /// Grid step.
+    pub step: f64,
+}
+
+impl LambdaGrid {
+    /// The grid of `G` (step 0.1, reproduces D; decision 13).
+    pub const G: LambdaGrid = LambdaGrid { k: 40.0, step: 0.1 };
+    /// The grid of `f_D` and Figures 4.2-4.8 (step 0.2, reproduces f_D; decision 13).
+    pub const FD: LambdaGrid = LambdaGrid { k: 40.0, step: 0.2 };
+
+    /// Validated grid.
+    pub fn new(k: f64, step: f64) -> Result<Self> {
+        positive("K", k)?;
+        positive("step", step)?;
+        let g = Self { k, step };
+        g.points()?;
+        Ok(g)
+    }
+    /// Number of grid points `K / step`.
+    pub fn points(&self) -> Result<usize> {
+        let n = (self.k / self.step).round();
+        if (n * self.step - self.k).abs() > 1e-9 * self.k || !(1.0..=1e7).contains(&n) {
+            return Err(QueueError::InvalidConfig(format!(
+                "K = {} is not a whole number of steps {}",
+                self.k, self.step
+            )));
+        }
+        Ok(n as usize)
+    }
+    /// The grid values `k * step`, `k = 1..=K/step`.
+    pub fn lambdas(&self) -> Result<Vec<f64>> {
+        Ok((1..=self.points()?).map(|k| k as f64 * self.step).collect())
+    }
+}
+
+/// `G_thesis(SLA)` (spec 003 §2.7 boxed form) on `grid` (normally [`LambdaGrid::G`]).
+///
+/// ```
+/// use slarm_queueing::{difference::{g_thesis, LambdaGrid}, Sla};
+/// let g = g_thesis(Sla::new(3.0, 0.95).unwrap(), 1.0, LambdaGrid::G).unwrap();
+/// assert!((g - 293.425).abs() < 1e-9); // spec 003 §2.7 table
+/// ```
+pub fn g_thesis(sla: Sla, mu: f64, grid: LambdaGrid) -> Result<f64> {
+    let ms = min_nodes_sweep(&grid.lambdas()?, mu, sla)?;
+    Ok(ms.iter().map(|&m| m as f64).sum::<f64>() / grid.k)
+}
+
+/// The true grid average `(1/n) sum m(k step)` = `G_thesis * step`.
+pub fn g_average(sla: Sla, mu: f64, grid: LambdaGrid) -> Result<f64> {
+    Ok(g_thesis(sla, mu, grid)? * grid.step)
+}
+
+/// Eq. (4.4) exactly: `(1/K) int_0^K m(lambda, SLA) d lambda`, from the breakpoints of the
+/// step function `m(., SLA)` (each found by bisection on lambda).
+pub fn g_exact_integral(sla: Sla, mu: f64, k: f64) -> Result<f64> {
+    positive("K", k)?;
+    sla.check_feasible(mu)?;
+    let m_max = min_nodes(k, mu, sla)?;
+    let mut integral = 0.0;
+    let mut prev = 0.0_f64;
+    for m in 1..=m_max {
+        // Lambda_m = sup{lambda : F(x; lambda, m) >= y}, F decreasing in lambda.
+        let feasible = |l: f64| -> bool {
+            Mmm::new(l, mu, m)
+                .map(|q| q.response_cdf(sla.x()) >= sla.y())
+                .unwrap_or(false)
+        };
+        let hi_bound = (m as f64 * mu).min(k);
+        let upper = if feasible(hi_bound) && hi_bound >= k {
+            k
+        } else if !feasible(0.0) {
+            0.0
+        } else {
+            let (mut lo, mut hi) = (0.0, hi_bound);
+            for _ in 0..100 {
+                let mid = 0.5 * (lo + hi);
+                if feasible(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        let upper = upper.max(prev).min(k);
+        integral += m as f64 * (upper - prev);
+        prev = upper;
+    }
+    integral += m_max as f64 * (k - prev).max(0.0);
+    Ok(integral / k)
+}
+
+/// `D = |G(SLA_1) - G(SLA_2)|` in `G_thesis` units (decisions 3 and 4).
+pub fn sla_difference(a: Sla, b: Sla, mu: f64) -> Result<f64> {
+    Ok((g_thesis(a, mu, LambdaGrid::G)? - g_thesis(b, mu, LambdaGrid::G)?).abs())
+}
+
+/// Which strategy wins at one grid point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Winner {
+    /// `m_D < m_S`.
+    Da,
+    /// `m_D = m_S`.
+    Tie,
+    /// `m_S < m_D`.
+    Sa,
+}
+
+/// One grid point of the (lenient load, strict load) plane.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct GridPoint {
+    /// Load of the lenient class (smaller G).
+    pub lambda_lenient: f64,
+    /// Load of the strict class (larger G).
+    pub lambda_strict: f64,
+    /// Angle `atan2(lambda_strict, lambda_lenient)` in degrees.
+    pub theta_deg: f64,
+    /// Winner.
+    pub winner: Winner,
+}
+
+/// The DA/SA comparison over a 2-D lambda grid with `lambda_1 + lambda_2 <= K` (spec 003 §5.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DaSaGrid {
+    /// Every point, lenient/strict oriented.
+    pub points: Vec<GridPoint>,
+}
+
+impl DaSaGrid {
+    /// Builds the grid for a lenient and a strict SLA (orientation only affects the angle).
+    pub fn new(lenient: Sla, strict: Sla, mu: f64, grid: LambdaGrid) -> Result<Self> {
+        let ls = grid.lambdas()?;
+        let ml = min_nodes_sweep(&ls, mu, lenient)?;
+        let ms = min_nodes_sweep(&ls, mu, strict)?;
+        let n = ls.len();
+        let mut points = Vec::with_capacity(n * n / 2);
+        for i in 1..=n {
+            for j in 1..=(n - i) {
+                let s = i + j;
+                let m_d = ml[i - 1] + ms[j - 1];
+                let m_s = ml[s - 1].max(ms[s - 1]);
+                let winner = match m_d.cmp(&m_s) {
+                    std::cmp::Ordering::Less => Winner::Da,
+                    std::cmp::Ordering::Equal => Winner::Tie,
+                    std::cmp::Ordering::Greater => Winner::Sa,
+                };
+                let (a, b) = (ls[i - 1], ls[j - 1]);
+                points.push(GridPoint {
+                    lambda_lenient: a,
+                    lambda_strict: b,
+                    theta_deg: b.atan2(a).to_degrees(),
+                    winner,
+                });
+            }
+        }
+        Ok(Self { points })
+    }
+    /// `f_D`: fraction of points where DA is strictly better.
+    pub fn f_d(&self) -> f64 {
+        let da = self
+            .points
+            .iter()
+            .filter(|p| p.winner == Winner::Da)
+            .count();
+        da as f64 / self.points.len().max(1) as f64
+    }
+}
+
+/// `f_D` of spec 003 §5.3 on the 0.2 grid.
+///
+/// ```
+/// use slarm_queueing::{difference::f_d, Sla};
+/// let f = f_d(Sla::new(5.0, 0.85).unwrap(), Sla::new(3.0, 0.95).unwrap(), 1.0).unwrap();
+/// assert!((100.0 * f - 63.98).abs() < 0.02); // Table 4.4, scenario 3
+/// ```
+pub fn f_d(a: Sla, b: Sla, mu: f64) -> Result<f64> {
+    Ok(DaSaGrid::new(a, b, mu, LambdaGrid::FD)?.f_d())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn sla(x: f64, y: f64) -> Sla {
+        Sla::new(x, y).unwrap()
+    }
+
+    /// spec 003 §2.7: the full G table (25 usable grid SLAs), exact to the grid.
+    #[test]
+    fn g_table() {
+        let rows = [
+            (5.0, 0.80, 209.475),
+            (4.5, 0.80, 209.95),
+            (5.0, 0.85, 209.975),
+            (4.0, 0.80, 210.875),
+            (4.5, 0.85, 210.925),
+            (5.0, 0.90, 211.325),
+            (3.5, 0.80, 211.85),
+            (4.0, 0.85, 211.85),
+            (4.5, 0.90, 212.35),
+            (3.5, 0.85, 213.5),
+            (3.0, 0.80, 213.65),
+            (5.0, 0.95, 213.65),
+            (4.0, 0.90, 213.7),
+            (4.5, 0.95, 215.225),
+            (3.0, 0.85, 215.9),
+            (3.5, 0.90, 215.9),
+            (2.5, 0.80, 217.0),
+            (4.0, 0.95, 217.85),
+            (3.0, 0.90, 220.0),
+            (2.5, 0.85, 220.9),
+            (3.5, 0.95, 223.375),
+            (2.0, 0.80, 224.9),
+            (2.5, 0.90, 233.475),
+            (2.0, 0.85, 242.25),
+            (3.0, 0.95, 293.425),
+        ];
+        for (x, y, want) in rows {
+            let g = g_thesis(sla(x, y), 1.0, LambdaGrid::G).unwrap();
+            assert!((g - want).abs() < 1e-9, "G({x},{y}) = {g}, want {want}");
+        }
+    }
+
+    /// spec 003 §5.3 Tables 4.3/4.4: D within 0.05, f_D within 0.02 percentage points of the
+    /// reproduced values 5.21, 5.21, 63.98, 64.05 (published 64.04, decision 12).
+    #[test]
+    fn tables_4_3_and_4_4() {
+        let cases = [
+            ((4.5, 0.85), (2.5, 0.90), 22.58, 5.21),
+            ((4.0, 0.80), (2.5, 0.90), 22.60, 5.21),
+            ((5.0, 0.85), (3.0, 0.95), 83.45, 63.98),
+            ((4.5, 0.80), (3.0, 0.95), 83.48, 64.05),
+        ];
+        for ((x1, y1), (x2, y2), d_pub, fd) in cases {
+            let d = sla_difference(sla(x1, y1), sla(x2, y2), 1.0).unwrap();
+            assert!((d - d_pub).abs() <= 0.05, "D = {d} vs {d_pub}");
+            let f = 100.0 * f_d(sla(x1, y1), sla(x2, y2), 1.0).unwrap();
+            assert!((f - fd).abs() <= 0.02, "f_D = {f} vs {fd}");
+        }
+        let grid = DaSaGrid::new(sla(4.5, 0.85), sla(2.5, 0.9), 1.0, LambdaGrid::FD).unwrap();
+        assert_eq!(grid.points.len(), 19_900);
+    }
+
+    #[test]
+    fn exact_integral_is_close_to_grid_average() {
+        for (x, y) in [(3.0, 0.95), (5.0, 0.8), (2.5, 0.9)] {
+            let exact = g_exact_integral(sla(x, y), 1.0, 40.0).unwrap();
+            let avg = g_average(sla(x, y), 1.0, LambdaGrid::G).unwrap();
+            // The right Riemann sum of a non-decreasing step function over-estimates by at
+            // most (m(K) - m(0)) * step / K.
+            assert!(
+                avg >= exact - 1e-9 && avg - exact <= 60.0 * 0.1 / 40.0,
+                "{avg} {exact}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_grid_is_rejected() {
+        assert!(LambdaGrid::new(40.0, 0.3).is_err());
+        assert!(LambdaGrid::new(-1.0, 0.1).is_err());
+    }
+}

@@ -1,0 +1,420 @@
+//! The analytic M/M/m FCFS core (spec 003 §2.1-§2.3): Erlang B and C by the stable
+//! recursion, the empty probability, the waiting-time tail, the response-time CDF in the
+//! unified stable form, and the thesis formula (4.1) verbatim for cross-checking.
+//!
+//! No factorial is ever formed: Erlang B follows `B_k = rho B_{k-1} / (k + rho B_{k-1})`,
+//! which is accurate from `m = 1` to `m = 10^6` and beyond.
+
+use serde::{Deserialize, Serialize};
+use slarm_stats::summary::ln_gamma;
+
+use crate::error::{finite, non_negative, positive, QueueError, Result};
+
+/// Incremental Erlang-B recursion: holds `B(m, rho)` and steps to `B(m+1, rho)` in O(1).
+///
+/// This is what makes Algorithm 1 cost O(answer) rather than O(answer^2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ErlangB {
+    rho: f64,
+    m: u64,
+    b: f64,
+}
+
+impl ErlangB {
+    /// `B(0, rho) = 1`. `rho` must be finite and `>= 0`.
+    pub fn new(rho: f64) -> Result<Self> {
+        non_negative("rho", rho)?;
+        Ok(Self { rho, m: 0, b: 1.0 })
+    }
+
+    /// Advances to `B(m + 1, rho)`.
+    #[inline]
+    pub fn step(&mut self) {
+        self.m += 1;
+        let rb = self.rho * self.b;
+        self.b = rb / (self.m as f64 + rb);
+    }
+
+    /// Advances until the current server count is `m` (no-op if already past it).
+    pub fn advance_to(&mut self, m: u64) {
+        while self.m < m {
+            self.step();
+        }
+    }
+
+    /// Current number of servers.
+    pub fn servers(&self) -> u64 {
+        self.m
+    }
+
+    /// Current blocking probability `B(m, rho)`.
+    pub fn value(&self) -> f64 {
+        self.b
+    }
+
+    /// Erlang C at the current `m`, or [`QueueError::Unstable`] unless `m > rho`.
+    pub fn erlang_c(&self) -> Result<f64> {
+        let m = self.m as f64;
+        if m <= self.rho {
+            return Err(QueueError::Unstable {
+                lambda: self.rho,
+                mu: 1.0,
+                m: self.m,
+            });
+        }
+        Ok(c_from_b(self.m, self.rho, self.b))
+    }
+}
+
+/// `C = m B / (m - rho (1 - B))`.
+#[inline]
+fn c_from_b(m: u64, rho: f64, b: f64) -> f64 {
+    let m = m as f64;
+    (m * b / (m - rho * (1.0 - b))).clamp(0.0, 1.0)
+}
+
+/// Erlang B (blocking probability of M/M/m/m) by the stable recursion.
+///
+/// ```
+/// use slarm_queueing::erlang::erlang_b;
+/// assert!((erlang_b(2, 1.0).unwrap() - 0.2).abs() < 1e-15);
+/// ```
+pub fn erlang_b(m: u64, rho: f64) -> Result<f64> {
+    let mut e = ErlangB::new(rho)?;
+    e.advance_to(m);
+    Ok(e.value())
+}
+
+/// Erlang C: probability that an arriving job waits in M/M/m (spec 003 §2.1). Needs `m > rho`.
+///
+/// ```
+/// use slarm_queueing::erlang::erlang_c;
+/// assert!((erlang_c(2, 1.0).unwrap() - 1.0 / 3.0).abs() < 1e-15);
+/// assert!(erlang_c(2, 2.0).is_err()); // unstable
+/// ```
+pub fn erlang_c(m: u64, rho: f64) -> Result<f64> {
+    let mut e = ErlangB::new(rho)?;
+    e.advance_to(m);
+    e.erlang_c()
+}
+
+/// Empty probability `P(0)` of M/M/m (spec 003 §2.1), computed in log space from Erlang B
+/// (it underflows to 0 honestly for very large loads). Needs `m > rho`.
+pub fn p0(m: u64, rho: f64) -> Result<f64> {
+    let mut e = ErlangB::new(rho)?;
+    e.advance_to(m);
+    e.erlang_c()?;
+    if rho == 0.0 {
+        return Ok(1.0);
+    }
+    let mf = m as f64;
+    // sum_{n<m} rho^n/n! + rho^m/m! * m/(m-rho) = rho^m/m! * (1/B - 1 + m/(m-rho)).
+    let ln_term = mf * rho.ln() - ln_gamma(mf + 1.0);
+    let factor = 1.0 / e.value() - 1.0 + mf / (mf - rho);
+    Ok((-(ln_term + factor.ln())).exp())
+}
+
+/// `phi(z) = (1 - e^{-z}) / z`, `phi(0) = 1`, evaluated without cancellation.
+#[inline]
+fn phi(z: f64) -> f64 {
+    if z.abs() < 1e-300 {
+        1.0
+    } else {
+        -(-z).exp_m1() / z
+    }
+}
+
+/// Response-time CDF in the unified stable form of spec 003 §2.3 given a precomputed Erlang C:
+/// `F(x) = 1 - e^{-mu x} [1 + C mu x phi((m - rho - 1) mu x)]`.
+///
+/// This is the hot path (no validation). `x < 0` gives 0.
+#[inline]
+pub fn response_cdf_given_c(x: f64, mu: f64, m: u64, rho: f64, c: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    let mx = mu * x;
+    let z = (m as f64 - rho - 1.0) * mx;
+    let f = 1.0 - (-mx).exp() * (1.0 + c * mx * phi(z));
+    f.clamp(0.0, 1.0)
+}
+
+/// A validated M/M/m FCFS pool: arrival rate, service rate, servers, with Erlang C cached.
+///
+/// ```
+/// use slarm_queueing::erlang::Mmm;
+/// let q = Mmm::new(0.6, 1.0, 2).unwrap();
+/// // spec 003 §2.3 reference value
+/// assert!((q.response_cdf(3.0) - 0.938169723020).abs() < 1e-11);
+/// assert!(Mmm::new(2.0, 1.0, 2).is_err()); // rho = m is unstable
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Mmm {
+    lambda: f64,
+    mu: f64,
+    m: u64,
+    rho: f64,
+    c: f64,
+}
+
+impl Mmm {
+    /// Validates `lambda >= 0`, `mu > 0`, `m >= 1` and stability `lambda < m mu`.
+    pub fn new(lambda: f64, mu: f64, m: u64) -> Result<Self> {
+        non_negative("lambda", lambda)?;
+        positive("mu", mu)?;
+        let rho = lambda / mu;
+        finite("rho", rho)?;
+        if m == 0 || (m as f64) <= rho {
+            return Err(QueueError::Unstable { lambda, mu, m });
+        }
+        let c = erlang_c(m, rho).map_err(|_| QueueError::Unstable { lambda, mu, m })?;
+        Ok(Self {
+            lambda,
+            mu,
+            m,
+            rho,
+            c,
+        })
+    }
+
+    /// Arrival rate.
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+    /// Service rate.
+    pub fn mu(&self) -> f64 {
+        self.mu
+    }
+    /// Servers.
+    pub fn servers(&self) -> u64 {
+        self.m
+    }
+    /// Offered load `rho = lambda / mu` (not divided by m).
+    pub fn rho(&self) -> f64 {
+        self.rho
+    }
+    /// Erlang C (probability of waiting).
+    pub fn erlang_c(&self) -> f64 {
+        self.c
+    }
+    /// Empty probability P(0).
+    pub fn p0(&self) -> f64 {
+        p0(self.m, self.rho).unwrap_or(0.0)
+    }
+    /// `P(W > t) = C e^{-(m mu - lambda) t}` (spec 003 §2.2).
+    pub fn waiting_ccdf(&self, t: f64) -> f64 {
+        if t < 0.0 {
+            1.0
+        } else {
+            self.c * (-(self.m as f64 * self.mu - self.lambda) * t).exp()
+        }
+    }
+    /// Response-time CDF `F(x) = P(T <= x)` in the unified stable form (spec 003 §2.3).
+    pub fn response_cdf(&self, x: f64) -> f64 {
+        response_cdf_given_c(x, self.mu, self.m, self.rho, self.c)
+    }
+    /// Mean response time `1/mu + C / (m mu - lambda)`.
+    pub fn mean_response(&self) -> f64 {
+        1.0 / self.mu + self.c / (self.m as f64 * self.mu - self.lambda)
+    }
+    /// Mean waiting time `C / (m mu - lambda)`.
+    pub fn mean_waiting(&self) -> f64 {
+        self.c / (self.m as f64 * self.mu - self.lambda)
+    }
+    /// Mean number in system `rho + C rho / (m - rho)`.
+    pub fn mean_in_system(&self) -> f64 {
+        self.rho + self.c * self.rho / (self.m as f64 - self.rho)
+    }
+}
+
+/// The thesis's Eq. (4.1) verbatim (including its exact-equality branch on `rho = m - 1`),
+/// for cross-checking only: it forms `rho^n / n!` terms, so it is limited to loads whose
+/// terms stay finite (roughly `rho < 700`), and its general branch loses accuracy near
+/// `rho = m - 1` (spec 003 §2.3). Use [`Mmm::response_cdf`] for real work.
+pub fn response_cdf_thesis(x: f64, lambda: f64, mu: f64, m: u64) -> Result<f64> {
+    let q = Mmm::new(lambda, mu, m)?;
+    let rho = q.rho;
+    let mf = m as f64;
+    // sum_{n<m} rho^n/n! and rho^m/m!
+    let mut term = 1.0_f64;
+    let mut sum = 0.0_f64;
+    for n in 0..m {
+        sum += term;
+        term *= rho / (n as f64 + 1.0);
+    }
+    let rho_m_over_fact = term;
+    let tail = mf * rho_m_over_fact / (mf - rho);
+    let p0 = 1.0 / (sum + tail);
+    if !p0.is_finite() || !tail.is_finite() || !sum.is_finite() {
+        return Err(QueueError::NonFinite {
+            name: "thesis formula term",
+            value: sum + tail,
+        });
+    }
+    let emx = (-mu * x).exp();
+    #[allow(clippy::float_cmp)]
+    let f = if rho == mf - 1.0 {
+        1.0 - emx - p0 * mf * rho_m_over_fact * mu * emx * x / (mf - rho)
+    } else {
+        sum * p0 * (1.0 - emx)
+            + p0 * mf * rho_m_over_fact / (1.0 - mf + rho)
+                * ((1.0 - (-(mf - rho) * mu * x).exp()) / (mf - rho) - 1.0 + emx)
+    };
+    Ok(f)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// spec 003 §2.1 table of Erlang C values.
+    #[test]
+    fn erlang_c_reference_values() {
+        let cases = [
+            (2, 1.0, 1.0 / 3.0),
+            (3, 2.0, 4.0 / 9.0),
+            (1, 0.5, 0.5),
+            (2, 0.6, 0.138461538462),
+            (10, 8.0, 0.409180150796),
+            (24, 19.7, 0.265781865462),
+            (52, 39.9, 0.044228790368),
+            (41, 40.0, 0.822890966174),
+        ];
+        for (m, rho, want) in cases {
+            let got = erlang_c(m, rho).unwrap();
+            assert!(
+                (got - want).abs() < 1e-12,
+                "C({m},{rho}) = {got}, want {want}"
+            );
+        }
+    }
+
+    /// spec 003 §2.3 reference values of F (mu = 1) to 1e-12 (the 5-digit rows to 1e-5).
+    #[test]
+    fn response_cdf_reference_values() {
+        let exact = [
+            (2.0, 0.5, 1, 0.632120558829),
+            (3.0, 0.6, 2, 0.938169723020),
+            (2.0, 2.0, 3, 0.744366687220),
+            (4.0, 9.0, 10, 0.932691380675),
+            (2.5, 19.7, 24, 0.911305606146),
+            (3.0, 39.9, 52, 0.950014551289),
+            (5.0, 40.0, 41, 0.965539074420),
+        ];
+        for (x, l, m, want) in exact {
+            let got = Mmm::new(l, 1.0, m).unwrap().response_cdf(x);
+            assert!(
+                (got - want).abs() < 1e-12,
+                "F({x};{l},{m}) = {got}, want {want}"
+            );
+        }
+        let rounded = [(7, 0.94567), (9, 0.94980), (10, 0.95009)];
+        for (m, want) in rounded {
+            let got = Mmm::new(4.2, 1.0, m).unwrap().response_cdf(3.0);
+            assert!((got - want).abs() < 5e-6, "m={m}: {got} vs {want}");
+        }
+    }
+
+    /// spec 003 §2.3: the thesis formula equals the stable form away from rho = m - 1.
+    #[test]
+    fn thesis_formula_agrees_with_stable_form() {
+        for &(l, m) in &[
+            (0.6, 2u64),
+            (2.0, 3),
+            (9.0, 10),
+            (19.7, 24),
+            (39.9, 52),
+            (4.2, 7),
+        ] {
+            for k in 1..40 {
+                let x = 0.25 * k as f64;
+                let a = Mmm::new(l, 1.0, m).unwrap().response_cdf(x);
+                let b = response_cdf_thesis(x, l, 1.0, m).unwrap();
+                assert!((a - b).abs() < 1e-12, "l={l} m={m} x={x}: {a} vs {b}");
+            }
+        }
+    }
+
+    /// spec 003 §2.3: the thesis's general branch cancels near rho = m - 1; the unified form
+    /// is continuous there.
+    #[test]
+    fn continuity_across_rho_equal_m_minus_one() {
+        let at = Mmm::new(2.0, 1.0, 3).unwrap().response_cdf(3.0);
+        for eps in [1e-12, 1e-9, 1e-6] {
+            let up = Mmm::new(2.0 + eps, 1.0, 3).unwrap().response_cdf(3.0);
+            let down = Mmm::new(2.0 - eps, 1.0, 3).unwrap().response_cdf(3.0);
+            assert!((up - at).abs() < 10.0 * eps + 1e-15);
+            assert!((down - at).abs() < 10.0 * eps + 1e-15);
+        }
+        let thesis = response_cdf_thesis(3.0, 2.0 + 1e-12, 1.0, 3).unwrap();
+        assert!(
+            (thesis - at).abs() > 1e-7,
+            "the thesis branch should show cancellation"
+        );
+    }
+
+    #[test]
+    fn large_m_is_finite_and_accurate() {
+        // m = 10^6 at 99.9% utilisation: C in (0,1), F close to the M/M/inf limit for large x.
+        let q = Mmm::new(999_000.0, 1.0, 1_000_000).unwrap();
+        assert!(q.erlang_c() > 0.0 && q.erlang_c() < 1.0);
+        let f = q.response_cdf(3.0);
+        assert!(f.is_finite() && f <= 1.0 - (-3.0_f64).exp() + 1e-12 && f > 0.9);
+        // Check B recursion against the asymptotic: B(m, 0) = 0, B(1, rho) = rho/(1+rho).
+        assert!((erlang_b(1, 3.0).unwrap() - 0.75).abs() < 1e-15);
+        assert_eq!(erlang_b(5, 0.0).unwrap(), 0.0);
+    }
+
+    #[test]
+    fn p0_matches_definition() {
+        // m=2, rho=1: P0 = 1/(1 + 1 + 2*1/(2*1)) = 1/3.
+        assert!((p0(2, 1.0).unwrap() - 1.0 / 3.0).abs() < 1e-14);
+        // m=1: P0 = 1 - rho.
+        assert!((p0(1, 0.3).unwrap() - 0.7).abs() < 1e-14);
+        let q = Mmm::new(8.0, 1.0, 10).unwrap();
+        // 1 - C = P0 sum_{n<m} rho^n/n!
+        let mut s = 0.0;
+        let mut t = 1.0;
+        for n in 0..10 {
+            s += t;
+            t *= 8.0 / (n as f64 + 1.0);
+        }
+        assert!((1.0 - q.erlang_c() - q.p0() * s).abs() < 1e-13);
+    }
+
+    #[test]
+    fn typed_errors() {
+        assert!(matches!(
+            Mmm::new(f64::NAN, 1.0, 2),
+            Err(QueueError::NonFinite { .. })
+        ));
+        assert!(matches!(
+            Mmm::new(-1.0, 1.0, 2),
+            Err(QueueError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            Mmm::new(1.0, 0.0, 2),
+            Err(QueueError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            Mmm::new(3.0, 1.0, 3),
+            Err(QueueError::Unstable { .. })
+        ));
+        assert!(matches!(
+            Mmm::new(1.0, 1.0, 0),
+            Err(QueueError::Unstable { .. })
+        ));
+        assert!(erlang_c(3, 3.0).is_err());
+    }
+
+    #[test]
+    fn means_and_waiting_tail() {
+        let q = Mmm::new(0.5, 1.0, 1).unwrap();
+        // M/M/1: E[T] = 1/(mu - lambda) = 2, L = rho/(1-rho) = 1.
+        assert!((q.mean_response() - 2.0).abs() < 1e-14);
+        assert!((q.mean_in_system() - 1.0).abs() < 1e-14);
+        assert!((q.waiting_ccdf(0.0) - 0.5).abs() < 1e-15);
+        assert!((q.lambda() * q.mean_response() - q.mean_in_system()).abs() < 1e-14);
+    }
+}

@@ -1,0 +1,173 @@
+//! Algorithm 1 (spec 003 §2.5): the minimum number of nodes of one FCFS pool.
+//!
+//! The search starts at `floor(rho) + 1` (the smallest stable m; decision 1), rejects an
+//! infeasible SLA before searching, caps the search, and updates Erlang B incrementally so a
+//! query costs O(answer).
+
+use crate::erlang::{response_cdf_given_c, ErlangB};
+use crate::error::{non_negative, positive, QueueError, Result};
+use crate::sla::Sla;
+
+/// Extra servers above `floor(rho)` before a search gives up (spec 003 §2.5).
+pub const SEARCH_CAP: u64 = 10_000;
+
+/// `m(lambda, SLA)`: the smallest `m` with `F(x) >= y` for an M/M/m FCFS pool.
+/// `m(0, SLA) = 0` (an idle class needs no node).
+///
+/// ```
+/// use slarm_queueing::{min_nodes, Sla};
+/// let sla = Sla::new(3.0, 0.95).unwrap();
+/// assert_eq!(min_nodes(40.0, 1.0, sla).unwrap(), 52);   // spec 003 §2.7 table
+/// assert!(min_nodes(1.0, 1.0, Sla::new(2.0, 0.9).unwrap()).is_err()); // infeasible
+/// ```
+pub fn min_nodes(lambda: f64, mu: f64, sla: Sla) -> Result<u64> {
+    min_nodes_from(lambda, mu, sla, 0)
+}
+
+/// Algorithm 1 warm-started at `start` (useful when sweeping increasing lambda, because
+/// `m(lambda, SLA)` never decreases in lambda). The start is raised to `floor(rho) + 1`.
+pub fn min_nodes_from(lambda: f64, mu: f64, sla: Sla, start: u64) -> Result<u64> {
+    min_nodes_capped(lambda, mu, sla, start, SEARCH_CAP)
+}
+
+/// Algorithm 1 with an explicit cap: at most `floor(rho) + cap` servers are tried before
+/// [`QueueError::IterationCap`].
+pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) -> Result<u64> {
+    non_negative("lambda", lambda)?;
+    positive("mu", mu)?;
+    sla.check_feasible(mu)?;
+    if lambda == 0.0 {
+        return Ok(0);
+    }
+    let rho = lambda / mu;
+    if !rho.is_finite() {
+        return Err(QueueError::NonFinite {
+            name: "rho",
+            value: rho,
+        });
+    }
+    let base = rho.floor() as u64;
+    let m0 = (base + 1).max(start);
+    let cap_m = base.saturating_add(cap);
+    let mut b = ErlangB::new(rho)?;
+    b.advance_to(m0);
+    loop {
+        let m = b.servers();
+        let c = b.erlang_c()?;
+        if response_cdf_given_c(sla.x(), mu, m, rho, c) >= sla.y() {
+            return Ok(m);
+        }
+        if m >= cap_m {
+            return Err(QueueError::IterationCap { cap });
+        }
+        b.step();
+    }
+}
+
+/// `m(lambda_k, SLA)` for an increasing list of loads, warm-starting each search.
+pub fn min_nodes_sweep(lambdas: &[f64], mu: f64, sla: Sla) -> Result<Vec<u64>> {
+    let mut out = Vec::with_capacity(lambdas.len());
+    let mut prev = 0;
+    let mut prev_l = f64::NEG_INFINITY;
+    for &l in lambdas {
+        let start = if l >= prev_l { prev } else { 0 };
+        let m = min_nodes_from(l, mu, sla, start)?;
+        out.push(m);
+        prev = m;
+        prev_l = l;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::erlang::Mmm;
+
+    fn sla(x: f64, y: f64) -> Sla {
+        Sla::new(x, y).unwrap()
+    }
+
+    /// spec 003 §2.7 "selected m(lambda, SLA) values".
+    #[test]
+    fn selected_values() {
+        let rows: [((f64, f64), [u64; 6]); 6] = [
+            ((2.0, 0.80), [3, 7, 12, 23, 33, 43]),
+            ((2.0, 0.85), [3, 8, 14, 24, 35, 45]),
+            ((2.5, 0.90), [3, 8, 13, 23, 34, 44]),
+            ((3.0, 0.95), [5, 11, 18, 30, 41, 52]),
+            ((5.0, 0.80), [2, 6, 11, 21, 31, 41]),
+            ((4.0, 0.90), [2, 6, 11, 21, 31, 41]),
+        ];
+        let lambdas = [1.0, 5.0, 10.0, 20.0, 30.0, 40.0];
+        for ((x, y), want) in rows {
+            for (l, w) in lambdas.iter().zip(want) {
+                assert_eq!(
+                    min_nodes(*l, 1.0, sla(x, y)).unwrap(),
+                    w,
+                    "SLA({x},{y}) l={l}"
+                );
+            }
+        }
+    }
+
+    /// spec 003 §2.5: floor start finds m = 1 for lambda = 0.1, SLA(2, 0.80).
+    #[test]
+    fn floor_start_allows_one_server() {
+        assert_eq!(min_nodes(0.1, 1.0, sla(2.0, 0.80)).unwrap(), 1);
+        assert_eq!(min_nodes(0.0, 1.0, sla(2.0, 0.80)).unwrap(), 0);
+    }
+
+    #[test]
+    fn answer_is_minimal() {
+        for &(l, x, y) in &[(4.2, 3.0, 0.95), (32.8, 2.5, 0.9), (17.3, 4.0, 0.85)] {
+            let m = min_nodes(l, 1.0, sla(x, y)).unwrap();
+            assert!(Mmm::new(l, 1.0, m).unwrap().response_cdf(x) >= y);
+            if (m - 1) as f64 > l {
+                assert!(Mmm::new(l, 1.0, m - 1).unwrap().response_cdf(x) < y);
+            }
+        }
+    }
+
+    #[test]
+    fn errors_are_typed() {
+        assert!(matches!(
+            min_nodes(5.0, 1.0, sla(2.0, 0.95)),
+            Err(QueueError::InfeasibleSla { .. })
+        ));
+        assert!(matches!(
+            min_nodes(f64::NAN, 1.0, sla(3.0, 0.9)),
+            Err(QueueError::NonFinite { .. })
+        ));
+        assert!(matches!(
+            min_nodes(-1.0, 1.0, sla(3.0, 0.9)),
+            Err(QueueError::OutOfRange { .. })
+        ));
+        // SLA(3, 0.95) at lambda = 40 needs 52 nodes: a cap of 5 above floor(rho) trips.
+        assert!(matches!(
+            min_nodes_capped(40.0, 1.0, sla(3.0, 0.95), 0, 5),
+            Err(QueueError::IterationCap { cap: 5 })
+        ));
+        assert_eq!(
+            min_nodes_capped(40.0, 1.0, sla(3.0, 0.95), 0, 12).unwrap(),
+            52
+        );
+    }
+
+    #[test]
+    fn sweep_equals_individual_queries() {
+        let ls: Vec<f64> = (1..=100).map(|k| 0.4 * k as f64).collect();
+        let s = sla(3.0, 0.95);
+        let sw = min_nodes_sweep(&ls, 1.0, s).unwrap();
+        for (l, m) in ls.iter().zip(sw) {
+            assert_eq!(m, min_nodes(*l, 1.0, s).unwrap());
+        }
+    }
+
+    #[test]
+    fn large_load() {
+        let m = min_nodes(100_000.0, 1.0, sla(3.0, 0.9)).unwrap();
+        assert!(m > 100_000 && m < 101_000, "{m}");
+    }
+}
