@@ -41,6 +41,30 @@ pub enum StatsError {
         /// How many were given.
         got: usize,
     },
+    /// A grid or sample that must hold at least one value was empty.
+    #[error("{what} is empty")]
+    Empty {
+        /// What was empty.
+        what: &'static str,
+    },
+    /// A distribution that must carry probability mass 1 (within tolerance) does not, or a
+    /// defective one carries more than 1.
+    #[error("total probability mass {total} is not admissible: {reason}")]
+    Mass {
+        /// The total mass found.
+        total: f64,
+        /// Why it is not admissible.
+        reason: &'static str,
+    },
+    /// Two grid distributions cannot be combined (different steps, misaligned origins).
+    #[error("grids do not match: {reason}")]
+    GridMismatch {
+        /// What differs.
+        reason: &'static str,
+    },
+    /// The FFT backend rejected a buffer (an internal invariant; reported, never panicked).
+    #[error("FFT failed: {0}")]
+    Fft(String),
 }
 
 /// Result alias of this crate.

@@ -11,12 +11,16 @@
 //!
 //! This crate does no I/O.
 
+pub mod convolution;
 pub mod error;
 pub mod gof;
+pub mod grid;
 pub mod rng;
 pub mod summary;
 
+pub use convolution::{convolve, convolve_direct, convolve_fft};
 pub use error::{Result, StatsError};
 pub use gof::{ks_critical_value, ks_test, Ecdf, KsResult};
+pub use grid::{max_of_independent, GridDist, Rounding};
 pub use rng::{RngStreams, SimRng};
 pub use summary::{ConfidenceInterval, Welford};
