@@ -39,6 +39,7 @@ pub mod erlang;
 pub mod error;
 pub mod heuristics;
 pub mod partition;
+pub mod sim;
 pub mod sizing;
 pub mod sla;
 
