@@ -1,0 +1,470 @@
+//! The trace-driven batch simulator: replays a cleaned workload on a space-shared machine
+//! under FCFS, EASY or conservative backfilling (design.md §3), on top of the
+//! [`kernel`](crate::kernel).
+//!
+//! Event order at one instant: completions (class 0) release processors, then arrivals
+//! (class 1) join the queue, then one scheduling pass (class 2) runs. A job runs for
+//! min(run time, estimate). The queue order is configurable ([`QueueOrder`]) so that other
+//! crates get FCFS-, SJF- or EDF-ordered EASY from the same code, and an optional expiry
+//! per job removes waiting jobs whose latest start has passed.
+//!
+//! ```
+//! use slarm_sim::batch::{simulate, BatchConfig};
+//! use slarm_sim::policy::PolicyKind;
+//! use slarm_workload::Job;
+//!
+//! let jobs = vec![
+//!     Job::new(1, 0.0, 100.0, 6, 100.0),
+//!     Job::new(2, 1.0, 50.0, 8, 50.0),  // must wait for job 1
+//!     Job::new(3, 2.0, 90.0, 4, 90.0),  // backfills: ends by the head's shadow time
+//! ];
+//! let s = simulate(&jobs, 10, &BatchConfig::new(PolicyKind::Easy))?;
+//! let starts: Vec<f64> = s.records.iter().map(|r| r.start).collect();
+//! assert_eq!(starts, vec![0.0, 100.0, 2.0]);
+//! # Ok::<(), slarm_sim::SimError>(())
+//! ```
+
+use serde::{Deserialize, Serialize};
+use slarm_workload::Job;
+
+use crate::error::{check_time, Result, SimError};
+use crate::kernel::{Handler, Simulation};
+use crate::policy::{easy_pass, fcfs_pass, Candidate, ConservativePlanner, PolicyKind, RunningSet};
+
+/// Priority order of the waiting queue; ties always break by submit time, then job number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum QueueOrder {
+    /// Submit time, then job number (design.md §3).
+    Fcfs,
+    /// Shortest estimate first.
+    ShortestEstimate,
+    /// A caller-given key per job (same length and order as the job slice), smallest first,
+    /// e.g. absolute deadlines for EDF.
+    Key(Vec<f64>),
+}
+
+/// Configuration of one batch simulation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchConfig {
+    /// The scheduling policy.
+    pub policy: PolicyKind,
+    /// The queue order.
+    pub order: QueueOrder,
+    /// Optional latest start time per job (same order as the job slice): a job still
+    /// waiting when the clock passes it is removed and reported as expired.
+    pub expiry: Option<Vec<f64>>,
+}
+
+impl BatchConfig {
+    /// The policy with FCFS queue order and no expiry.
+    pub fn new(policy: PolicyKind) -> Self {
+        Self {
+            policy,
+            order: QueueOrder::Fcfs,
+            expiry: None,
+        }
+    }
+}
+
+/// What happened to one job.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct JobRecord {
+    /// Job number.
+    pub id: u64,
+    /// Index in the simulated job slice.
+    pub index: usize,
+    /// Submit time.
+    pub submit: f64,
+    /// Start time.
+    pub start: f64,
+    /// End time (start + min(run time, estimate)).
+    pub end: f64,
+    /// Processors used.
+    pub procs: u32,
+    /// The runtime estimate the scheduler used.
+    pub estimate: f64,
+    /// First reservation the job received (EASY: shadow time when it was first the blocked
+    /// head; conservative: its reservation on arrival), if any.
+    pub reservation: Option<f64>,
+}
+
+impl JobRecord {
+    /// Wait time.
+    pub fn wait(&self) -> f64 {
+        self.start - self.submit
+    }
+    /// Response time (wait + run).
+    pub fn response(&self) -> f64 {
+        self.end - self.submit
+    }
+    /// Bounded slowdown with threshold `tau`: max(1, response / max(run, tau)).
+    pub fn bounded_slowdown(&self, tau: f64) -> f64 {
+        (self.response() / (self.end - self.start).max(tau)).max(1.0)
+    }
+}
+
+/// The result of a batch simulation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Schedule {
+    /// Machine size.
+    pub capacity: u32,
+    /// Policy used.
+    pub policy: PolicyKind,
+    /// One record per started job, in job-slice order.
+    pub records: Vec<JobRecord>,
+    /// Indices of jobs removed because their expiry passed while waiting.
+    pub expired: Vec<usize>,
+    /// Events the kernel delivered.
+    pub events: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Ev {
+    Finish(usize),
+    Arrive(usize),
+    Pass,
+}
+
+const CLASS_FINISH: u32 = 0;
+const CLASS_ARRIVE: u32 = 1;
+const CLASS_PASS: u32 = 2;
+
+struct Prepared {
+    submit: f64,
+    procs: u32,
+    estimate: f64,
+    run: f64,
+}
+
+struct State<'a> {
+    jobs: &'a [Job],
+    prep: Vec<Prepared>,
+    arrival_order: Vec<usize>,
+    next_arrival: usize,
+    cfg: &'a BatchConfig,
+    queue: Vec<usize>,
+    free: u32,
+    running: RunningSet,
+    planner: Option<ConservativePlanner>,
+    reserved: Vec<f64>,
+    start: Vec<f64>,
+    first_reservation: Vec<Option<f64>>,
+    expired: Vec<usize>,
+    pass_at: Option<f64>,
+    wake_at: Option<f64>,
+    compress: bool,
+    cands: Vec<Candidate>,
+}
+
+impl State<'_> {
+    fn order_cmp(&self, a: usize, b: usize) -> std::cmp::Ordering {
+        let (ja, jb) = (&self.prep[a], &self.prep[b]);
+        let primary = match &self.cfg.order {
+            QueueOrder::Fcfs => std::cmp::Ordering::Equal,
+            QueueOrder::ShortestEstimate => ja.estimate.total_cmp(&jb.estimate),
+            QueueOrder::Key(k) => k[a].total_cmp(&k[b]),
+        };
+        primary
+            .then(ja.submit.total_cmp(&jb.submit))
+            .then(self.jobs[a].id.cmp(&self.jobs[b].id))
+            .then(a.cmp(&b))
+    }
+
+    fn enqueue(&mut self, i: usize) {
+        let pos = match self.queue.last() {
+            Some(&last) if self.order_cmp(last, i).is_gt() => self
+                .queue
+                .partition_point(|&q| self.order_cmp(q, i).is_lt()),
+            _ => self.queue.len(),
+        };
+        self.queue.insert(pos, i);
+    }
+
+    fn request_pass(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
+        if self.pass_at != Some(sim.now()) {
+            self.pass_at = Some(sim.now());
+            sim.schedule_at(sim.now(), CLASS_PASS, Ev::Pass)?;
+        }
+        Ok(())
+    }
+
+    fn start_job(&mut self, i: usize, sim: &mut Simulation<Ev>) -> Result<()> {
+        let now = sim.now();
+        let p = &self.prep[i];
+        self.free -= p.procs;
+        self.start[i] = now;
+        self.running.insert(i, now + p.estimate, p.procs);
+        sim.schedule_at(now + p.run, CLASS_FINISH, Ev::Finish(i))?;
+        Ok(())
+    }
+
+    fn expire(&mut self, now: f64) -> Result<()> {
+        let Some(exp) = &self.cfg.expiry else {
+            return Ok(());
+        };
+        let mut k = 0;
+        while k < self.queue.len() {
+            let i = self.queue[k];
+            if now > exp[i] {
+                self.queue.remove(k);
+                self.expired.push(i);
+                if let Some(pl) = &mut self.planner {
+                    let p = &self.prep[i];
+                    pl.cancel(self.reserved[i], self.reserved[i] + p.estimate, p.procs)?;
+                    self.compress = true;
+                }
+            } else {
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn pass(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
+        let now = sim.now();
+        self.expire(now)?;
+        if self.queue.is_empty() {
+            return Ok(());
+        }
+        let to_start: Vec<usize> = match self.cfg.policy {
+            PolicyKind::Conservative => self.conservative_starts(sim)?,
+            PolicyKind::Fcfs | PolicyKind::Easy => {
+                if self.free == 0 {
+                    return Ok(());
+                }
+                self.cands.clear();
+                for &i in &self.queue {
+                    let p = &self.prep[i];
+                    self.cands.push(Candidate {
+                        key: i,
+                        procs: p.procs,
+                        estimate: p.estimate,
+                    });
+                }
+                let out = if self.cfg.policy == PolicyKind::Easy {
+                    easy_pass(now, self.free, &self.running, &self.cands)
+                } else {
+                    fcfs_pass(self.free, &self.cands)
+                };
+                if let (Some(h), Some(s)) = (out.head, out.shadow) {
+                    let hi = self.cands[h].key;
+                    if self.first_reservation[hi].is_none() && s.is_finite() {
+                        self.first_reservation[hi] = Some(s);
+                    }
+                }
+                out.start.iter().map(|&p| self.cands[p].key).collect()
+            }
+        };
+        if to_start.is_empty() {
+            return Ok(());
+        }
+        for &i in &to_start {
+            self.start_job(i, sim)?;
+        }
+        let start = &self.start;
+        self.queue.retain(|&i| start[i].is_nan());
+        Ok(())
+    }
+
+    fn conservative_starts(&mut self, sim: &mut Simulation<Ev>) -> Result<Vec<usize>> {
+        let now = sim.now();
+        let Some(pl) = &mut self.planner else {
+            return Ok(Vec::new());
+        };
+        pl.advance(now);
+        if self.compress {
+            self.compress = false;
+            for &i in &self.queue {
+                let p = &self.prep[i];
+                self.reserved[i] = pl.compress_one(now, self.reserved[i], p.procs, p.estimate)?;
+            }
+        }
+        let mut next_wake = f64::INFINITY;
+        let mut starts = Vec::new();
+        for &i in &self.queue {
+            let r = self.reserved[i];
+            if r <= now {
+                starts.push(i);
+            } else {
+                next_wake = next_wake.min(r);
+            }
+        }
+        // A reservation may begin at an instant when no completion or arrival happens (after
+        // a compression it can sit at the predicted end of a job that will end early):
+        // wake the scheduler there.
+        if next_wake.is_finite() && self.wake_at != Some(next_wake) {
+            self.wake_at = Some(next_wake);
+            sim.schedule_at(next_wake, CLASS_PASS, Ev::Pass)?;
+        }
+        Ok(starts)
+    }
+}
+
+impl Handler<Ev> for State<'_> {
+    type Error = SimError;
+
+    fn handle(&mut self, ev: Ev, sim: &mut Simulation<Ev>) -> Result<()> {
+        let now = sim.now();
+        match ev {
+            Ev::Finish(i) => {
+                let p = &self.prep[i];
+                let predicted = self.start[i] + p.estimate;
+                self.free += p.procs;
+                self.running.remove(i, predicted, p.procs);
+                if let Some(pl) = &mut self.planner {
+                    if predicted > now {
+                        pl.cancel(now, predicted, p.procs)?;
+                        self.compress = true;
+                    }
+                }
+                self.request_pass(sim)?;
+            }
+            Ev::Arrive(i) => {
+                self.next_arrival += 1;
+                if let Some(&n) = self.arrival_order.get(self.next_arrival) {
+                    sim.schedule_at(self.prep[n].submit, CLASS_ARRIVE, Ev::Arrive(n))?;
+                }
+                if let Some(pl) = &mut self.planner {
+                    let p = &self.prep[i];
+                    let t = pl.reserve(now, p.procs, p.estimate)?;
+                    self.reserved[i] = t;
+                    self.first_reservation[i] = Some(t);
+                }
+                self.enqueue(i);
+                self.request_pass(sim)?;
+            }
+            Ev::Pass => self.pass(sim)?,
+        }
+        Ok(())
+    }
+}
+
+fn prepare(jobs: &[Job], capacity: u32) -> Result<Vec<Prepared>> {
+    jobs.iter()
+        .map(|j| {
+            let procs = j.procs();
+            if procs <= 0 || procs > i64::from(capacity) {
+                return Err(SimError::JobTooLarge {
+                    job_id: j.id,
+                    procs: u32::try_from(procs.max(0)).unwrap_or(u32::MAX),
+                    capacity,
+                });
+            }
+            let submit = check_time("submit time", j.submit)?;
+            let estimate = check_time("estimate", j.estimate())?;
+            let run = check_time("run time", j.effective_runtime())?;
+            if !(run > 0.0 && estimate > 0.0) {
+                return Err(SimError::InvalidParameter {
+                    name: "run time",
+                    value: format!("job {}: run {} estimate {}", j.id, j.runtime, estimate),
+                    reason: "run time and estimate must be positive (apply the drop rules)",
+                });
+            }
+            Ok(Prepared {
+                submit,
+                procs: procs as u32,
+                estimate,
+                run,
+            })
+        })
+        .collect()
+}
+
+/// Simulates a cleaned [`slarm_workload::Workload`] on its own machine size.
+pub fn simulate_workload(w: &slarm_workload::Workload, cfg: &BatchConfig) -> Result<Schedule> {
+    simulate(&w.jobs, w.machine_procs, cfg)
+}
+
+/// Simulates `jobs` (any order; they arrive by submit time) on `capacity` processors.
+///
+/// Errors on a job that cannot run (processors outside 1..=capacity, non-positive or
+/// non-finite times: apply [`slarm_workload::Workload`]'s drop rules first) and on a
+/// `QueueOrder::Key` or expiry vector whose length differs from the job count.
+pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedule> {
+    if capacity == 0 {
+        return Err(SimError::InvalidParameter {
+            name: "capacity",
+            value: "0".into(),
+            reason: "a machine needs at least one processor",
+        });
+    }
+    let prep = prepare(jobs, capacity)?;
+    for (name, len) in [
+        (
+            "queue order key",
+            match &cfg.order {
+                QueueOrder::Key(k) => Some(k.len()),
+                _ => None,
+            },
+        ),
+        ("expiry", cfg.expiry.as_ref().map(Vec::len)),
+    ] {
+        if let Some(len) = len {
+            if len != jobs.len() {
+                return Err(SimError::InvalidParameter {
+                    name,
+                    value: len.to_string(),
+                    reason: "needs one value per job",
+                });
+            }
+        }
+    }
+    let mut arrival_order: Vec<usize> = (0..jobs.len()).collect();
+    arrival_order.sort_by(|&a, &b| {
+        prep[a]
+            .submit
+            .total_cmp(&prep[b].submit)
+            .then(jobs[a].id.cmp(&jobs[b].id))
+            .then(a.cmp(&b))
+    });
+    let origin = arrival_order.first().map_or(0.0, |&i| prep[i].submit);
+    let planner = match cfg.policy {
+        PolicyKind::Conservative => Some(ConservativePlanner::new(capacity, origin)?),
+        _ => None,
+    };
+    let n = jobs.len();
+    let mut state = State {
+        jobs,
+        prep,
+        arrival_order,
+        next_arrival: 0,
+        cfg,
+        queue: Vec::new(),
+        free: capacity,
+        running: RunningSet::new(),
+        planner,
+        reserved: vec![f64::NAN; n],
+        start: vec![f64::NAN; n],
+        first_reservation: vec![None; n],
+        expired: Vec::new(),
+        pass_at: None,
+        wake_at: None,
+        compress: false,
+        cands: Vec::new(),
+    };
+    let mut sim = Simulation::starting_at(origin);
+    if let Some(&first) = state.arrival_order.first() {
+        sim.schedule_at(state.prep[first].submit, CLASS_ARRIVE, Ev::Arrive(first))?;
+    }
+    let stats = sim.run(&mut state, None)?;
+    let records = (0..n)
+        .filter(|&i| !state.start[i].is_nan())
+        .map(|i| JobRecord {
+            id: jobs[i].id,
+            index: i,
+            submit: state.prep[i].submit,
+            start: state.start[i],
+            end: state.start[i] + state.prep[i].run,
+            procs: state.prep[i].procs,
+            estimate: state.prep[i].estimate,
+            reservation: state.first_reservation[i],
+        })
+        .collect();
+    Ok(Schedule {
+        capacity,
+        policy: cfg.policy,
+        records,
+        expired: state.expired,
+        events: stats.delivered,
+    })
+}

@@ -1,0 +1,176 @@
+//! Invariants of every policy (issue 4 "Must show"), on random small workloads (proptest)
+//! and on real traces when the shared folder is present:
+//! no over-allocation at any instant, no start before submit, every job runs exactly once
+//! for min(run time, estimate); conservative never starts a job after its first
+//! reservation; with exact estimates EASY never starts the head after its reservation;
+//! FCFS starts jobs in queue order.
+
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+use slarm_sim::batch::{simulate, BatchConfig, Schedule};
+use slarm_sim::policy::PolicyKind;
+use slarm_workload::reader::{read_trace, ReadOptions};
+use slarm_workload::{Job, Workload};
+
+const POLICIES: [PolicyKind; 3] = [PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative];
+
+/// Checks the invariants; `exact` says estimates equal run times.
+fn check(jobs: &[Job], cap: u32, s: &Schedule, exact: bool) -> Result<(), String> {
+    if s.records.len() != jobs.len() {
+        return Err(format!("{} of {} jobs ran", s.records.len(), jobs.len()));
+    }
+    let mut seen = vec![false; jobs.len()];
+    let mut events: Vec<(f64, i64)> = Vec::with_capacity(2 * jobs.len());
+    for r in &s.records {
+        let j = &jobs[r.index];
+        if std::mem::replace(&mut seen[r.index], true) {
+            return Err(format!("job {} ran twice", j.id));
+        }
+        if r.start < j.submit {
+            return Err(format!(
+                "job {} starts {} before submit {}",
+                j.id, r.start, j.submit
+            ));
+        }
+        let d = r.end - r.start;
+        if (d - j.effective_runtime()).abs() > 1e-9 * j.effective_runtime().max(1.0) {
+            return Err(format!(
+                "job {} ran {d}, expected {}",
+                j.id,
+                j.effective_runtime()
+            ));
+        }
+        if i64::from(r.procs) != j.procs() {
+            return Err(format!("job {} got {} procs", j.id, r.procs));
+        }
+        if let Some(res) = r.reservation {
+            let bound =
+                s.policy == PolicyKind::Conservative || (exact && s.policy == PolicyKind::Easy);
+            if bound && r.start > res + 1e-9 {
+                return Err(format!(
+                    "job {} starts {} after its reservation {res}",
+                    j.id, r.start
+                ));
+            }
+        }
+        events.push((r.start, i64::from(r.procs)));
+        events.push((r.end, -i64::from(r.procs)));
+    }
+    // Ends before starts at the same instant.
+    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut used = 0i64;
+    for (t, d) in events {
+        used += d;
+        if used > i64::from(cap) {
+            return Err(format!("over-allocation at {t}: {used} > {cap}"));
+        }
+    }
+    if s.policy == PolicyKind::Fcfs {
+        let mut order: Vec<&slarm_sim::batch::JobRecord> = s.records.iter().collect();
+        order.sort_by(|a, b| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)));
+        if order.windows(2).any(|w| w[1].start < w[0].start) {
+            return Err("FCFS started a later job before an earlier one".into());
+        }
+    }
+    Ok(())
+}
+
+fn workload() -> impl Strategy<Value = (Vec<Job>, u32, bool)> {
+    (1u32..12, any::<bool>()).prop_flat_map(|(cap, exact)| {
+        let job = (0u32..200, 1u32..100, 1..=cap, 1u32..4, 0u32..3);
+        proptest::collection::vec(job, 1..40).prop_map(move |v| {
+            let jobs = v
+                .into_iter()
+                .enumerate()
+                .map(|(i, (submit, run, procs, over, under))| {
+                    let run = f64::from(run);
+                    // Inexact estimates: over-estimates, sometimes under-estimates (killed).
+                    let est = if exact {
+                        run
+                    } else if under == 0 {
+                        (run / 2.0).ceil()
+                    } else {
+                        run * f64::from(over)
+                    };
+                    Job::new(i as u64 + 1, f64::from(submit), run, i64::from(procs), est)
+                })
+                .collect();
+            (jobs, cap, exact)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn every_policy_keeps_its_invariants((jobs, cap, exact) in workload()) {
+        for policy in POLICIES {
+            let s = simulate(&jobs, cap, &BatchConfig::new(policy)).unwrap();
+            if let Err(e) = check(&jobs, cap, &s, exact) {
+                prop_assert!(false, "{policy:?}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_jobs_are_typed_errors() {
+    let big = vec![Job::new(1, 0.0, 10.0, 9, 10.0)];
+    assert!(matches!(
+        simulate(&big, 8, &BatchConfig::new(PolicyKind::Easy)),
+        Err(slarm_sim::SimError::JobTooLarge { job_id: 1, .. })
+    ));
+    let zero = vec![Job::new(1, 0.0, 0.0, 1, -1.0)];
+    assert!(simulate(&zero, 8, &BatchConfig::new(PolicyKind::Easy)).is_err());
+    let nan = vec![Job::new(1, f64::NAN, 1.0, 1, 1.0)];
+    assert!(simulate(&nan, 8, &BatchConfig::new(PolicyKind::Easy)).is_err());
+    assert!(simulate(&[], 0, &BatchConfig::new(PolicyKind::Easy)).is_err());
+}
+
+fn trace(name: &str) -> Option<Workload> {
+    let dir = std::env::var_os("SLARM_TRACES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/data/traces"
+            ))
+        });
+    let path = dir.join(name);
+    if !path.is_file() {
+        eprintln!("skipping: {} not found (set SLARM_TRACES)", path.display());
+        return None;
+    }
+    Workload::from_trace(read_trace(&path, ReadOptions::default()).ok()?, None).ok()
+}
+
+#[test]
+fn invariants_hold_on_real_traces() {
+    for name in [
+        "KTH-SP2-1996-2.1-cln.swf.gz",
+        "SDSC-SP2-1998-4.2-cln.swf.gz",
+    ] {
+        let Some(mut w) = trace(name) else { continue };
+        w.jobs.truncate(10_000);
+        for policy in POLICIES {
+            let s = simulate(&w.jobs, w.machine_procs, &BatchConfig::new(policy)).unwrap();
+            check(&w.jobs, w.machine_procs, &s, false)
+                .unwrap_or_else(|e| panic!("{name} {policy:?}: {e}"));
+        }
+        // Exact estimates (estimate := run time) for EASY's head-reservation guarantee.
+        let exact: Vec<Job> = w
+            .jobs
+            .iter()
+            .map(|j| Job {
+                req_time: j.runtime,
+                ..*j
+            })
+            .collect();
+        for policy in [PolicyKind::Easy, PolicyKind::Conservative] {
+            let s = simulate(&exact, w.machine_procs, &BatchConfig::new(policy)).unwrap();
+            check(&exact, w.machine_procs, &s, true)
+                .unwrap_or_else(|e| panic!("{name} exact {policy:?}: {e}"));
+        }
+    }
+}
