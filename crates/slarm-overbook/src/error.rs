@@ -1,0 +1,115 @@
+//! The crate's error type.
+
+use thiserror::Error;
+
+/// Everything that can go wrong in the overbooking model, its simulator and its harness.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum OverbookError {
+    /// A parameter was NaN, infinite, negative or otherwise out of its domain.
+    #[error("invalid parameter {name}: {value} ({reason})")]
+    InvalidParameter {
+        /// Parameter name.
+        name: &'static str,
+        /// The offending value.
+        value: f64,
+        /// Why it is invalid.
+        reason: &'static str,
+    },
+    /// A job description is inconsistent (deadline before release, zero nodes, ...).
+    #[error("invalid job {id}: {reason}")]
+    InvalidJob {
+        /// Job identifier.
+        id: u64,
+        /// Why it is invalid.
+        reason: String,
+    },
+    /// A job asks for more nodes than the cluster has: no SLA can be offered.
+    #[error("job {id} needs {nodes} nodes but the cluster has {cluster}")]
+    Infeasible {
+        /// Job identifier.
+        id: u64,
+        /// Requested nodes.
+        nodes: usize,
+        /// Cluster size.
+        cluster: usize,
+    },
+    /// A runtime-ratio distribution could not be learned (no usable sample).
+    #[error("empty statistics: {0}")]
+    EmptyStatistics(String),
+    /// Input data (a trace or a failure log) is malformed.
+    #[error("malformed input {source_name} line {line}: {reason}")]
+    Malformed {
+        /// File or source name.
+        source_name: String,
+        /// 1-based line number (0 if not line oriented).
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Reading an input file failed.
+    #[error("cannot read {path}: {reason}")]
+    Io {
+        /// Path of the file.
+        path: String,
+        /// Operating-system message.
+        reason: String,
+    },
+    /// An option string (strategy, test, statistics) could not be parsed.
+    #[error("cannot parse {what} from '{input}': {reason}")]
+    Parse {
+        /// What was being parsed.
+        what: &'static str,
+        /// The input.
+        input: String,
+        /// Why it failed.
+        reason: String,
+    },
+}
+
+/// Result alias of this crate.
+pub type Result<T> = std::result::Result<T, OverbookError>;
+
+/// Checks that `value` is finite and `>= 0`.
+pub(crate) fn non_negative(name: &'static str, value: f64) -> Result<f64> {
+    if !value.is_finite() {
+        return Err(OverbookError::InvalidParameter {
+            name,
+            value,
+            reason: "must be finite",
+        });
+    }
+    if value < 0.0 {
+        return Err(OverbookError::InvalidParameter {
+            name,
+            value,
+            reason: "must be non-negative",
+        });
+    }
+    Ok(value)
+}
+
+/// Checks that `value` is finite and `> 0`.
+pub(crate) fn positive(name: &'static str, value: f64) -> Result<f64> {
+    non_negative(name, value)?;
+    if value <= 0.0 {
+        return Err(OverbookError::InvalidParameter {
+            name,
+            value,
+            reason: "must be positive",
+        });
+    }
+    Ok(value)
+}
+
+/// Checks that `value` is a probability in `[0, 1]`.
+pub(crate) fn probability(name: &'static str, value: f64) -> Result<f64> {
+    non_negative(name, value)?;
+    if value > 1.0 {
+        return Err(OverbookError::InvalidParameter {
+            name,
+            value,
+            reason: "must lie in [0, 1]",
+        });
+    }
+    Ok(value)
+}

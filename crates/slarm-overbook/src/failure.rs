@@ -1,0 +1,495 @@
+//! Node failure models with the corrected survival forms (spec 002 part 1 §3.6 erratum, §8 B8/B9)
+//! and failure-event sources (trace replay with wrap-around, synthetic Poisson process; §8 C7).
+
+use rand::Rng;
+use rand_distr::{Distribution, Exp};
+use serde::{Deserialize, Serialize};
+use slarm_stats::rng::SimRng;
+
+use crate::error::{non_negative, positive, probability, OverbookError, Result};
+use crate::job::{Time, SECONDS_PER_HOUR};
+
+/// Default node failure rate of the evaluation, per hour (Table 5.1, read as per hour, B9).
+pub const DEFAULT_LAMBDA_PER_HOUR: f64 = 1.2904e-4;
+/// Default node repair rate of the evaluation, per hour.
+pub const DEFAULT_MU_PER_HOUR: f64 = 0.4333;
+
+/// A time-to-failure model of one node plus its repair rate. Rates are per hour.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FailureModel {
+    /// Poisson process / exponential lifetimes: survival `e^{-lambda T}` (the simulated model).
+    Exponential {
+        /// Failure rate per hour.
+        lambda: f64,
+        /// Repair rate per hour.
+        mu: f64,
+    },
+    /// Weibull lifetimes: survival `e^{-(T/beta)^alpha}`.
+    Weibull {
+        /// Shape alpha.
+        shape: f64,
+        /// Scale beta in hours.
+        scale: f64,
+        /// Repair rate per hour.
+        mu: f64,
+    },
+    /// Hyper-exponential lifetimes (k failure reasons): survival `sum_j p_j e^{-lambda_j T}`.
+    HyperExponential {
+        /// Branch weights (sum 1).
+        weights: Vec<f64>,
+        /// Branch failure rates per hour.
+        rates: Vec<f64>,
+        /// Repair rate per hour.
+        mu: f64,
+    },
+}
+
+impl Default for FailureModel {
+    fn default() -> Self {
+        FailureModel::Exponential {
+            lambda: DEFAULT_LAMBDA_PER_HOUR,
+            mu: DEFAULT_MU_PER_HOUR,
+        }
+    }
+}
+
+impl FailureModel {
+    /// Validated exponential model.
+    ///
+    /// ```
+    /// use slarm_overbook::failure::FailureModel;
+    /// let m = FailureModel::exponential(1.2904e-4, 0.4333).unwrap();
+    /// assert!((m.availability() - 0.99970228).abs() < 1e-8);
+    /// assert!(FailureModel::exponential(-1.0, 0.4).is_err());
+    /// ```
+    pub fn exponential(lambda: f64, mu: f64) -> Result<Self> {
+        let m = FailureModel::Exponential { lambda, mu };
+        m.validate()?;
+        Ok(m)
+    }
+
+    /// Checks all parameters.
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            FailureModel::Exponential { lambda, mu } => {
+                non_negative("lambda", *lambda)?;
+                positive("mu", *mu)?;
+            }
+            FailureModel::Weibull { shape, scale, mu } => {
+                positive("weibull shape", *shape)?;
+                positive("weibull scale", *scale)?;
+                positive("mu", *mu)?;
+            }
+            FailureModel::HyperExponential { weights, rates, mu } => {
+                positive("mu", *mu)?;
+                if weights.is_empty() || weights.len() != rates.len() {
+                    return Err(OverbookError::InvalidParameter {
+                        name: "hyper-exponential branches",
+                        value: weights.len() as f64,
+                        reason: "weights and rates must be non-empty and of equal length",
+                    });
+                }
+                let mut s = 0.0;
+                for (&p, &r) in weights.iter().zip(rates) {
+                    probability("branch weight", p)?;
+                    non_negative("branch rate", r)?;
+                    s += p;
+                }
+                if (s - 1.0).abs() > 1e-9 {
+                    return Err(OverbookError::InvalidParameter {
+                        name: "branch weights sum",
+                        value: s,
+                        reason: "must sum to 1",
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Repair rate per hour.
+    pub fn mu(&self) -> f64 {
+        match self {
+            FailureModel::Exponential { mu, .. }
+            | FailureModel::Weibull { mu, .. }
+            | FailureModel::HyperExponential { mu, .. } => *mu,
+        }
+    }
+
+    /// Mean time to failure in hours.
+    pub fn mttf_hours(&self) -> f64 {
+        match self {
+            FailureModel::Exponential { lambda, .. } => {
+                if *lambda > 0.0 {
+                    1.0 / lambda
+                } else {
+                    f64::INFINITY
+                }
+            }
+            FailureModel::Weibull { shape, scale, .. } => {
+                scale * slarm_stats::summary::ln_gamma(1.0 + 1.0 / shape).exp()
+            }
+            FailureModel::HyperExponential { weights, rates, .. } => weights
+                .iter()
+                .zip(rates)
+                .map(|(p, r)| if *r > 0.0 { p / r } else { f64::INFINITY })
+                .sum(),
+        }
+    }
+
+    /// Steady-state availability `MTTF/(MTTF+MTTR)`; for the exponential model `mu/(lambda+mu)`
+    /// = `1/(1 + lambda/mu)` (part 1 §3.6).
+    pub fn availability(&self) -> f64 {
+        if let FailureModel::Exponential { lambda, mu } = self {
+            return 1.0 / (1.0 + lambda / mu);
+        }
+        let mttf = self.mttf_hours();
+        if mttf.is_infinite() {
+            return 1.0;
+        }
+        mttf / (mttf + 1.0 / self.mu())
+    }
+
+    /// Probability that one node survives `seconds` of execution (corrected survival form).
+    pub fn survival(&self, seconds: f64) -> f64 {
+        let t = seconds.max(0.0) / SECONDS_PER_HOUR;
+        match self {
+            FailureModel::Exponential { lambda, .. } => (-lambda * t).exp(),
+            FailureModel::Weibull { shape, scale, .. } => (-(t / scale).powf(*shape)).exp(),
+            FailureModel::HyperExponential { weights, rates, .. } => weights
+                .iter()
+                .zip(rates)
+                .map(|(p, r)| p * (-r * t).exp())
+                .sum(),
+        }
+    }
+}
+
+/// Failure models of the nodes of a cluster: homogeneous (heuristic) or per node (comprehensive).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NodeFailures {
+    /// Every node follows the same model (`P^n` powers, part 1 §3.7).
+    Homogeneous(FailureModel),
+    /// One model per node (products over the assigned set, part 1 §3.6).
+    PerNode(Vec<FailureModel>),
+}
+
+impl NodeFailures {
+    fn model(&self, node: usize) -> Option<&FailureModel> {
+        match self {
+            NodeFailures::Homogeneous(m) => Some(m),
+            NodeFailures::PerNode(v) => v.get(node),
+        }
+    }
+
+    /// Cluster-wide model (the first node's for per-node data) used by the heuristic.
+    pub fn representative(&self) -> Option<&FailureModel> {
+        self.model(0)
+    }
+
+    /// `P_available(R) * P_success(T, R)` over concrete nodes (part 1 §3.6). Unknown nodes
+    /// are an error.
+    pub fn outage_pos_nodes(&self, nodes: &[usize], seconds: f64) -> Result<f64> {
+        let mut p = 1.0;
+        for &r in nodes {
+            let m = self.model(r).ok_or(OverbookError::InvalidParameter {
+                name: "node index",
+                value: r as f64,
+                reason: "no failure model for this node",
+            })?;
+            p *= m.availability() * m.survival(seconds);
+        }
+        Ok(p)
+    }
+}
+
+/// Homogeneous `P_available(n) * P_success(T, n) = (A · S(T))^n` (part 1 §3.7).
+pub fn outage_pos_homogeneous(model: &FailureModel, nodes: usize, seconds: f64) -> f64 {
+    (model.availability() * model.survival(seconds)).powi(nodes as i32)
+}
+
+/// A node going down or coming back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeEventKind {
+    /// The node is repaired (ordered before failures at equal times, part 1 §8 A9).
+    Repair,
+    /// The node crashes.
+    Failure,
+}
+
+/// One failure-trace event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct NodeEvent {
+    /// Event time (simulation seconds).
+    pub time: Time,
+    /// Kind.
+    pub kind: NodeEventKind,
+    /// Node index.
+    pub node: usize,
+}
+
+/// Where node failure and repair events come from (pluggable, part 1 §8 C7).
+pub trait FailureSource {
+    /// Sorted events for `nodes` nodes over `[0, horizon]`.
+    fn events(&self, nodes: usize, horizon: Time) -> Vec<NodeEvent>;
+}
+
+/// A down interval of one node in a failure log (LANL style).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Outage {
+    /// Node index in the log.
+    pub node: usize,
+    /// Failure time (seconds since the log origin).
+    pub start: Time,
+    /// Repair time.
+    pub end: Time,
+}
+
+/// Replay of a failure log: cluster node `i` follows log node `i mod log_nodes` (wrap-around of
+/// part 1 §1.4), times shifted by `offset` (G3: aligned to the battery start by default).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceReplay {
+    outages: Vec<Outage>,
+    log_nodes: usize,
+    offset: Time,
+}
+
+impl TraceReplay {
+    /// Validated replay source.
+    pub fn new(outages: Vec<Outage>, log_nodes: usize, offset: Time) -> Result<Self> {
+        if log_nodes == 0 {
+            return Err(OverbookError::InvalidParameter {
+                name: "log_nodes",
+                value: 0.0,
+                reason: "a failure log needs at least one node",
+            });
+        }
+        for o in &outages {
+            if o.end < o.start || o.node >= log_nodes {
+                return Err(OverbookError::Malformed {
+                    source_name: "failure log".into(),
+                    line: 0,
+                    reason: format!("bad outage {o:?}"),
+                });
+            }
+        }
+        Ok(Self {
+            outages,
+            log_nodes,
+            offset,
+        })
+    }
+}
+
+impl FailureSource for TraceReplay {
+    fn events(&self, nodes: usize, horizon: Time) -> Vec<NodeEvent> {
+        let mut ev = Vec::new();
+        for node in 0..nodes {
+            let src = node % self.log_nodes;
+            for o in self.outages.iter().filter(|o| o.node == src) {
+                let s = o.start - self.offset;
+                let e = o.end - self.offset;
+                if e < 0 || s > horizon {
+                    continue;
+                }
+                ev.push(NodeEvent {
+                    time: s.max(0),
+                    kind: NodeEventKind::Failure,
+                    node,
+                });
+                ev.push(NodeEvent {
+                    time: e,
+                    kind: NodeEventKind::Repair,
+                    node,
+                });
+            }
+        }
+        ev.sort();
+        ev
+    }
+}
+
+/// Synthetic alternating up/down process: exponential up times (rate lambda) and repair times
+/// (rate mu), one independent stream per node derived from `seed`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyntheticPoisson {
+    /// Failure rate per hour.
+    pub lambda: f64,
+    /// Repair rate per hour.
+    pub mu: f64,
+    /// Root seed of the per-node streams.
+    pub seed: u64,
+}
+
+impl SyntheticPoisson {
+    /// Validated generator.
+    pub fn new(lambda: f64, mu: f64, seed: u64) -> Result<Self> {
+        non_negative("lambda", lambda)?;
+        positive("mu", mu)?;
+        Ok(Self { lambda, mu, seed })
+    }
+
+    fn node_events(&self, node: usize, horizon: Time, rng: &mut SimRng, out: &mut Vec<NodeEvent>) {
+        if self.lambda <= 0.0 {
+            return;
+        }
+        let (Ok(up), Ok(down)) = (
+            Exp::new(self.lambda / SECONDS_PER_HOUR),
+            Exp::new(self.mu / SECONDS_PER_HOUR),
+        ) else {
+            return;
+        };
+        // Start in steady state: down with probability 1 - availability.
+        let avail = self.mu / (self.lambda + self.mu);
+        let mut t = 0.0f64;
+        if rng.gen::<f64>() > avail {
+            let r = down.sample(rng);
+            out.push(NodeEvent {
+                time: 0,
+                kind: NodeEventKind::Failure,
+                node,
+            });
+            t = r;
+            out.push(NodeEvent {
+                time: t.ceil() as Time,
+                kind: NodeEventKind::Repair,
+                node,
+            });
+        }
+        loop {
+            t += up.sample(rng);
+            if t > horizon as f64 {
+                break;
+            }
+            out.push(NodeEvent {
+                time: t.ceil() as Time,
+                kind: NodeEventKind::Failure,
+                node,
+            });
+            t += down.sample(rng).max(1.0);
+            out.push(NodeEvent {
+                time: t.ceil() as Time,
+                kind: NodeEventKind::Repair,
+                node,
+            });
+        }
+    }
+}
+
+impl FailureSource for SyntheticPoisson {
+    fn events(&self, nodes: usize, horizon: Time) -> Vec<NodeEvent> {
+        let streams = slarm_stats::rng::RngStreams::new(self.seed);
+        let mut ev = Vec::new();
+        for node in 0..nodes {
+            let mut rng = streams.stream(&[node as u64]);
+            self.node_events(node, horizon, &mut rng, &mut ev);
+        }
+        ev.sort();
+        ev
+    }
+}
+
+/// No failures at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct NoFailures;
+
+impl FailureSource for NoFailures {
+    fn events(&self, _nodes: usize, _horizon: Time) -> Vec<NodeEvent> {
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn survival_is_the_corrected_form() {
+        // part 1 §3.6 erratum: survival e^{-lambda T}, not 1 - e^{-lambda T}.
+        let m = FailureModel::default();
+        let s = m.survival(2.0 * 3600.0);
+        assert!((s - (-1.2904e-4f64 * 2.0).exp()).abs() < 1e-15);
+        assert!(s > 0.99);
+        let w = FailureModel::Weibull {
+            shape: 1.0,
+            scale: 1.0 / 1.2904e-4,
+            mu: 0.4333,
+        };
+        assert!((w.survival(7200.0) - s).abs() < 1e-12);
+        let h = FailureModel::HyperExponential {
+            weights: vec![0.5, 0.5],
+            rates: vec![1.2904e-4, 1.2904e-4],
+            mu: 0.4333,
+        };
+        h.validate().unwrap();
+        assert!((h.survival(7200.0) - s).abs() < 1e-12);
+        assert!((h.availability() - m.availability()).abs() < 1e-12);
+        assert!((w.availability() - m.availability()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn invalid_models_are_rejected() {
+        assert!(FailureModel::exponential(f64::NAN, 1.0).is_err());
+        assert!(FailureModel::exponential(1.0, 0.0).is_err());
+        let h = FailureModel::HyperExponential {
+            weights: vec![0.3],
+            rates: vec![1.0],
+            mu: 1.0,
+        };
+        assert!(h.validate().is_err());
+        assert!(TraceReplay::new(vec![], 0, 0).is_err());
+        assert!(SyntheticPoisson::new(-1.0, 1.0, 0).is_err());
+    }
+
+    #[test]
+    fn per_node_and_homogeneous_agree_for_equal_nodes() {
+        let m = FailureModel::default();
+        let per = NodeFailures::PerNode(vec![m.clone(); 16]);
+        let a = per
+            .outage_pos_nodes(&(0..16).collect::<Vec<_>>(), 7200.0)
+            .unwrap();
+        let b = outage_pos_homogeneous(&m, 16, 7200.0);
+        assert!((a - b).abs() < 1e-12);
+        assert!(per.outage_pos_nodes(&[99], 1.0).is_err());
+    }
+
+    #[test]
+    fn replay_wraps_nodes() {
+        let r = TraceReplay::new(
+            vec![Outage {
+                node: 1,
+                start: 100,
+                end: 200,
+            }],
+            2,
+            0,
+        )
+        .unwrap();
+        let ev = r.events(5, 1000);
+        // nodes 1 and 3 follow log node 1.
+        assert_eq!(ev.len(), 4);
+        assert!(ev.iter().all(|e| e.node % 2 == 1));
+    }
+
+    #[test]
+    fn synthetic_rate_matches_lambda() {
+        // Statistical test, fixed seed: expected failures = nodes * horizon_h * lambda / (1 + lambda/mu).
+        let g = SyntheticPoisson::new(0.01, 0.5, 7).unwrap();
+        let horizon = 1000 * 3600;
+        let ev = g.events(200, horizon);
+        let fails = ev
+            .iter()
+            .filter(|e| e.kind == NodeEventKind::Failure)
+            .count() as f64;
+        let expect = 200.0 * 1000.0 * 0.01 / (1.0 + 0.01 / 0.5);
+        // sd ~ sqrt(2000) ~ 45; 4 sd tolerance.
+        assert!(
+            (fails - expect).abs() < 180.0,
+            "fails {fails} expect {expect}"
+        );
+        assert_eq!(ev, g.events(200, horizon));
+    }
+}

@@ -1,0 +1,190 @@
+//! Per-node reservation timelines with gap finder and node selection (comprehensive plan,
+//! part 1 §4.1, §8 A3-A5).
+
+use std::cmp::Ordering;
+
+use crate::job::Time;
+use crate::plan::Slot;
+
+/// One reservation on one node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeReservation {
+    /// Index of the job in the battery.
+    pub job: usize,
+    /// Start.
+    pub start: Time,
+    /// End (exclusive): the job's kill time / slot end.
+    pub end: Time,
+}
+
+/// Reservations of every node, each timeline sorted by start and non-overlapping.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodePlan {
+    timelines: Vec<Vec<NodeReservation>>,
+}
+
+impl NodePlan {
+    /// An empty plan of `nodes` nodes.
+    pub fn new(nodes: usize) -> Self {
+        Self {
+            timelines: vec![Vec::new(); nodes],
+        }
+    }
+
+    /// Number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.timelines.len()
+    }
+
+    /// Timeline of one node.
+    pub fn timeline(&self, node: usize) -> &[NodeReservation] {
+        self.timelines
+            .get(node)
+            .map(|v| v.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Reserves `nodes` for `job` on `[start, end)`.
+    pub fn reserve(&mut self, job: usize, nodes: &[usize], start: Time, end: Time) {
+        for &n in nodes {
+            if let Some(tl) = self.timelines.get_mut(n) {
+                let pos = tl.partition_point(|r| r.start < start);
+                tl.insert(pos, NodeReservation { job, start, end });
+            }
+        }
+    }
+
+    /// Removes every reservation of `job` on `nodes`.
+    pub fn remove(&mut self, job: usize, nodes: &[usize]) {
+        for &n in nodes {
+            if let Some(tl) = self.timelines.get_mut(n) {
+                tl.retain(|r| r.job != job);
+            }
+        }
+    }
+
+    /// Changes the start and end of `job`'s reservations on `nodes` (moving earlier keeps order
+    /// because the job was the first reservation on each node).
+    pub fn update(&mut self, job: usize, nodes: &[usize], start: Time, end: Time) {
+        for &n in nodes {
+            if let Some(tl) = self.timelines.get_mut(n) {
+                for r in tl.iter_mut().filter(|r| r.job == job) {
+                    r.start = start;
+                    r.end = end;
+                }
+                tl.sort_by_key(|r| r.start);
+            }
+        }
+    }
+
+    /// Drops reservations that ended at or before `now`.
+    pub fn prune(&mut self, now: Time) {
+        for tl in &mut self.timelines {
+            let k = tl.iter().take_while(|r| r.end <= now).count();
+            if k > 0 {
+                tl.drain(..k);
+            }
+        }
+    }
+
+    /// True if `job` holds the first reservation on `node`.
+    pub fn is_first(&self, node: usize, job: usize) -> bool {
+        self.timeline(node).first().map(|r| r.job) == Some(job)
+    }
+
+    /// Candidate starts in `[from, deadline)`: `from` and every reservation end after it (A3).
+    pub fn candidate_starts(&self, from: Time, deadline: Time) -> Vec<Time> {
+        let mut c: Vec<Time> = self
+            .timelines
+            .iter()
+            .flat_map(|tl| tl.iter().map(|r| r.end))
+            .filter(|&e| e > from && e < deadline)
+            .collect();
+        c.push(from);
+        c.sort_unstable();
+        c.dedup();
+        c
+    }
+
+    /// The reservation on `node` that ends last at or before `t` (the predecessor, B6).
+    pub fn predecessor(&self, node: usize, t: Time) -> Option<NodeReservation> {
+        let tl = self.timeline(node);
+        let k = tl.partition_point(|r| r.start < t);
+        tl[..k].iter().rev().find(|r| r.end <= t).copied()
+    }
+
+    /// Chooses `count` nodes free at `t` among the `usable` ones: latest next reservation first,
+    /// then earliest end of the previous reservation, then lowest index (A5). The slot ends at
+    /// the earliest next reservation among them, capped at `deadline` (A4).
+    pub fn choose(&self, t: Time, count: usize, deadline: Time, usable: &[bool]) -> Option<Slot> {
+        let mut cand: Vec<(Time, Time, usize)> = Vec::new();
+        for (node, tl) in self.timelines.iter().enumerate() {
+            if !usable.get(node).copied().unwrap_or(false) {
+                continue;
+            }
+            let k = tl.partition_point(|r| r.end <= t);
+            let next = match tl.get(k) {
+                Some(r) if r.start <= t => continue,
+                Some(r) => r.start,
+                None => Time::MAX,
+            };
+            let prev_end = if k > 0 { tl[k - 1].end } else { Time::MIN };
+            cand.push((next, prev_end, node));
+        }
+        if count == 0 || cand.len() < count {
+            return None;
+        }
+        let order = |a: &(Time, Time, usize), b: &(Time, Time, usize)| -> Ordering {
+            b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+        };
+        if cand.len() > count {
+            cand.select_nth_unstable_by(count - 1, order);
+            cand.truncate(count);
+        }
+        cand.sort_by(order);
+        let end = cand
+            .iter()
+            .map(|c| c.0)
+            .min()
+            .unwrap_or(Time::MAX)
+            .min(deadline);
+        let mut nodes: Vec<usize> = cand.iter().map(|c| c.2).collect();
+        nodes.sort_unstable();
+        Some(Slot {
+            start: t,
+            end,
+            nodes,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choose_prefers_longest_gaps() {
+        let mut p = NodePlan::new(4);
+        p.reserve(0, &[0, 1], 0, 100);
+        p.reserve(1, &[2], 50, 80);
+        p.reserve(2, &[3], 200, 300);
+        let usable = vec![true; 4];
+        // At t = 0 nodes 2 (next at 50) and 3 (next at 200) are free.
+        let s = p.choose(0, 2, 1000, &usable).unwrap();
+        assert_eq!(s.nodes, vec![2, 3]);
+        assert_eq!(s.end, 50);
+        let s = p.choose(0, 1, 1000, &usable).unwrap();
+        assert_eq!(s.nodes, vec![3]);
+        assert_eq!(s.end, 200);
+        assert!(p.choose(0, 3, 1000, &usable).is_none());
+        let s = p.choose(100, 3, 150, &usable).unwrap();
+        assert_eq!(s.nodes, vec![0, 1, 2]);
+        assert_eq!(s.end, 150);
+        assert_eq!(p.candidate_starts(0, 250), vec![0, 80, 100]);
+        assert_eq!(p.predecessor(0, 100).map(|r| r.job), Some(0));
+        assert_eq!(p.predecessor(3, 100), None);
+        p.prune(100);
+        assert!(p.timeline(0).is_empty());
+        assert!(p.is_first(3, 2));
+    }
+}

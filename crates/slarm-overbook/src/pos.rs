@@ -1,0 +1,183 @@
+//! Probability of success (PoS) and failure (PoF = 1 - PoS), heuristic and comprehensive
+//! (spec 002 part 1 §3.6, §3.7, §3.8).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::failure::{outage_pos_homogeneous, FailureModel, NodeFailures};
+use crate::grid::{GridCdf, TimeGrid};
+use crate::job::Time;
+use crate::ratio::RatioDistribution;
+
+/// The three factors of PoS and their product.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Pos {
+    /// `P_available`: all nodes up at start.
+    pub available: f64,
+    /// `P_executable`: the job finishes within its slot.
+    pub executable: f64,
+    /// `P_success`: the nodes survive the booked time `min(x, l)`.
+    pub survival: f64,
+}
+
+impl Pos {
+    /// `PoS = P_available · P_executable · P_success`.
+    pub fn pos(&self) -> f64 {
+        (self.available * self.executable * self.survival).clamp(0.0, 1.0)
+    }
+
+    /// `PoF = 1 - PoS`.
+    pub fn pof(&self) -> f64 {
+        1.0 - self.pos()
+    }
+}
+
+/// Heuristic PoS (part 1 §3.7): `(A)^n · CDF_j(floor(100·l/x)) · S(min(x,l))^n` with cluster-wide
+/// failure parameters.
+///
+/// ```
+/// use slarm_overbook::{failure::FailureModel, pos::heuristic_pos, ratio::RatioDistribution};
+/// let mut pdf = vec![0.0; 101];
+/// pdf[50] = 0.7;
+/// pdf[100] = 0.3;
+/// let d = RatioDistribution::from_pdf(&pdf).unwrap();
+/// let p = heuristic_pos(&d, 4 * 3600, 2 * 3600, 16, &FailureModel::default());
+/// assert!((p.pos() - 0.693802).abs() < 5e-7);
+/// ```
+pub fn heuristic_pos(
+    dist: &RatioDistribution,
+    estimate: Time,
+    slot: Time,
+    nodes: usize,
+    model: &FailureModel,
+) -> Pos {
+    let booked = slot.min(estimate).max(0) as f64;
+    let a = model.availability().powi(nodes as i32);
+    let both = outage_pos_homogeneous(model, nodes, booked);
+    Pos {
+        available: a,
+        executable: dist.fits_within(slot, estimate),
+        survival: if a > 0.0 { both / a } else { 0.0 },
+    }
+}
+
+/// Inputs of the comprehensive `P_executable` of one placement.
+#[derive(Debug, Clone, Copy)]
+pub struct ComprehensiveSlot<'a> {
+    /// End-time CDFs of the predecessors on the assigned nodes (absolute grid).
+    pub predecessors: &'a [&'a GridCdf],
+    /// Earliest possible start `max(e, now)`.
+    pub earliest: Time,
+    /// Planned start `t_s`.
+    pub start: Time,
+    /// Slot end `t_e`.
+    pub slot_end: Time,
+    /// The job's estimate `x`.
+    pub estimate: Time,
+}
+
+/// Result of a comprehensive evaluation: the PoS factors and the job's end-time distribution
+/// (the "calculated PDF" used by successors), truncated at the slot end.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComprehensiveResult {
+    /// PoS factors.
+    pub pos: Pos,
+    /// End-time CDF on the grid.
+    pub end: GridCdf,
+}
+
+/// Comprehensive PoS (part 1 §3.6): per-node availability and survival over `min(x, l)`, and
+/// `P_executable = P(S + omega' <= t_e)` from the joint start CDF of the predecessors convolved
+/// with the job's runtime PDF.
+pub fn comprehensive_pos(
+    dist: &RatioDistribution,
+    grid: &TimeGrid,
+    failures: &NodeFailures,
+    nodes: &[usize],
+    slot: ComprehensiveSlot<'_>,
+) -> Result<ComprehensiveResult> {
+    let l = slot.slot_end - slot.start;
+    let booked = l.min(slot.estimate).max(0) as f64;
+    let outage = failures.outage_pos_nodes(nodes, booked)?;
+    let avail: f64 = match failures {
+        NodeFailures::Homogeneous(m) => m.availability().powi(nodes.len() as i32),
+        NodeFailures::PerNode(v) => nodes
+            .iter()
+            .map(|&r| v.get(r).map(|m| m.availability()).unwrap_or(0.0))
+            .product(),
+    };
+    let lo = grid.up(slot.earliest.max(0));
+    let start = if slot.predecessors.is_empty() {
+        GridCdf::step_at(grid.up(slot.start))
+    } else {
+        GridCdf::joint(slot.predecessors, lo)
+    };
+    let runtime = grid.runtime_pmf(dist, slot.estimate);
+    let kill = grid.down(slot.slot_end);
+    let executable = if l >= slot.estimate && slot.predecessors.is_empty() {
+        1.0
+    } else {
+        start.p_end_by(&runtime, kill)
+    };
+    let end = start.convolve(&runtime, kill);
+    Ok(ComprehensiveResult {
+        pos: Pos {
+            available: avail,
+            executable,
+            survival: if avail > 0.0 { outage / avail } else { 0.0 },
+        },
+        end,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seventy_at_half() -> RatioDistribution {
+        let mut pdf = vec![0.0; 101];
+        pdf[50] = 0.7;
+        pdf[100] = 0.3;
+        RatioDistribution::from_pdf(&pdf).unwrap()
+    }
+
+    #[test]
+    fn heuristic_worked_numbers() {
+        // part 1 §3.8: n = 16, x = 4 h, l = 2 h, CDF(50) = 0.7 -> PoS 0.693802.
+        let m = FailureModel::default();
+        let p = heuristic_pos(&seventy_at_half(), 4 * 3600, 2 * 3600, 16, &m);
+        assert!((m.availability() - 0.99970228).abs() < 5e-9);
+        assert!((p.available - 0.995247).abs() < 5e-7);
+        assert!((p.survival - 0.995879).abs() < 5e-7);
+        assert!((p.executable - 0.7).abs() < 1e-12);
+        assert!((p.pos() - 0.693802).abs() < 5e-7);
+        assert!((p.pof() - 0.306198).abs() < 5e-7);
+        // Same job not overbooked: 0.987062.
+        let full = heuristic_pos(&seventy_at_half(), 4 * 3600, 5 * 3600, 16, &m);
+        assert!((full.pos() - 0.987062).abs() < 5e-7);
+    }
+
+    #[test]
+    fn comprehensive_without_predecessors_reduces_to_own_cdf() {
+        let m = FailureModel::default();
+        let nf = NodeFailures::Homogeneous(m.clone());
+        let g = TimeGrid::new(60.0).unwrap();
+        let nodes: Vec<usize> = (0..16).collect();
+        let r = comprehensive_pos(
+            &seventy_at_half(),
+            &g,
+            &nf,
+            &nodes,
+            ComprehensiveSlot {
+                predecessors: &[],
+                earliest: 0,
+                start: 0,
+                slot_end: 2 * 3600,
+                estimate: 4 * 3600,
+            },
+        )
+        .unwrap();
+        let h = heuristic_pos(&seventy_at_half(), 4 * 3600, 2 * 3600, 16, &m);
+        assert!((r.pos.pos() - h.pos()).abs() < 1e-9);
+    }
+}

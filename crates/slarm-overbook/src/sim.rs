@@ -1,0 +1,789 @@
+//! Discrete-event simulation of one battery under one strategy (spec 002 part 1 §1.7, §5,
+//! §7.4, §8 A6-A11; part 2 §1.6, G12-G14).
+//!
+//! Events at one time stamp are handled in the order job end -> node repair -> node failure ->
+//! (replanning / early starts) -> job start -> job occurrence (A9), ties by job index.
+//! A job runs for at most `min(x, kill - start)`: it succeeds if its real runtime fits, or if it
+//! received its full estimate; otherwise it is killed at its slot end and fails. A job that loses
+//! a node is disabled and renegotiated at once (heuristic: any nodes; comprehensive: a new node
+//! set); if no slot before its deadline is acceptable it fails.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::acceptance::{AcceptanceTest, TestSpec};
+use crate::classes::ClassRegistry;
+use crate::error::{OverbookError, Result};
+use crate::failure::{
+    outage_pos_homogeneous, FailureModel, NodeEvent, NodeEventKind, NodeFailures,
+};
+use crate::grid::{GridCdf, TimeGrid};
+use crate::job::{Job, JobState, Time};
+use crate::plan::{NodePlan, Profile, Slot};
+use crate::pos::{comprehensive_pos, heuristic_pos, ComprehensiveSlot};
+use crate::strategy::{Evaluated, Family, PlacementPolicy, Strategy};
+
+/// Configuration of one simulation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimConfig {
+    /// Strategy.
+    pub strategy: Strategy,
+    /// Acceptance test.
+    pub test: TestSpec,
+    /// SecurityFactor of the risk test (default per strategy: 4 comprehensive, 2 heuristic).
+    pub security_factor: Option<f64>,
+    /// Placement policy (default near best fit, the evaluated one).
+    pub policy: PlacementPolicy,
+    /// Failure model used in PoS (the events come from the caller).
+    pub failure_model: FailureModel,
+    /// Grid step of the comprehensive convolution in seconds (B3).
+    pub grid_step: f64,
+    /// Also apply the acceptance test to full-length slots (A2; default false = faithful).
+    pub test_full_slots: bool,
+    /// Record the wall-clock time of every negotiation.
+    pub measure_latency: bool,
+}
+
+impl SimConfig {
+    /// The evaluation's configuration for a strategy and test.
+    pub fn new(strategy: Strategy, test: TestSpec) -> Self {
+        Self {
+            strategy,
+            test,
+            security_factor: None,
+            policy: PlacementPolicy::NearBestFitSim,
+            failure_model: FailureModel::default(),
+            grid_step: 60.0,
+            test_full_slots: false,
+            measure_latency: false,
+        }
+    }
+}
+
+/// Final record of one job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobOutcome {
+    /// Job id.
+    pub id: u64,
+    /// Final state.
+    pub state: JobState,
+    /// Whether the (last) accepted placement was overbooked.
+    pub overbooked: bool,
+    /// PoF of the (last) accepted placement.
+    pub pof: f64,
+}
+
+/// Result of one battery.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatteryResult {
+    /// Successful jobs.
+    pub successful: usize,
+    /// Failed jobs.
+    pub failed: usize,
+    /// Dropped jobs.
+    pub dropped: usize,
+    /// Jobs accepted into a slot shorter than their estimate.
+    pub overbooked: usize,
+    /// Fees of successful jobs (VC).
+    pub fees: f64,
+    /// Penalties of failed jobs (VC).
+    pub penalties: f64,
+    /// Fees of the failed jobs (re-pricing with another penalty ratio, A1).
+    pub failed_fees: f64,
+    /// Per-job outcomes in battery order.
+    pub outcomes: Vec<JobOutcome>,
+    /// Negotiation latencies in nanoseconds (empty unless measured).
+    pub latencies_ns: Vec<u64>,
+}
+
+impl BatteryResult {
+    /// `gain = fees - penalties`.
+    pub fn gain(&self) -> f64 {
+        self.fees - self.penalties
+    }
+
+    /// Gain when every penalty is `ratio · fee` (A1: `G(r) = F - r·P`).
+    pub fn gain_at_ratio(&self, ratio: f64) -> f64 {
+        self.fees - ratio * self.failed_fees
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Rec {
+    state: JobState,
+    start: Time,
+    kill: Time,
+    end_time: Time,
+    nodes: Vec<usize>,
+    overbooked: bool,
+    pof: f64,
+    order: usize,
+    end_cdf: Option<GridCdf>,
+}
+
+struct Placement {
+    slot: Slot,
+    kill: Time,
+    overbooked: bool,
+    pof: f64,
+    end_cdf: Option<GridCdf>,
+}
+
+struct Sim<'a> {
+    jobs: &'a [Job],
+    cfg: &'a SimConfig,
+    registry: &'a ClassRegistry,
+    test: Box<dyn AcceptanceTest + Send + Sync>,
+    failures: NodeFailures,
+    grid: TimeGrid,
+    recs: Vec<Rec>,
+    up: Vec<bool>,
+    owner: Vec<Option<usize>>,
+    plan: NodePlan,
+    accepted: usize,
+}
+
+/// Simulates one battery of jobs (sorted by occurrence) on `cluster` nodes with the given node
+/// failure/repair `events` (sorted), learning nothing online.
+///
+/// ```
+/// use slarm_overbook::{acceptance::TestSpec, classes::{ClassRegistry, RegistryConfig},
+///     job::Job, sim::{simulate_battery, SimConfig}, strategy::Strategy};
+/// let jobs: Vec<Job> = (0..20)
+///     .map(|i| Job::with_sla(i, i as i64 * 100, 3600, 1200, 2, 1.0).unwrap())
+///     .collect();
+/// let reg = ClassRegistry::learn(&jobs, RegistryConfig::default()).unwrap();
+/// let cfg = SimConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
+/// let r = simulate_battery(&jobs, 8, &reg, &[], &cfg).unwrap();
+/// assert_eq!(r.successful + r.failed + r.dropped, 20);
+/// ```
+pub fn simulate_battery(
+    jobs: &[Job],
+    cluster: usize,
+    registry: &ClassRegistry,
+    events: &[NodeEvent],
+    cfg: &SimConfig,
+) -> Result<BatteryResult> {
+    if cluster == 0 {
+        return Err(OverbookError::InvalidParameter {
+            name: "cluster size",
+            value: 0.0,
+            reason: "must be positive",
+        });
+    }
+    for w in jobs.windows(2) {
+        if w[1].occurrence < w[0].occurrence {
+            return Err(OverbookError::InvalidJob {
+                id: w[1].id,
+                reason: "jobs must be sorted by occurrence".into(),
+            });
+        }
+    }
+    for j in jobs {
+        j.validate()?;
+    }
+    cfg.failure_model.validate()?;
+    let sf = cfg
+        .security_factor
+        .unwrap_or_else(|| cfg.strategy.default_security_factor());
+    let mut sim = Sim {
+        jobs,
+        cfg,
+        registry,
+        test: cfg.test.build(sf)?,
+        failures: NodeFailures::Homogeneous(cfg.failure_model.clone()),
+        grid: TimeGrid::new(cfg.grid_step)?,
+        recs: vec![
+            Rec {
+                state: JobState::Planned,
+                start: 0,
+                kill: 0,
+                end_time: 0,
+                nodes: Vec::new(),
+                overbooked: false,
+                pof: 0.0,
+                order: 0,
+                end_cdf: None,
+            };
+            jobs.len()
+        ],
+        up: vec![true; cluster],
+        owner: vec![None; cluster],
+        plan: NodePlan::new(cluster),
+        accepted: 0,
+    };
+    let mut latencies = Vec::new();
+    sim.run(events, &mut latencies)?;
+    Ok(sim.result(latencies))
+}
+
+impl<'a> Sim<'a> {
+    fn comprehensive(&self) -> bool {
+        self.cfg.strategy.family() == Family::Comprehensive
+    }
+
+    fn active(&self, i: usize) -> bool {
+        matches!(
+            self.recs[i].state,
+            JobState::Planned | JobState::Running | JobState::Disabled
+        )
+    }
+
+    fn run(&mut self, events: &[NodeEvent], latencies: &mut Vec<u64>) -> Result<()> {
+        let n = self.jobs.len();
+        let mut arrived = 0usize;
+        let mut ev = 0usize;
+        loop {
+            let mut t = Time::MAX;
+            if arrived < n {
+                t = self.jobs[arrived].occurrence;
+            }
+            let mut any_active = false;
+            for (i, r) in self.recs[..arrived].iter().enumerate() {
+                match r.state {
+                    JobState::Running => {
+                        any_active = true;
+                        t = t.min(r.end_time);
+                    }
+                    JobState::Planned => {
+                        any_active = true;
+                        t = t.min(r.start);
+                    }
+                    _ => {}
+                }
+                let _ = i;
+            }
+            if arrived >= n && !any_active {
+                break;
+            }
+            if let Some(e) = events.get(ev) {
+                t = t.min(e.time);
+            }
+            if t == Time::MAX {
+                break;
+            }
+            let now = t;
+            // 1. job ends
+            let mut changed = false;
+            for i in 0..arrived {
+                if self.recs[i].state == JobState::Running && self.recs[i].end_time <= now {
+                    self.finish(i, now);
+                    changed = true;
+                }
+            }
+            // 2./3. repairs then failures (sorted order puts repairs first at equal times)
+            let mut disabled = Vec::new();
+            while let Some(e) = events.get(ev) {
+                if e.time > now {
+                    break;
+                }
+                ev += 1;
+                changed = true;
+                match e.kind {
+                    NodeEventKind::Repair => {
+                        if let Some(u) = self.up.get_mut(e.node) {
+                            *u = true;
+                        }
+                    }
+                    NodeEventKind::Failure => {
+                        if e.node >= self.up.len() {
+                            continue;
+                        }
+                        self.up[e.node] = false;
+                        if let Some(j) = self.owner[e.node] {
+                            self.disable(j);
+                            disabled.push(j);
+                        }
+                    }
+                }
+            }
+            if changed {
+                self.on_change(now, &mut disabled)?;
+            }
+            for j in disabled {
+                self.renegotiate(j, now)?;
+            }
+            // 4. starts
+            for i in 0..arrived {
+                if self.recs[i].state == JobState::Planned && self.recs[i].start <= now {
+                    self.try_start(i, now)?;
+                }
+            }
+            // 5. occurrences
+            while arrived < n && self.jobs[arrived].occurrence <= now {
+                let i = arrived;
+                arrived += 1;
+                let t0 = self.cfg.measure_latency.then(Instant::now);
+                let placed = self.negotiate(i, now)?;
+                if let Some(t0) = t0 {
+                    latencies.push(t0.elapsed().as_nanos() as u64);
+                }
+                match placed {
+                    Some(p) => {
+                        self.accept(i, p);
+                        if self.recs[i].start <= now {
+                            self.try_start(i, now)?;
+                        }
+                    }
+                    None => self.recs[i].state = JobState::Dropped,
+                }
+            }
+        }
+        // Anything still open (cannot happen with finite deadlines) counts as failed.
+        for r in &mut self.recs {
+            if !r.state.is_final() {
+                r.state = JobState::Failed;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, i: usize, now: Time) {
+        let job = &self.jobs[i];
+        let r = &mut self.recs[i];
+        let got = (r.kill - r.start).min(job.estimate);
+        r.state = if job.runtime <= got || got >= job.estimate {
+            JobState::Succeeded
+        } else {
+            JobState::Failed
+        };
+        for &nd in &r.nodes {
+            if self.owner[nd] == Some(i) {
+                self.owner[nd] = None;
+            }
+        }
+        if self.cfg.strategy == Strategy::CompOverbook {
+            // Resources are freed at the real end (part 1 §5); backfilling keeps them to x.
+            let nodes = r.nodes.clone();
+            self.plan.remove(i, &nodes);
+        }
+        let _ = now;
+    }
+
+    fn disable(&mut self, i: usize) {
+        let r = &mut self.recs[i];
+        r.state = JobState::Disabled;
+        for &nd in &r.nodes {
+            if self.owner[nd] == Some(i) {
+                self.owner[nd] = None;
+            }
+        }
+        let nodes = std::mem::take(&mut r.nodes);
+        self.plan.remove(i, &nodes);
+        r.end_cdf = None;
+    }
+
+    fn renegotiate(&mut self, i: usize, now: Time) -> Result<()> {
+        if self.recs[i].state == JobState::Planned {
+            let nodes = std::mem::take(&mut self.recs[i].nodes);
+            self.plan.remove(i, &nodes);
+        }
+        self.recs[i].state = JobState::Disabled;
+        match self.negotiate(i, now)? {
+            Some(p) => {
+                self.accept(i, p);
+                if self.recs[i].start <= now {
+                    self.try_start(i, now)?;
+                }
+            }
+            None => self.recs[i].state = JobState::Failed,
+        }
+        Ok(())
+    }
+
+    fn accept(&mut self, i: usize, p: Placement) {
+        let comprehensive = self.comprehensive();
+        let r = &mut self.recs[i];
+        if r.state != JobState::Disabled {
+            self.accepted += 1;
+            r.order = self.accepted;
+        }
+        r.state = JobState::Planned;
+        r.start = p.slot.start;
+        r.kill = p.kill;
+        r.overbooked = p.overbooked;
+        r.pof = p.pof;
+        r.end_cdf = p.end_cdf;
+        if comprehensive {
+            self.plan.reserve(i, &p.slot.nodes, p.slot.start, p.kill);
+            r.nodes = p.slot.nodes;
+        } else {
+            r.nodes = Vec::new();
+        }
+    }
+
+    fn try_start(&mut self, i: usize, now: Time) -> Result<()> {
+        let need = self.jobs[i].nodes;
+        let nodes: Vec<usize> = if self.comprehensive() {
+            let ok = self.recs[i]
+                .nodes
+                .iter()
+                .all(|&nd| self.up[nd] && self.owner[nd].is_none());
+            if !ok {
+                return self.renegotiate(i, now);
+            }
+            self.recs[i].nodes.clone()
+        } else {
+            let free: Vec<usize> = (0..self.up.len())
+                .filter(|&nd| self.up[nd] && self.owner[nd].is_none())
+                .take(need)
+                .collect();
+            if free.len() < need {
+                return self.renegotiate(i, now);
+            }
+            free
+        };
+        let comprehensive = self.comprehensive();
+        let job = &self.jobs[i];
+        let r = &mut self.recs[i];
+        if !comprehensive {
+            // Heuristic: the allotment is kept relative to the actual start.
+            let allotted = r.kill - r.start;
+            r.kill = now + allotted;
+        }
+        r.start = now;
+        let run = job.runtime.min(job.estimate).min(r.kill - now).max(0);
+        r.end_time = now + run;
+        r.state = JobState::Running;
+        for &nd in &nodes {
+            self.owner[nd] = Some(i);
+        }
+        r.nodes = nodes;
+        Ok(())
+    }
+
+    /// Replanning (heuristic, A7/G13) or moving jobs earlier on their nodes (comprehensive
+    /// overbooking, A8) after ends, failures and repairs.
+    fn on_change(&mut self, now: Time, renegotiate: &mut Vec<usize>) -> Result<()> {
+        match self.cfg.strategy {
+            Strategy::CompBackfill => Ok(()),
+            Strategy::CompOverbook => {
+                let mut planned: Vec<usize> = (0..self.recs.len())
+                    .filter(|&i| {
+                        self.recs[i].state == JobState::Planned && self.recs[i].start > now
+                    })
+                    .collect();
+                planned.sort_by_key(|&i| (self.recs[i].start, i));
+                for i in planned {
+                    if self.jobs[i].release > now {
+                        continue;
+                    }
+                    let ok = self.recs[i].nodes.iter().all(|&nd| {
+                        self.up[nd] && self.owner[nd].is_none() && self.plan.is_first(nd, i)
+                    });
+                    if ok {
+                        let nodes = self.recs[i].nodes.clone();
+                        let kill = self.recs[i].kill;
+                        self.plan.update(i, &nodes, now, kill);
+                        self.try_start(i, now)?;
+                    }
+                }
+                Ok(())
+            }
+            Strategy::HeurPlan | Strategy::HeurOverbook => {
+                self.replan(now, renegotiate);
+                Ok(())
+            }
+        }
+    }
+
+    fn base_profile(&self, now: Time) -> Profile {
+        let cap = self.up.iter().filter(|&&u| u).count() as i64;
+        let mut p = Profile::new(now, cap);
+        for (i, r) in self.recs.iter().enumerate() {
+            if r.state == JobState::Running {
+                p.reserve(now, r.kill.max(now), self.jobs[i].nodes as i64);
+            }
+        }
+        p
+    }
+
+    fn replan(&mut self, now: Time, renegotiate: &mut Vec<usize>) {
+        let mut profile = self.base_profile(now);
+        let mut waiting: Vec<usize> = (0..self.recs.len())
+            .filter(|&i| self.recs[i].state == JobState::Planned)
+            .collect();
+        waiting.sort_by_key(|&i| (self.recs[i].start, self.recs[i].order));
+        let mut placed = Vec::new();
+        for i in waiting {
+            let job = &self.jobs[i];
+            let n = job.nodes as i64;
+            let from = job.release.max(now);
+            let old = self.recs[i].start.max(from);
+            let allotted = self.recs[i].kill - self.recs[i].start;
+            let full = profile
+                .earliest_fit(from, job.estimate, n, old.min(job.deadline - job.estimate))
+                .filter(|_| job.deadline - job.estimate >= from);
+            let (s, a) = if let Some(s) = full {
+                (s, job.estimate)
+            } else if let Some(s) = profile.earliest_fit(from, allotted, n, old) {
+                (s, allotted)
+            } else {
+                renegotiate.push(i);
+                continue;
+            };
+            profile.reserve(s, s + a, n);
+            let r = &mut self.recs[i];
+            r.start = s;
+            r.kill = s + a;
+            r.overbooked = a < job.estimate;
+            placed.push(i);
+        }
+        // Phase 2: overbooked jobs regain runtime toward x where the plan allows (part 1 §4.2).
+        for i in placed {
+            let job = &self.jobs[i];
+            let r = &self.recs[i];
+            if !r.overbooked {
+                continue;
+            }
+            let n = job.nodes as i64;
+            let (s, k) = (r.start, r.kill);
+            profile.reserve(s, k, -n);
+            let until = profile.free_until(s, n).min(job.deadline);
+            let new_kill = until.min(s + job.estimate).max(k);
+            profile.reserve(s, new_kill, n);
+            let r = &mut self.recs[i];
+            r.kill = new_kill;
+            r.overbooked = new_kill - s < job.estimate;
+        }
+        for &i in renegotiate.iter() {
+            self.recs[i].state = JobState::Disabled;
+        }
+    }
+
+    fn heuristic_profile(&self, now: Time, exclude: usize) -> Profile {
+        let mut p = self.base_profile(now);
+        for (i, r) in self.recs.iter().enumerate() {
+            if r.state == JobState::Planned && i != exclude {
+                p.reserve(r.start, r.kill, self.jobs[i].nodes as i64);
+            }
+        }
+        p
+    }
+
+    fn acceptable(&self, full: bool, pos: f64, job: &Job) -> bool {
+        if full {
+            !self.cfg.test_full_slots || self.test.accepts(pos, job.fee, job.penalty)
+        } else {
+            self.cfg.strategy.overbooks() && self.test.accepts(pos, job.fee, job.penalty)
+        }
+    }
+
+    fn negotiate(&mut self, i: usize, now: Time) -> Result<Option<Placement>> {
+        let job = &self.jobs[i];
+        if job.nodes > self.up.len() {
+            return Ok(None);
+        }
+        let from = job.release.max(now);
+        if from >= job.deadline {
+            return Ok(None);
+        }
+        if self.comprehensive() {
+            self.plan.prune(now);
+            let starts = self.plan.candidate_starts(from, job.deadline);
+            let mut slots = Vec::new();
+            let lazy = self.cfg.policy.lazy() && !self.cfg.test_full_slots;
+            for c in starts {
+                if let Some(s) = self.plan.choose(c, job.nodes, job.deadline, &self.up) {
+                    let full = s.len() >= job.estimate;
+                    slots.push(s);
+                    if full && lazy {
+                        break;
+                    }
+                }
+            }
+            self.select(i, now, slots, |sim, s| sim.eval_comprehensive(i, now, s))
+        } else {
+            let profile = self.heuristic_profile(now, i);
+            let slots = profile.slots(from, job.deadline, job.nodes as i64);
+            self.select(i, now, slots, |sim, s| Ok(sim.eval_heuristic(i, s)))
+        }
+    }
+
+    fn select(
+        &self,
+        i: usize,
+        _now: Time,
+        slots: Vec<Slot>,
+        mut eval: impl FnMut(&Self, &Slot) -> Result<(f64, Option<GridCdf>)>,
+    ) -> Result<Option<Placement>> {
+        let job = &self.jobs[i];
+        let policy = self.cfg.policy;
+        let lazy = policy.lazy() && !self.cfg.test_full_slots;
+        let mut evals: Vec<Evaluated> = Vec::new();
+        let mut cdfs: Vec<Option<GridCdf>> = Vec::new();
+        let mut chosen: Option<Evaluated> = None;
+        if lazy {
+            if let Some((k, s)) = slots
+                .iter()
+                .enumerate()
+                .find(|(_, s)| s.len() >= job.estimate)
+            {
+                let (pos, cdf) = eval(self, s)?;
+                chosen = Some(Evaluated {
+                    index: k,
+                    start: s.start,
+                    full: true,
+                    pos,
+                    acceptable: true,
+                });
+                cdfs = vec![None; slots.len()];
+                cdfs[k] = cdf;
+            } else if self.cfg.strategy.overbooks() {
+                cdfs = vec![None; slots.len()];
+                for (k, s) in slots.iter().enumerate() {
+                    let (pos, cdf) = eval(self, s)?;
+                    if self.acceptable(false, pos, job) {
+                        chosen = Some(Evaluated {
+                            index: k,
+                            start: s.start,
+                            full: false,
+                            pos,
+                            acceptable: true,
+                        });
+                        cdfs[k] = cdf;
+                        break;
+                    }
+                }
+            }
+        } else {
+            for (k, s) in slots.iter().enumerate() {
+                let full = s.len() >= job.estimate;
+                let (pos, cdf) = eval(self, s)?;
+                evals.push(Evaluated {
+                    index: k,
+                    start: s.start,
+                    full,
+                    pos,
+                    acceptable: self.acceptable(full, pos, job),
+                });
+                cdfs.push(cdf);
+            }
+            chosen = policy.select(&evals, job.fee, job.penalty);
+        }
+        Ok(chosen.and_then(|c| {
+            let slot = slots.get(c.index)?.clone();
+            let kill = if c.full {
+                slot.start + job.estimate
+            } else {
+                slot.end
+            };
+            Some(Placement {
+                overbooked: !c.full,
+                pof: 1.0 - c.pos,
+                end_cdf: cdfs.get_mut(c.index).and_then(|x| x.take()),
+                slot,
+                kill,
+            })
+        }))
+    }
+
+    fn eval_heuristic(&self, i: usize, s: &Slot) -> (f64, Option<GridCdf>) {
+        let job = &self.jobs[i];
+        let dist = self.registry.for_job(job);
+        let pos = if self.cfg.strategy.overbooks() || s.len() >= job.estimate {
+            heuristic_pos(
+                dist,
+                job.estimate,
+                s.len(),
+                job.nodes,
+                &self.cfg.failure_model,
+            )
+            .pos()
+        } else {
+            0.0
+        };
+        (pos, None)
+    }
+
+    fn eval_comprehensive(&self, i: usize, now: Time, s: &Slot) -> Result<(f64, Option<GridCdf>)> {
+        let job = &self.jobs[i];
+        let full = s.len() >= job.estimate;
+        if self.cfg.strategy == Strategy::CompBackfill {
+            // Outage-only PoF, stored but not tested (A2).
+            let booked = s.len().min(job.estimate) as f64;
+            return Ok((
+                outage_pos_homogeneous(&self.cfg.failure_model, job.nodes, booked),
+                None,
+            ));
+        }
+        let preds: Vec<&GridCdf> = {
+            let mut seen: Vec<usize> = Vec::new();
+            let mut v = Vec::new();
+            for &nd in &s.nodes {
+                if let Some(p) = self.plan.predecessor(nd, s.start) {
+                    if seen.contains(&p.job) || !self.active(p.job) {
+                        continue;
+                    }
+                    seen.push(p.job);
+                    if let Some(c) = self.recs[p.job].end_cdf.as_ref() {
+                        v.push(c);
+                    }
+                }
+            }
+            v
+        };
+        let end = if full { s.start + job.estimate } else { s.end };
+        let res = comprehensive_pos(
+            self.registry.for_job(job),
+            &self.grid,
+            &self.failures,
+            &s.nodes,
+            ComprehensiveSlot {
+                predecessors: &preds,
+                earliest: job.release.max(now),
+                start: s.start,
+                slot_end: end,
+                estimate: job.estimate,
+            },
+        )?;
+        let mut pos = res.pos;
+        if full {
+            pos.executable = 1.0;
+        }
+        Ok((pos.pos(), Some(res.end)))
+    }
+
+    fn result(&self, latencies_ns: Vec<u64>) -> BatteryResult {
+        let mut r = BatteryResult {
+            successful: 0,
+            failed: 0,
+            dropped: 0,
+            overbooked: 0,
+            fees: 0.0,
+            penalties: 0.0,
+            failed_fees: 0.0,
+            outcomes: Vec::with_capacity(self.jobs.len()),
+            latencies_ns,
+        };
+        for (job, rec) in self.jobs.iter().zip(&self.recs) {
+            match rec.state {
+                JobState::Succeeded => {
+                    r.successful += 1;
+                    r.fees += job.fee;
+                }
+                JobState::Dropped => r.dropped += 1,
+                _ => {
+                    r.failed += 1;
+                    r.penalties += job.penalty;
+                    r.failed_fees += job.fee;
+                }
+            }
+            if rec.overbooked && rec.state != JobState::Dropped {
+                r.overbooked += 1;
+            }
+            r.outcomes.push(JobOutcome {
+                id: job.id,
+                state: if rec.state.is_final() {
+                    rec.state
+                } else {
+                    JobState::Failed
+                },
+                overbooked: rec.overbooked,
+                pof: rec.pof,
+            });
+        }
+        r
+    }
+}
