@@ -39,6 +39,8 @@ pub mod erlang;
 pub mod error;
 pub mod heuristics;
 pub mod partition;
+pub mod procedures;
+pub mod sampling;
 pub mod sim;
 pub mod sizing;
 pub mod sla;

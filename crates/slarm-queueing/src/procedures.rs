@@ -1,0 +1,411 @@
+//! The thesis's evaluation Procedures 1-5 (spec 003 §3.4, §4.3).
+//!
+//! Sample `i` of a procedure draws from stream `[0, i]` of the given [`RngStreams`] and
+//! simulates with root seed `key([1, i])`, so results are independent of thread count
+//! (rayon over samples, ordered collection).
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use slarm_stats::rng::RngStreams;
+
+use crate::error::Result;
+use crate::heuristics::{algorithm2, algorithm3, g_of, Choice, HeuristicConfig, Structure3Fix};
+use crate::partition::{all_strategies, m_da, m_sa, nodes_for_partition, pool_nodes, Partition};
+use crate::sampling::{draw_classes, Setting};
+use crate::sim::{min_nodes_sim, Discipline, SimConfig};
+use crate::sla::JobClass;
+
+/// Upward search allowance of simulated sizing above the FCFS-SA node count.
+const SIM_EXTRA: u64 = 200;
+
+fn heuristic2(classes: &[JobClass], cfg: &HeuristicConfig) -> Result<(Choice, u64, u64, u64)> {
+    let choice = algorithm2(&classes[0], &classes[1], cfg)?;
+    let md = m_da(classes, cfg.mu)?;
+    let ms = m_sa(classes, cfg.mu)?;
+    let mf = if choice == Choice::Da { md } else { ms };
+    Ok((choice, md, ms, mf))
+}
+
+/// Result of Procedure 1 (Table 4.7).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Procedure1 {
+    /// Samples L.
+    pub samples: usize,
+    /// S: fraction where Algorithm 2 picks a correct strategy (ties both correct).
+    pub accuracy: f64,
+    /// Accuracy of always choosing SA (decision 23).
+    pub always_sa: f64,
+    /// Fraction of samples where DA is strictly better.
+    pub da_strictly_better: f64,
+    /// Fraction of (x, y) draws rejected as infeasible.
+    pub infeasible_rate: f64,
+}
+
+/// (heuristic correct, SA optimal, DA strictly better, infeasible draws)
+type P1Row = (bool, bool, bool, u64);
+
+/// Procedure 1: accuracy of Algorithm 2 over `l` random two-class samples.
+pub fn procedure1(
+    setting: &Setting,
+    l: usize,
+    cfg: &HeuristicConfig,
+    streams: &RngStreams,
+) -> Result<Procedure1> {
+    let rows: Vec<P1Row> = (0..l)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = streams.stream(&[0, i as u64]);
+            let (c, rej) = draw_classes(2, setting, cfg.mu, &mut rng)?;
+            let (choice, md, ms, _) = heuristic2(&c, cfg)?;
+            let correct = match choice {
+                Choice::Da => md <= ms,
+                Choice::Sa => ms <= md,
+            };
+            Ok((correct, ms <= md, md < ms, rej))
+        })
+        .collect::<Result<_>>()?;
+    let frac =
+        |f: &dyn Fn(&P1Row) -> bool| rows.iter().filter(|r| f(r)).count() as f64 / l.max(1) as f64;
+    let rej: u64 = rows.iter().map(|r| r.3).sum();
+    Ok(Procedure1 {
+        samples: l,
+        accuracy: frac(&|r| r.0),
+        always_sa: frac(&|r| r.1),
+        da_strictly_better: frac(&|r| r.2),
+        infeasible_rate: rej as f64 / (rej as f64 + 2.0 * l as f64).max(1.0),
+    })
+}
+
+/// The HOL priority order: larger G first, ties by lower class index (decision 19).
+pub fn hol_order(classes: &[JobClass], cfg: &HeuristicConfig) -> Result<Vec<usize>> {
+    let g: Vec<f64> = classes
+        .iter()
+        .map(|c| g_of(c.sla(), cfg))
+        .collect::<Result<_>>()?;
+    let mut order: Vec<usize> = (0..classes.len()).collect();
+    order.sort_by(|&a, &b| g[b].total_cmp(&g[a]).then(a.cmp(&b)));
+    Ok(order)
+}
+
+/// One Procedure 2 sample.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Disciplines2 {
+    /// FCFS nodes of the heuristic's strategy.
+    pub m_f: u64,
+    /// min(m_D, m_S) (the exact FCFS optimum; decision 16).
+    pub m_f_opt: u64,
+    /// HOL on a shared pool.
+    pub m_h: u64,
+    /// PDP on a shared pool.
+    pub m_p: u64,
+}
+
+/// Result of Procedure 2 (Tables 5.1 and 5.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Procedure2 {
+    /// Samples L.
+    pub samples: usize,
+    /// Fraction where FCFS is a top discipline.
+    pub q_f: f64,
+    /// Fraction where HOL is a top discipline.
+    pub q_h: f64,
+    /// Fraction where PDP is a top discipline.
+    pub q_p: f64,
+    /// Mean saving of PDP over FCFS where PDP is strictly best (NaN-free: 0 if none).
+    pub delta_f: f64,
+    /// Mean saving of PDP over HOL where PDP is strictly best.
+    pub delta_h: f64,
+    /// Samples where PDP is strictly best.
+    pub pdp_strictly_best: usize,
+    /// Every sample.
+    pub rows: Vec<Disciplines2>,
+}
+
+/// Procedure 2: FCFS (Algorithm 2) vs HOL vs PDP with simulated sizing.
+pub fn procedure2(
+    setting: &Setting,
+    l: usize,
+    cfg: &HeuristicConfig,
+    sim: &SimConfig,
+    streams: &RngStreams,
+) -> Result<Procedure2> {
+    let rows: Vec<Disciplines2> = (0..l)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = streams.stream(&[0, i as u64]);
+            let (c, _) = draw_classes(2, setting, cfg.mu, &mut rng)?;
+            let (_, md, ms, mf) = heuristic2(&c, cfg)?;
+            let sim_i = SimConfig {
+                seed: streams.key(&[1, i as u64]),
+                ..*sim
+            };
+            let hol = Discipline::Hol {
+                order: hol_order(&c, cfg)?,
+            };
+            let m_h = min_nodes_sim(&c, cfg.mu, &hol, &sim_i, ms, SIM_EXTRA)?;
+            let m_p = min_nodes_sim(&c, cfg.mu, &Discipline::Pdp, &sim_i, m_h.min(ms), SIM_EXTRA)?;
+            Ok(Disciplines2 {
+                m_f: mf,
+                m_f_opt: md.min(ms),
+                m_h,
+                m_p,
+            })
+        })
+        .collect::<Result<_>>()?;
+    let n = l.max(1) as f64;
+    let count = |f: &dyn Fn(&Disciplines2) -> bool| rows.iter().filter(|r| f(r)).count() as f64 / n;
+    let best: Vec<&Disciplines2> = rows
+        .iter()
+        .filter(|r| r.m_p < r.m_f && r.m_p < r.m_h)
+        .collect();
+    let mean = |f: &dyn Fn(&Disciplines2) -> f64| {
+        if best.is_empty() {
+            0.0
+        } else {
+            best.iter().map(|r| f(r)).sum::<f64>() / best.len() as f64
+        }
+    };
+    Ok(Procedure2 {
+        samples: l,
+        q_f: count(&|r| r.m_f <= r.m_h && r.m_f <= r.m_p),
+        q_h: count(&|r| r.m_h <= r.m_f && r.m_h <= r.m_p),
+        q_p: count(&|r| r.m_p <= r.m_f && r.m_p <= r.m_h),
+        delta_f: mean(&|r| (r.m_f - r.m_p) as f64),
+        delta_h: mean(&|r| (r.m_h - r.m_p) as f64),
+        pdp_strictly_best: best.len(),
+        rows,
+    })
+}
+
+/// Result of Procedure 3 (Table 6.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Procedure3 {
+    /// Structure-3 samples collected (L).
+    pub samples: usize,
+    /// Raw draws needed.
+    pub draws: u64,
+    /// M_avg of solutions 1 (add edge), 2 (remove small D), 3 (remove large D),
+    /// 4 (random of 1-3).
+    pub m_avg: [f64; 4],
+}
+
+/// Procedure 3: mean nodes of the four structure-3 fixes over `l` structure-3 samples
+/// (decision 15). Draws are made in parallel batches and consumed in index order.
+pub fn procedure3(
+    setting: &Setting,
+    l: usize,
+    cfg: &HeuristicConfig,
+    streams: &RngStreams,
+) -> Result<Procedure3> {
+    let fixes = [
+        Structure3Fix::AddEdge,
+        Structure3Fix::RemoveSmallD,
+        Structure3Fix::RemoveLargeD,
+        Structure3Fix::Random,
+    ];
+    let mut totals = [0.0; 4];
+    let mut found = 0usize;
+    let mut next = 0u64;
+    let batch = 4096u64;
+    let max_draws = (l as u64).saturating_mul(2_000).max(batch);
+    while found < l && next < max_draws {
+        let hits: Vec<Option<[u64; 4]>> = (next..next + batch)
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = streams.stream(&[0, i]);
+                let (c, _) = draw_classes(3, setting, cfg.mu, &mut rng)?;
+                let o = algorithm3(&c, cfg, Structure3Fix::RemoveLargeD, &mut rng)?;
+                if o.structure != 3 {
+                    return Ok(None);
+                }
+                let mut m = [0u64; 4];
+                for (k, fix) in fixes.iter().enumerate() {
+                    let p = algorithm3(&c, cfg, *fix, &mut rng)?.partition;
+                    m[k] = nodes_for_partition(&c, &p, cfg.mu)?;
+                }
+                Ok(Some(m))
+            })
+            .collect::<Result<_>>()?;
+        for m in hits.into_iter().flatten() {
+            if found == l {
+                break;
+            }
+            for k in 0..4 {
+                totals[k] += m[k] as f64;
+            }
+            found += 1;
+        }
+        next += batch;
+    }
+    let n = found.max(1) as f64;
+    Ok(Procedure3 {
+        samples: found,
+        draws: next,
+        m_avg: totals.map(|t| t / n),
+    })
+}
+
+/// Result of Procedure 4 (Table 6.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Procedure4 {
+    /// Samples L.
+    pub samples: usize,
+    /// S: fraction where Algorithm 3's strategy attains the minimum of the five.
+    pub accuracy: f64,
+    /// Accuracy of always choosing SA.
+    pub always_sa: f64,
+    /// Fraction per structure 1-4.
+    pub structures: [f64; 4],
+}
+
+/// Procedure 4: accuracy of Algorithm 3 over `l` random three-class samples.
+pub fn procedure4(
+    setting: &Setting,
+    l: usize,
+    cfg: &HeuristicConfig,
+    streams: &RngStreams,
+) -> Result<Procedure4> {
+    let rows: Vec<(bool, bool, u8)> = (0..l)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = streams.stream(&[0, i as u64]);
+            let (c, _) = draw_classes(3, setting, cfg.mu, &mut rng)?;
+            let o = algorithm3(&c, cfg, Structure3Fix::RemoveLargeD, &mut rng)?;
+            let all = all_strategies(&c, cfg.mu)?;
+            let min = all.iter().map(|s| s.nodes).min().unwrap_or(0);
+            let m = nodes_for_partition(&c, &o.partition, cfg.mu)?;
+            let sa = all
+                .iter()
+                .find(|s| s.partition == Partition::shared(3))
+                .is_some_and(|s| s.nodes == min);
+            Ok((m == min, sa, o.structure))
+        })
+        .collect::<Result<_>>()?;
+    let n = l.max(1) as f64;
+    let mut structures = [0.0; 4];
+    for r in &rows {
+        structures[usize::from(r.2.clamp(1, 4)) - 1] += 1.0 / n;
+    }
+    Ok(Procedure4 {
+        samples: l,
+        accuracy: rows.iter().filter(|r| r.0).count() as f64 / n,
+        always_sa: rows.iter().filter(|r| r.1).count() as f64 / n,
+        structures,
+    })
+}
+
+/// Result of Procedure 5 (Tables 6.3 and 6.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Procedure5 {
+    /// Samples L.
+    pub samples: usize,
+    /// Fraction where FCFS (Algorithm 3) is top.
+    pub q_f: f64,
+    /// Fraction where PDP (best of SA and the three mixed strategies) is top.
+    pub q_p: f64,
+    /// Mean saving of PDP over FCFS where PDP is strictly better.
+    pub delta_f: f64,
+    /// Fraction of samples where SA+PDP is the best PDP strategy (claim 6, spec 003 §5.13).
+    pub sa_pdp_best: f64,
+    /// Per sample `(m_F, m_P)`.
+    pub rows: Vec<(u64, u64)>,
+}
+
+/// Procedure 5: FCFS (Algorithm 3) vs PDP (best of SA-PDP and the mixed strategies with a
+/// simulated 2-class PDP pool plus an analytic dedicated pool).
+pub fn procedure5(
+    setting: &Setting,
+    l: usize,
+    cfg: &HeuristicConfig,
+    sim: &SimConfig,
+    streams: &RngStreams,
+) -> Result<Procedure5> {
+    let rows: Vec<(u64, u64, bool)> = (0..l)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = streams.stream(&[0, i as u64]);
+            let (c, _) = draw_classes(3, setting, cfg.mu, &mut rng)?;
+            let o = algorithm3(&c, cfg, Structure3Fix::RemoveLargeD, &mut rng)?;
+            let m_f = nodes_for_partition(&c, &o.partition, cfg.mu)?;
+            let sim_i = SimConfig {
+                seed: streams.key(&[1, i as u64]),
+                ..*sim
+            };
+            let ms = m_sa(&c, cfg.mu)?;
+            let sa = min_nodes_sim(&c, cfg.mu, &Discipline::Pdp, &sim_i, ms, SIM_EXTRA)?;
+            let mut best_mixed = u64::MAX;
+            for (j, k, d) in [(0usize, 1usize, 2usize), (0, 2, 1), (1, 2, 0)] {
+                let pair = [c[j], c[k]];
+                let shared_fcfs = pool_nodes(&c, &[j, k], cfg.mu)?;
+                let mp = min_nodes_sim(
+                    &pair,
+                    cfg.mu,
+                    &Discipline::Pdp,
+                    &sim_i,
+                    shared_fcfs,
+                    SIM_EXTRA,
+                )?;
+                let md = pool_nodes(&c, &[d], cfg.mu)?;
+                best_mixed = best_mixed.min(mp + md);
+            }
+            Ok((m_f, sa.min(best_mixed), sa <= best_mixed))
+        })
+        .collect::<Result<_>>()?;
+    let n = l.max(1) as f64;
+    let better: Vec<&(u64, u64, bool)> = rows.iter().filter(|r| r.1 < r.0).collect();
+    Ok(Procedure5 {
+        samples: l,
+        q_f: rows.iter().filter(|r| r.0 <= r.1).count() as f64 / n,
+        q_p: rows.iter().filter(|r| r.1 <= r.0).count() as f64 / n,
+        delta_f: if better.is_empty() {
+            0.0
+        } else {
+            better.iter().map(|r| (r.0 - r.1) as f64).sum::<f64>() / better.len() as f64
+        },
+        sa_pdp_best: rows.iter().filter(|r| r.2).count() as f64 / n,
+        rows: rows.iter().map(|r| (r.0, r.1)).collect(),
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// spec 003 §5.6/§5.10 [REC]: S >= 0.96 (Algorithm 2) and >= 0.93 (Algorithm 3); small L.
+    #[test]
+    fn heuristics_are_accurate_on_small_batches() {
+        let cfg = HeuristicConfig::default();
+        let s = Setting::thesis()[0];
+        let p1 = procedure1(&s, 200, &cfg, &RngStreams::new(1)).unwrap();
+        assert!(p1.accuracy >= 0.96, "{p1:?}");
+        assert!(p1.always_sa <= 1.0 && p1.always_sa > 0.9);
+        let p4 = procedure4(&s, 100, &cfg, &RngStreams::new(2)).unwrap();
+        assert!(p4.accuracy >= 0.93, "{p4:?}");
+        assert!((p4.structures.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn procedure3_collects_structure3_samples() {
+        let cfg = HeuristicConfig::default();
+        let p = procedure3(&Setting::thesis()[0], 5, &cfg, &RngStreams::new(3)).unwrap();
+        assert_eq!(p.samples, 5);
+        assert!(p.draws >= 5);
+        assert!(p.m_avg.iter().all(|m| *m > 0.0 && *m < 200.0));
+    }
+
+    #[test]
+    fn procedure2_orders_disciplines() {
+        let cfg = HeuristicConfig::default();
+        let sim = SimConfig {
+            horizon: 1_500.0,
+            warmup: 100.0,
+            replications: 2,
+            seed: 0,
+        };
+        let p = procedure2(&Setting::thesis()[0], 4, &cfg, &sim, &RngStreams::new(4)).unwrap();
+        assert_eq!(p.rows.len(), 4);
+        assert!(p.q_p >= p.q_f, "{p:?}");
+        assert!(p.q_f + p.q_h + p.q_p >= 1.0 - 1e-12);
+    }
+}

@@ -1,0 +1,72 @@
+//! Invariants of the analytic model (spec 003 §2.4, §2.5, §2.7).
+#![allow(clippy::unwrap_used)]
+
+use proptest::prelude::*;
+use slarm_queueing::difference::LambdaGrid;
+use slarm_queueing::sizing::min_nodes_sweep;
+use slarm_queueing::{min_nodes, Mmm, Sla};
+
+proptest! {
+    /// m(lambda, SLA) never decreases in lambda (spec 003 §2.5).
+    #[test]
+    fn min_nodes_monotone_in_lambda(l in 0.01f64..200.0, dl in 0.0f64..50.0,
+                                    x in 2.0f64..10.0, y in 0.5f64..0.95) {
+        let sla = Sla::new(x, y).unwrap();
+        prop_assume!(sla.is_feasible(1.0) && y < sla.bound(1.0) - 1e-4);
+        let a = min_nodes(l, 1.0, sla).unwrap();
+        let b = min_nodes(l + dl, 1.0, sla).unwrap();
+        prop_assert!(a <= b, "m({l}) = {a} > m({}) = {b}", l + dl);
+    }
+
+    /// F(x) increases in m and never exceeds the bound 1 - e^{-mu x} (spec 003 §2.4).
+    #[test]
+    fn cdf_monotone_in_m(l in 0.01f64..500.0, extra in 0u64..50, x in 0.01f64..20.0,
+                         mu in 0.2f64..5.0) {
+        let m = (l / mu).floor() as u64 + 1 + extra;
+        let f1 = Mmm::new(l, mu, m).unwrap().response_cdf(x);
+        let f2 = Mmm::new(l, mu, m + 1).unwrap().response_cdf(x);
+        prop_assert!(f2 >= f1 - 1e-14, "F(m={m}) = {f1} > F(m+1) = {f2}");
+        prop_assert!(f2 <= -(-mu * x).exp_m1() + 1e-14);
+        prop_assert!((0.0..=1.0).contains(&f1));
+    }
+
+    /// F is a CDF in x: non-decreasing.
+    #[test]
+    fn cdf_monotone_in_x(l in 0.01f64..100.0, extra in 0u64..10, x in 0.0f64..10.0,
+                         dx in 0.0f64..5.0) {
+        let m = l.floor() as u64 + 1 + extra;
+        let q = Mmm::new(l, 1.0, m).unwrap();
+        prop_assert!(q.response_cdf(x + dx) >= q.response_cdf(x) - 1e-15);
+    }
+}
+
+/// Same-SLA subadditivity: m(l1 + l2) <= m(l1) + m(l2) for every usable grid SLA on the full
+/// 0.1 grid with l1 + l2 <= 40 (spec 003 §2.7: zero violations).
+#[test]
+fn same_sla_subadditivity_has_zero_violations() {
+    let ls = LambdaGrid::G.lambdas().unwrap();
+    let n = ls.len();
+    let mut checked = 0u64;
+    let mut usable = 0;
+    for x in [2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0] {
+        for y in [0.80, 0.85, 0.90, 0.95] {
+            let sla = Sla::new(x, y).unwrap();
+            if !sla.is_feasible(1.0) {
+                continue;
+            }
+            usable += 1;
+            let m = min_nodes_sweep(&ls, 1.0, sla).unwrap();
+            for i in 1..=n {
+                for j in 1..=(n - i) {
+                    assert!(
+                        m[i + j - 1] <= m[i - 1] + m[j - 1],
+                        "SLA({x},{y}) at {i},{j}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(usable, 25); // spec 003 §2.4
+    assert_eq!(checked, 25 * 79_800);
+}
