@@ -1,0 +1,90 @@
+//! The crate's error type.
+
+use thiserror::Error;
+
+/// Everything that can go wrong when building or running a grid model.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum GridError {
+    /// A numeric parameter is NaN, infinite or outside its valid range.
+    #[error("invalid parameter {name} = {value}: {reason}")]
+    InvalidParameter {
+        /// Parameter name.
+        name: &'static str,
+        /// The rejected value.
+        value: f64,
+        /// What the valid range is.
+        reason: &'static str,
+    },
+    /// A platform description is unusable (no sites, a site without processors, ...).
+    #[error("invalid platform: {0}")]
+    InvalidPlatform(String),
+    /// A workload is unusable (no BoTs, an empty BoT, a negative runtime, ...).
+    #[error("invalid workload: {0}")]
+    InvalidWorkload(String),
+    /// A background trace line could not be parsed.
+    #[error("background trace line {line}: {message}")]
+    MalformedTrace {
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// A metric has no value for the given data (e.g. no size group, a zero mean).
+    #[error("metric undefined: {0}")]
+    UndefinedMetric(String),
+    /// The discrete-event kernel rejected an event (a time in the past, NaN, ...).
+    #[error("simulation kernel: {0}")]
+    Kernel(String),
+}
+
+/// Result alias of this crate.
+pub type Result<T> = std::result::Result<T, GridError>;
+
+/// Checks that `value` is finite and at least `min` (inclusive).
+pub(crate) fn check_min(name: &'static str, value: f64, min: f64) -> Result<f64> {
+    if !value.is_finite() {
+        return Err(GridError::InvalidParameter {
+            name,
+            value,
+            reason: "must be finite",
+        });
+    }
+    if value < min {
+        return Err(GridError::InvalidParameter {
+            name,
+            value,
+            reason: "below the minimum",
+        });
+    }
+    Ok(value)
+}
+
+/// Checks that `value` is finite and strictly positive.
+pub(crate) fn check_positive(name: &'static str, value: f64) -> Result<f64> {
+    if !value.is_finite() || value <= 0.0 {
+        return Err(GridError::InvalidParameter {
+            name,
+            value,
+            reason: "must be finite and > 0",
+        });
+    }
+    Ok(value)
+}
+
+/// Checks that `value` lies in `[0, 1]`.
+pub(crate) fn check_fraction(name: &'static str, value: f64) -> Result<f64> {
+    if !value.is_finite() || !(0.0..=1.0).contains(&value) {
+        return Err(GridError::InvalidParameter {
+            name,
+            value,
+            reason: "must lie in [0, 1]",
+        });
+    }
+    Ok(value)
+}
+
+impl From<slarm_sim::SimError> for GridError {
+    fn from(e: slarm_sim::SimError) -> Self {
+        GridError::Kernel(e.to_string())
+    }
+}

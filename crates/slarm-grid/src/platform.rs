@@ -1,0 +1,228 @@
+//! Sites and platforms: the DAS-3 preset of Table I and user-defined grids (spec §1.1).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{GridError, Result};
+
+/// Reference processor speed (GHz) of the execution-time model: the slowest DAS-3 cluster
+/// and the cloud (spec §1.3, §1.4).
+pub const REFERENCE_SPEED_GHZ: f64 = 2.2;
+
+/// Whether a site is a grid cluster or the cloud pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SiteKind {
+    /// A cluster of the grid (it receives background jobs if it existed initially).
+    Grid,
+    /// The elastic cloud pool of the Dynamic strategy and the controller.
+    Cloud,
+}
+
+/// One homogeneous site.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Site {
+    /// Index of the site in its platform.
+    pub id: usize,
+    /// Human name.
+    pub name: String,
+    /// Number of processors (the unit of scheduling, κ and cost).
+    pub processors: u64,
+    /// Processor speed in GHz (execution time is inversely proportional to it).
+    pub speed_ghz: f64,
+    /// Grid cluster or cloud.
+    pub kind: SiteKind,
+}
+
+/// A multicluster grid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Platform {
+    sites: Vec<Site>,
+}
+
+impl Platform {
+    /// A platform of grid sites given as `(name, processors, speed_ghz)`; validates that
+    /// there is at least one site, every site has processors and a positive finite speed.
+    pub fn new(sites: Vec<(String, u64, f64)>) -> Result<Self> {
+        if sites.is_empty() {
+            return Err(GridError::InvalidPlatform("no sites".into()));
+        }
+        let mut out = Vec::with_capacity(sites.len());
+        for (id, (name, processors, speed_ghz)) in sites.into_iter().enumerate() {
+            if processors == 0 {
+                return Err(GridError::InvalidPlatform(format!(
+                    "site {name} has no processors"
+                )));
+            }
+            if !speed_ghz.is_finite() || speed_ghz <= 0.0 {
+                return Err(GridError::InvalidPlatform(format!(
+                    "site {name} has speed {speed_ghz}"
+                )));
+            }
+            out.push(Site {
+                id,
+                name,
+                processors,
+                speed_ghz,
+                kind: SiteKind::Grid,
+            });
+        }
+        Ok(Self { sites: out })
+    }
+
+    /// DAS-3 as in Table I: 5 clusters, 272 dual-processor nodes, 544 processors.
+    pub fn das3() -> Self {
+        let table = [
+            ("VU", 85u64, 2.4),
+            ("UvA", 41, 2.2),
+            ("Delft", 68, 2.4),
+            ("MN", 46, 2.4),
+            ("Leiden", 32, 2.6),
+        ];
+        Self {
+            sites: table
+                .iter()
+                .enumerate()
+                .map(|(id, &(name, nodes, speed))| Site {
+                    id,
+                    name: name.to_string(),
+                    processors: 2 * nodes,
+                    speed_ghz: speed,
+                    kind: SiteKind::Grid,
+                })
+                .collect(),
+        }
+    }
+
+    /// The sites in index order.
+    pub fn sites(&self) -> &[Site] {
+        &self.sites
+    }
+
+    /// Total processors S.
+    pub fn total_processors(&self) -> u64 {
+        self.sites.iter().map(|s| s.processors).sum()
+    }
+
+    /// Capacity in reference-speed processors: Σ S_i · speed_i / speed_ref (591.8 for DAS-3).
+    pub fn reference_capacity(&self, reference_speed_ghz: f64) -> f64 {
+        self.sites
+            .iter()
+            .map(|s| s.processors as f64 * s.speed_ghz)
+            .sum::<f64>()
+            / reference_speed_ghz
+    }
+
+    /// Index of the largest site (ties: lowest index).
+    pub fn largest_site(&self) -> usize {
+        let mut best = 0;
+        for (i, s) in self.sites.iter().enumerate() {
+            if s.processors > self.sites[best].processors {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Speed of the slowest site (the cloud's speed, spec §1.4).
+    pub fn slowest_speed(&self) -> f64 {
+        self.sites
+            .iter()
+            .map(|s| s.speed_ghz)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The same platform with new processor counts per site (same order), dropping nothing.
+    pub(crate) fn with_sizes(&self, sizes: &[u64]) -> Self {
+        let mut out = self.clone();
+        for (s, &n) in out.sites.iter_mut().zip(sizes) {
+            s.processors = n;
+        }
+        out
+    }
+
+    /// Appends a site (its id becomes the next index).
+    pub(crate) fn push(&mut self, name: String, processors: u64, speed_ghz: f64, kind: SiteKind) {
+        let id = self.sites.len();
+        self.sites.push(Site {
+            id,
+            name,
+            processors,
+            speed_ghz,
+            kind,
+        });
+    }
+}
+
+/// Largest-remainder (Hamilton) apportionment of `total` seats by integer `weights`.
+///
+/// Ties in the remainder go to the larger weight, then to the lower index (spec §1.5 A14).
+/// All-zero weights put everything on index 0. Exact integer arithmetic.
+pub fn largest_remainder(total: u64, weights: &[u64]) -> Vec<u64> {
+    let w_sum: u128 = weights.iter().map(|&w| u128::from(w)).sum();
+    let mut out = vec![0u64; weights.len()];
+    if weights.is_empty() {
+        return out;
+    }
+    if w_sum == 0 {
+        out[0] = total;
+        return out;
+    }
+    let t = u128::from(total);
+    let mut rem: Vec<(u128, u64, usize)> = Vec::with_capacity(weights.len());
+    let mut given: u128 = 0;
+    for (i, &w) in weights.iter().enumerate() {
+        let q = t * u128::from(w);
+        out[i] = (q / w_sum) as u64;
+        given += q / w_sum;
+        rem.push((q % w_sum, w, i));
+    }
+    rem.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    let left = (t - given) as usize;
+    for &(_, _, i) in rem.iter().take(left) {
+        out[i] += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn das3_table1_totals() {
+        // spec §1.1: 272 nodes, 544 processors, largest VU, slowest UvA, capacity 1302/2.2.
+        let p = Platform::das3();
+        assert_eq!(p.sites().len(), 5);
+        assert_eq!(p.total_processors(), 544);
+        assert_eq!(p.total_processors() / 2, 272);
+        let sizes: Vec<u64> = p.sites().iter().map(|s| s.processors).collect();
+        assert_eq!(sizes, vec![170, 82, 136, 92, 64]);
+        assert_eq!(p.largest_site(), 0);
+        assert_eq!(p.slowest_speed(), 2.2);
+        assert!((p.reference_capacity(2.2) - 1302.0 / 2.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn apportionment_examples() {
+        // spec §1.5 pseudocode examples of the Static policy on DAS-3.
+        let w = [170, 82, 136, 92, 64];
+        assert_eq!(largest_remainder(1, &w), vec![1, 0, 0, 0, 0]);
+        assert_eq!(largest_remainder(2, &w), vec![1, 0, 1, 0, 0]);
+        assert_eq!(largest_remainder(10, &w), vec![3, 2, 2, 2, 1]);
+        assert_eq!(largest_remainder(128, &w), vec![40, 19, 32, 22, 15]);
+        assert_eq!(largest_remainder(5, &[0, 0]), vec![5, 0]);
+    }
+
+    #[test]
+    fn platform_validation() {
+        assert!(Platform::new(vec![]).is_err());
+        assert!(Platform::new(vec![("a".into(), 0, 2.0)]).is_err());
+        assert!(Platform::new(vec![("a".into(), 4, f64::NAN)]).is_err());
+        assert_eq!(
+            Platform::new(vec![("a".into(), 4, 2.0)])
+                .unwrap()
+                .total_processors(),
+            4
+        );
+    }
+}

@@ -1,0 +1,1002 @@
+//! The grid simulation: global resource manager, FCFS local resource managers per site,
+//! cloud pool with acquisition/release overheads, driven by the shared `slarm-sim` kernel.
+//!
+//! Event order at equal times (kernel classes): task/job completions, cloud releases, cloud
+//! processors becoming ready, background arrivals, BoT arrivals, monitoring ticks.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use slarm_sim::Simulation;
+use slarm_stats::{RngStreams, SimRng};
+
+use crate::error::{check_min, GridError, Result};
+use crate::metrics::{lease_hours, BotRecord};
+use crate::platform::{Platform, SiteKind, REFERENCE_SPEED_GHZ};
+use crate::provision::{CloudAction, PoolView, Provisioner};
+use crate::sched::BotScheduler;
+use crate::workload::{BackgroundSource, Workload};
+
+/// Which cost figure [`RunResult::cpu_hours`] reports (spec §2.4, A19).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CostModel {
+    /// Every processor charged while provisioned: grid × T plus ceiled cloud leases.
+    ProvisionedAll,
+    /// Default for Table IV: static = provisioned × T; elastic = busy grid time plus ceiled
+    /// cloud leases.
+    BusyGridPlusCloudLeases,
+    /// Busy processor time only (sensitivity).
+    BusyOnly,
+}
+
+/// Simulation parameters besides platform, workload and policies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimConfig {
+    /// Reference processor speed for runtimes and NSL (2.2 GHz).
+    pub reference_speed_ghz: f64,
+    /// Cloud acquisition overhead, uniform bounds in seconds (69, 126).
+    pub acquisition_s: (f64, f64),
+    /// Cloud release overhead, uniform bounds in seconds (18, 23).
+    pub release_s: (f64, f64),
+    /// Cost horizon T in seconds; `None` = first to last BoT arrival.
+    pub horizon_s: Option<f64>,
+    /// Cost model of [`RunResult::cpu_hours`].
+    pub cost_model: CostModel,
+    /// Cold-start prediction of the ECT predictor (2^2.73 s).
+    pub cold_prediction_s: f64,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        Self {
+            reference_speed_ghz: REFERENCE_SPEED_GHZ,
+            acquisition_s: (69.0, 126.0),
+            release_s: (18.0, 23.0),
+            horizon_s: None,
+            cost_model: CostModel::BusyGridPlusCloudLeases,
+            cold_prediction_s: 2f64.powf(2.73),
+        }
+    }
+}
+
+/// A running job as the schedulers see it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RunningJob {
+    /// Start time.
+    pub start_s: f64,
+    /// Processors held.
+    pub procs: u64,
+    /// BoT task (true) or background job.
+    pub is_task: bool,
+}
+
+/// A queued job as the schedulers see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueuedJob {
+    id: usize,
+    /// Processors needed.
+    pub procs: u64,
+    /// BoT task (true) or background job.
+    pub is_task: bool,
+}
+
+/// State of one site's local resource manager (FCFS, no backfilling, no preemption).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SiteState {
+    speed_ghz: f64,
+    kind: SiteKind,
+    size: u64,
+    used: u64,
+    queued_demand: u64,
+    queue: VecDeque<QueuedJob>,
+    running: BTreeMap<usize, RunningJob>,
+}
+
+impl SiteState {
+    fn new(size: u64, speed_ghz: f64, kind: SiteKind) -> Self {
+        Self {
+            speed_ghz,
+            kind,
+            size,
+            used: 0,
+            queued_demand: 0,
+            queue: VecDeque::new(),
+            running: BTreeMap::new(),
+        }
+    }
+    /// Ready processors.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+    /// Busy processors.
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+    /// Processors requested by queued jobs.
+    pub fn queued_demand(&self) -> u64 {
+        self.queued_demand
+    }
+    /// Processor speed, GHz.
+    pub fn speed_ghz(&self) -> f64 {
+        self.speed_ghz
+    }
+    /// Grid or cloud.
+    pub fn kind(&self) -> SiteKind {
+        self.kind
+    }
+    /// Running jobs.
+    pub fn running(&self) -> impl Iterator<Item = &RunningJob> {
+        self.running.values()
+    }
+    /// Queued jobs in FCFS order.
+    pub fn queued(&self) -> impl Iterator<Item = &QueuedJob> {
+        self.queue.iter()
+    }
+}
+
+/// What a scheduler may read and do while placing a BoT.
+pub trait Dispatch {
+    /// Current time.
+    fn now(&self) -> f64;
+    /// Sites in index order (the cloud pool, if any, is last).
+    fn sites(&self) -> &[SiteState];
+    /// Current runtime prediction (reference processor) of the last-two-average predictor.
+    fn predicted_runtime_s(&self) -> f64;
+    /// Reference speed, GHz.
+    fn reference_speed_ghz(&self) -> f64;
+    /// Submits task `task` of the BoT being placed to `site`'s LRM.
+    fn submit(&mut self, site: usize, task: usize) -> Result<()>;
+}
+
+/// A cloud lease: from the acquisition request to the end of the release.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Lease {
+    /// Time the processor was requested.
+    pub requested_s: f64,
+    /// Time it became ready.
+    pub ready_s: Option<f64>,
+    /// Time its release completed (`None`: still leased at the end).
+    pub ended_s: Option<f64>,
+}
+
+/// CPU-hours of one run under every cost model (spec §2.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostBreakdown {
+    /// [`CostModel::ProvisionedAll`].
+    pub provisioned_all: f64,
+    /// [`CostModel::BusyGridPlusCloudLeases`].
+    pub busy_grid_plus_cloud_leases: f64,
+    /// [`CostModel::BusyOnly`].
+    pub busy_only: f64,
+    /// Busy grid processor-hours within the horizon.
+    pub grid_busy_hours: f64,
+    /// Busy cloud processor-hours within the horizon.
+    pub cloud_busy_hours: f64,
+    /// Σ ⌈lease hours⌉ within the horizon.
+    pub cloud_lease_hours: u64,
+    /// Number of leases.
+    pub leases: usize,
+}
+
+/// Everything one simulation run reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// Provisioning strategy name.
+    pub strategy: String,
+    /// Scheduling policy name.
+    pub policy: String,
+    /// Target κ, if any.
+    pub kappa_target: Option<f64>,
+    /// One record per BoT, in arrival order.
+    pub bots: Vec<BotRecord>,
+    /// Processors of the initial grid S.
+    pub base_procs: u64,
+    /// Processors of the deployed (static) grid.
+    pub grid_procs: u64,
+    /// Cost horizon T, seconds.
+    pub horizon_s: f64,
+    /// Time the last BoT completed.
+    pub end_s: f64,
+    /// CPU-hours under the configured cost model.
+    pub cpu_hours: f64,
+    /// CPU-hours under every cost model.
+    pub cost: CostBreakdown,
+    /// κ(t) steps `(t, κ)`.
+    pub kappa_series: Vec<(f64, f64)>,
+    /// Time average of κ over the horizon.
+    pub kappa_time_avg: f64,
+    /// Largest κ reached.
+    pub kappa_max: f64,
+    /// Mean min/max accuracy of the last-two-average runtime prediction over BoT tasks.
+    pub predictor_accuracy: f64,
+    /// Background jobs wider than their site, clamped to the site size.
+    pub clamped_background: usize,
+    /// Cloud acquisitions requested.
+    pub cloud_acquisitions: u64,
+    /// Cloud releases done.
+    pub cloud_releases: u64,
+    /// Where the background load came from.
+    pub background: BackgroundSource,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Ev {
+    JobEnd(usize),
+    CloudReleased(usize),
+    CloudReady(usize),
+    BgArrival(usize),
+    BotArrival(usize),
+    Monitor,
+}
+
+impl Ev {
+    fn class(self) -> u32 {
+        match self {
+            Ev::JobEnd(_) => 0,
+            Ev::CloudReleased(_) => 1,
+            Ev::CloudReady(_) => 2,
+            Ev::BgArrival(_) => 3,
+            Ev::BotArrival(_) => 4,
+            Ev::Monitor => 5,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum JobKind {
+    Task { bot: usize, task: usize },
+    Background,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Job {
+    kind: JobKind,
+    site: usize,
+    procs: u64,
+    runtime_s: f64,
+    start_s: f64,
+    predicted_s: f64,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct BotProgress {
+    done: usize,
+    last_end: f64,
+    work_ref: f64,
+}
+
+struct State<'a> {
+    sim: Simulation<Ev>,
+    workload: &'a Workload,
+    cfg: &'a SimConfig,
+    sites: Vec<SiteState>,
+    cloud: Option<usize>,
+    jobs: Vec<Job>,
+    placing: usize,
+    bots: Vec<BotProgress>,
+    records: Vec<Option<BotRecord>>,
+    completed: usize,
+    last_two: [f64; 2],
+    seen: usize,
+    acc_sum: f64,
+    acc_n: u64,
+    leases: Vec<Lease>,
+    ready_leases: Vec<usize>,
+    pending: u64,
+    acquisitions: u64,
+    releases: u64,
+    kappa_series: Vec<(f64, f64)>,
+    base_procs: u64,
+    horizon: (f64, f64),
+    grid_busy_s: f64,
+    cloud_busy_s: f64,
+    clamped: usize,
+    rng: SimRng,
+}
+
+impl State<'_> {
+    fn schedule(&mut self, at: f64, ev: Ev) -> Result<()> {
+        self.sim.schedule_at(at, ev.class(), ev)?;
+        Ok(())
+    }
+
+    fn cloud_ready(&self) -> u64 {
+        self.cloud.map_or(0, |c| self.sites[c].size)
+    }
+
+    fn push_kappa(&mut self) {
+        let grid: u64 = self
+            .sites
+            .iter()
+            .filter(|s| s.kind == SiteKind::Grid)
+            .map(|s| s.size)
+            .sum();
+        let k = (grid + self.cloud_ready()) as f64 / self.base_procs as f64;
+        let now = self.sim.now();
+        match self.kappa_series.last_mut() {
+            Some(last) if last.0 == now => last.1 = k,
+            _ => self.kappa_series.push((now, k)),
+        }
+    }
+
+    fn view(&self) -> PoolView {
+        let (used, ready) = self
+            .sites
+            .iter()
+            .fold((0, 0), |(u, r), s| (u + s.used, r + s.size));
+        let idle = self
+            .cloud
+            .map_or(0, |c| self.sites[c].size - self.sites[c].used);
+        PoolView {
+            now_s: self.sim.now(),
+            used,
+            ready_total: ready,
+            base_procs: self.base_procs,
+            cloud_ready: self.cloud_ready(),
+            cloud_pending: self.pending,
+            cloud_idle: idle,
+        }
+    }
+
+    fn predicted(&self) -> f64 {
+        match self.seen {
+            0 | 1 => self.cfg.cold_prediction_s,
+            _ => 0.5 * (self.last_two[0] + self.last_two[1]),
+        }
+    }
+
+    fn enqueue(&mut self, site: usize, job: Job) -> Result<()> {
+        let id = self.jobs.len();
+        let is_task = matches!(job.kind, JobKind::Task { .. });
+        self.jobs.push(job);
+        let s = &mut self.sites[site];
+        s.queue.push_back(QueuedJob {
+            id,
+            procs: job.procs,
+            is_task,
+        });
+        s.queued_demand += job.procs;
+        self.try_start(site)
+    }
+
+    fn try_start(&mut self, site: usize) -> Result<()> {
+        let now = self.sim.now();
+        loop {
+            let s = &mut self.sites[site];
+            let Some(&head) = s.queue.front() else {
+                break;
+            };
+            if s.size - s.used < head.procs {
+                break;
+            }
+            s.queue.pop_front();
+            s.queued_demand -= head.procs;
+            s.used += head.procs;
+            s.running.insert(
+                head.id,
+                RunningJob {
+                    start_s: now,
+                    procs: head.procs,
+                    is_task: head.is_task,
+                },
+            );
+            let job = &mut self.jobs[head.id];
+            job.start_s = now;
+            let end = now + job.runtime_s;
+            self.schedule(end, Ev::JobEnd(head.id))?;
+        }
+        Ok(())
+    }
+
+    fn busy_overlap(&self, start: f64, end: f64, procs: u64) -> f64 {
+        let (a, b) = self.horizon;
+        (end.min(b) - start.max(a)).max(0.0) * procs as f64
+    }
+
+    fn account_busy(&mut self, job: Job, end: f64) {
+        let busy = self.busy_overlap(job.start_s, end, job.procs);
+        if Some(job.site) == self.cloud {
+            self.cloud_busy_s += busy;
+        } else {
+            self.grid_busy_s += busy;
+        }
+    }
+
+    fn apply(&mut self, action: CloudAction) -> Result<()> {
+        let Some(c) = self.cloud else {
+            return Ok(());
+        };
+        let now = self.sim.now();
+        match action {
+            CloudAction::Hold => {}
+            CloudAction::Acquire => {
+                let (lo, hi) = self.cfg.acquisition_s;
+                let delay = lo + (hi - lo) * self.rng.gen::<f64>();
+                self.leases.push(Lease {
+                    requested_s: now,
+                    ready_s: None,
+                    ended_s: None,
+                });
+                self.pending += 1;
+                self.acquisitions += 1;
+                self.schedule(now + delay, Ev::CloudReady(self.leases.len() - 1))?;
+            }
+            CloudAction::Release => {
+                let s = &mut self.sites[c];
+                if s.size > s.used {
+                    if let Some(lease) = self.ready_leases.pop() {
+                        s.size -= 1;
+                        self.releases += 1;
+                        let (lo, hi) = self.cfg.release_s;
+                        let delay = lo + (hi - lo) * self.rng.gen::<f64>();
+                        self.schedule(now + delay, Ev::CloudReleased(lease))?;
+                        self.push_kappa();
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn job_end(&mut self, id: usize, prov: &mut dyn Provisioner) -> Result<()> {
+        let now = self.sim.now();
+        let job = self.jobs[id];
+        let s = &mut self.sites[job.site];
+        s.used -= job.procs;
+        s.running.remove(&id);
+        self.account_busy(job, now);
+        if let JobKind::Task { bot, task } = job.kind {
+            let actual = self.workload.bots[bot].tasks[task].runtime_ref_s;
+            let (p, a) = (job.predicted_s, actual);
+            if p > 0.0 && a > 0.0 {
+                self.acc_sum += p.min(a) / p.max(a);
+                self.acc_n += 1;
+            }
+            self.last_two = [self.last_two[1], actual];
+            self.seen += 1;
+            let prog = &mut self.bots[bot];
+            prog.done += 1;
+            prog.last_end = prog.last_end.max(now);
+            if prog.done == self.workload.bots[bot].tasks.len() {
+                let arrival = self.workload.bots[bot].arrival_s;
+                let makespan = prog.last_end - arrival;
+                self.records[bot] = Some(BotRecord {
+                    size: prog.done,
+                    arrival_s: arrival,
+                    makespan_s: makespan,
+                    nsl: makespan / prog.work_ref,
+                });
+                self.completed += 1;
+                let view = self.view();
+                let action = prov.on_bot_completed(makespan, &view);
+                self.apply(action)?;
+            }
+        }
+        self.try_start(job.site)
+    }
+}
+
+impl Dispatch for State<'_> {
+    fn now(&self) -> f64 {
+        self.sim.now()
+    }
+    fn sites(&self) -> &[SiteState] {
+        &self.sites
+    }
+    fn predicted_runtime_s(&self) -> f64 {
+        self.predicted()
+    }
+    fn reference_speed_ghz(&self) -> f64 {
+        self.cfg.reference_speed_ghz
+    }
+    fn submit(&mut self, site: usize, task: usize) -> Result<()> {
+        let bot = self.placing;
+        let b = &self.workload.bots[bot];
+        let Some(t) = b.tasks.get(task) else {
+            return Err(GridError::InvalidWorkload(format!(
+                "task {task} of BoT {bot} does not exist"
+            )));
+        };
+        let Some(s) = self.sites.get(site) else {
+            return Err(GridError::InvalidPlatform(format!("no site {site}")));
+        };
+        let job = Job {
+            kind: JobKind::Task { bot, task },
+            site,
+            procs: 1,
+            runtime_s: t.runtime_ref_s * self.cfg.reference_speed_ghz / s.speed_ghz,
+            start_s: 0.0,
+            predicted_s: self.predicted(),
+        };
+        self.enqueue(site, job)
+    }
+}
+
+fn validate_cfg(cfg: &SimConfig) -> Result<()> {
+    crate::error::check_positive("reference speed", cfg.reference_speed_ghz)?;
+    for (name, (lo, hi)) in [
+        ("acquisition overhead", cfg.acquisition_s),
+        ("release overhead", cfg.release_s),
+    ] {
+        check_min(name, lo, 0.0)?;
+        check_min(name, hi, lo)?;
+    }
+    if let Some(h) = cfg.horizon_s {
+        crate::error::check_positive("cost horizon", h)?;
+    }
+    crate::error::check_positive("cold prediction", cfg.cold_prediction_s)?;
+    Ok(())
+}
+
+/// Simulates `workload` on `platform` overprovisioned by `provisioner` and scheduled by
+/// `scheduler` until every BoT has completed. Randomness (cloud overheads) comes from
+/// `streams`.
+///
+/// ```
+/// use slarm_grid::prelude::*;
+/// use slarm_stats::RngStreams;
+/// let platform = Platform::das3();
+/// let streams = RngStreams::new(1);
+/// let bots = IosupBotModel::default()
+///     .generate(40, 0.8, &platform, &mut streams.stream(&[0]))
+///     .unwrap();
+/// let workload = Workload::new(bots, vec![], BackgroundSource::None).unwrap();
+/// let mut prov = StaticAll(Kappa::from_f64(2.0).unwrap());
+/// let mut sched = DynamicPerTask;
+/// let r = simulate(&platform, &workload, &mut prov, &mut sched, &SimConfig::default(), &streams)
+///     .unwrap();
+/// assert_eq!(r.bots.len(), 40);
+/// assert_eq!(r.grid_procs, 1088);
+/// ```
+pub fn simulate(
+    platform: &Platform,
+    workload: &Workload,
+    provisioner: &mut dyn Provisioner,
+    scheduler: &mut dyn BotScheduler,
+    cfg: &SimConfig,
+    streams: &RngStreams,
+) -> Result<RunResult> {
+    validate_cfg(cfg)?;
+    let deployed = provisioner.layout(platform)?;
+    let n_orig = platform.sites().len();
+    if let Some(j) = workload.background.iter().find(|j| j.site >= n_orig) {
+        return Err(GridError::InvalidWorkload(format!(
+            "background job for site {} on a platform of {n_orig} sites",
+            j.site
+        )));
+    }
+    let base_procs = platform.total_processors();
+    let mut sites: Vec<SiteState> = deployed
+        .sites()
+        .iter()
+        .map(|s| SiteState::new(s.processors, s.speed_ghz, s.kind))
+        .collect();
+    let cloud = if provisioner.uses_cloud() {
+        let n0 = provisioner.initial_cloud(base_procs);
+        sites.push(SiteState::new(
+            n0,
+            platform.slowest_speed(),
+            SiteKind::Cloud,
+        ));
+        Some(sites.len() - 1)
+    } else {
+        None
+    };
+    let first = workload.bots.first().map_or(0.0, |b| b.arrival_s);
+    let last = workload.bots.last().map_or(0.0, |b| b.arrival_s);
+    let horizon = match cfg.horizon_s {
+        Some(h) => (first, first + h),
+        None => (first, last),
+    };
+    let n_bots = workload.bots.len();
+    let mut st = State {
+        sim: Simulation::new(),
+        workload,
+        cfg,
+        sites,
+        cloud,
+        jobs: Vec::with_capacity(workload.task_count() + workload.background.len()),
+        placing: 0,
+        bots: workload
+            .bots
+            .iter()
+            .map(|b| BotProgress {
+                done: 0,
+                last_end: b.arrival_s,
+                work_ref: b.tasks.iter().map(|t| t.runtime_ref_s).sum(),
+            })
+            .collect(),
+        records: vec![None; n_bots],
+        completed: 0,
+        last_two: [0.0; 2],
+        seen: 0,
+        acc_sum: 0.0,
+        acc_n: 0,
+        leases: Vec::new(),
+        ready_leases: Vec::new(),
+        pending: 0,
+        acquisitions: 0,
+        releases: 0,
+        kappa_series: Vec::new(),
+        base_procs,
+        horizon,
+        grid_busy_s: 0.0,
+        cloud_busy_s: 0.0,
+        clamped: 0,
+        rng: streams.stream(&[slarm_stats::rng::label("cloud-overheads")]),
+    };
+    if let Some(c) = cloud {
+        for _ in 0..st.sites[c].size {
+            st.leases.push(Lease {
+                requested_s: 0.0,
+                ready_s: Some(0.0),
+                ended_s: None,
+            });
+            st.ready_leases.push(st.leases.len() - 1);
+        }
+    }
+    st.push_kappa();
+    st.schedule(first, Ev::BotArrival(0))?;
+    if let Some(j) = workload.background.first() {
+        st.schedule(j.submit_s.max(0.0), Ev::BgArrival(0))?;
+    }
+    if let Some(p) = provisioner.monitor_period_s() {
+        st.schedule(0.0, Ev::Monitor)?;
+        let _ = p;
+    }
+    while st.completed < n_bots {
+        let Some(ev) = st.sim.step() else {
+            return Err(GridError::Kernel(
+                "event queue drained before every BoT completed".into(),
+            ));
+        };
+        let now = ev.time;
+        match ev.event {
+            Ev::JobEnd(id) => st.job_end(id, provisioner)?,
+            Ev::CloudReleased(lease) => st.leases[lease].ended_s = Some(now),
+            Ev::CloudReady(lease) => {
+                st.pending -= 1;
+                st.leases[lease].ready_s = Some(now);
+                st.ready_leases.push(lease);
+                if let Some(c) = st.cloud {
+                    st.sites[c].size += 1;
+                    st.push_kappa();
+                    st.try_start(c)?;
+                }
+            }
+            Ev::BgArrival(i) => {
+                let j = workload.background[i];
+                let size = st.sites[j.site].size;
+                if j.procs > size {
+                    st.clamped += 1;
+                }
+                let job = Job {
+                    kind: JobKind::Background,
+                    site: j.site,
+                    procs: j.procs.min(size).max(1),
+                    runtime_s: j.runtime_s,
+                    start_s: 0.0,
+                    predicted_s: 0.0,
+                };
+                st.enqueue(j.site, job)?;
+                if let Some(next) = workload.background.get(i + 1) {
+                    st.schedule(next.submit_s.max(now), Ev::BgArrival(i + 1))?;
+                }
+            }
+            Ev::BotArrival(i) => {
+                st.placing = i;
+                scheduler.place(&workload.bots[i], &mut st)?;
+                if let Some(next) = workload.bots.get(i + 1) {
+                    st.schedule(next.arrival_s.max(now), Ev::BotArrival(i + 1))?;
+                }
+            }
+            Ev::Monitor => {
+                let view = st.view();
+                let action = provisioner.on_monitor(&view);
+                st.apply(action)?;
+                if let Some(p) = provisioner.monitor_period_s() {
+                    st.schedule(now + p, Ev::Monitor)?;
+                }
+            }
+        }
+    }
+    finish(st, &deployed, provisioner, scheduler)
+}
+
+fn finish(
+    mut st: State<'_>,
+    deployed: &Platform,
+    provisioner: &dyn Provisioner,
+    scheduler: &dyn BotScheduler,
+) -> Result<RunResult> {
+    let end = st.sim.now();
+    // Busy time of jobs still running (background, or cloud jobs) up to the end.
+    let running: Vec<Job> = st
+        .sites
+        .iter()
+        .flat_map(|s| s.running.keys())
+        .map(|&id| st.jobs[id])
+        .collect();
+    for job in running {
+        st.account_busy(job, end);
+    }
+    let (a, b) = st.horizon;
+    let horizon_s = b - a;
+    let lease_h: u64 = st
+        .leases
+        .iter()
+        .map(|l| {
+            let stop = l.ended_s.unwrap_or(f64::INFINITY).min(end.max(b));
+            lease_hours(stop.min(b) - l.requested_s.max(a))
+        })
+        .sum();
+    let grid_procs = deployed.total_processors();
+    let static_h = grid_procs as f64 * horizon_s / 3600.0;
+    let grid_busy_h = st.grid_busy_s / 3600.0;
+    let cloud_busy_h = st.cloud_busy_s / 3600.0;
+    let elastic = st.cloud.is_some();
+    let cost = CostBreakdown {
+        provisioned_all: static_h + lease_h as f64,
+        busy_grid_plus_cloud_leases: if elastic {
+            grid_busy_h + lease_h as f64
+        } else {
+            static_h
+        },
+        busy_only: grid_busy_h + cloud_busy_h,
+        grid_busy_hours: grid_busy_h,
+        cloud_busy_hours: cloud_busy_h,
+        cloud_lease_hours: lease_h,
+        leases: st.leases.len(),
+    };
+    let cpu_hours = match st.cfg.cost_model {
+        CostModel::ProvisionedAll => cost.provisioned_all,
+        CostModel::BusyGridPlusCloudLeases => cost.busy_grid_plus_cloud_leases,
+        CostModel::BusyOnly => cost.busy_only,
+    };
+    let (kappa_time_avg, kappa_max) = kappa_stats(&st.kappa_series, a, b);
+    let bots: Vec<BotRecord> = st.records.iter().flatten().copied().collect();
+    Ok(RunResult {
+        strategy: provisioner.name().to_string(),
+        policy: scheduler.name().to_string(),
+        kappa_target: provisioner.kappa().map(|k| k.value()),
+        bots,
+        base_procs: st.base_procs,
+        grid_procs,
+        horizon_s,
+        end_s: end,
+        cpu_hours,
+        cost,
+        kappa_series: st.kappa_series,
+        kappa_time_avg,
+        kappa_max,
+        predictor_accuracy: if st.acc_n > 0 {
+            st.acc_sum / st.acc_n as f64
+        } else {
+            0.0
+        },
+        clamped_background: st.clamped,
+        cloud_acquisitions: st.acquisitions,
+        cloud_releases: st.releases,
+        background: st.workload.background_source.clone(),
+    })
+}
+
+/// Time average of a step function over `[a, b]` (the value at `a` if `b ≤ a`) and its max.
+pub fn kappa_stats(series: &[(f64, f64)], a: f64, b: f64) -> (f64, f64) {
+    let max = series.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    let value_at = |t: f64| {
+        series
+            .iter()
+            .take_while(|p| p.0 <= t)
+            .last()
+            .or(series.first())
+            .map_or(0.0, |p| p.1)
+    };
+    if b <= a {
+        return (value_at(a), max);
+    }
+    let mut area = 0.0;
+    let mut t = a;
+    let mut v = value_at(a);
+    for &(ti, vi) in series.iter().filter(|p| p.0 > a && p.0 < b) {
+        area += v * (ti - t);
+        t = ti;
+        v = vi;
+    }
+    area += v * (b - t);
+    (area / (b - a), max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kappa::Kappa;
+    use crate::provision::{DynamicAutoScale, NoOverprovisioning, StaticAll};
+    use crate::sched::{DynamicPerBot, DynamicPerTask, StaticProportional};
+    use crate::workload::{BackgroundJob, Bot, Task};
+
+    fn bot(id: usize, at: f64, rts: &[f64]) -> Bot {
+        Bot {
+            id,
+            arrival_s: at,
+            tasks: rts.iter().map(|&r| Task { runtime_ref_s: r }).collect(),
+        }
+    }
+
+    fn tiny() -> Platform {
+        Platform::new(vec![("a".into(), 2, 2.2), ("b".into(), 1, 4.4)]).unwrap()
+    }
+
+    #[test]
+    fn hand_computed_fcfs_run() {
+        // Site a: 2 procs at 2.2 GHz; site b: 1 proc at 4.4 GHz (tasks run twice as fast).
+        // BoT 0 at t=0 with 3 tasks of 100 s, dynamic per task: a, b, a (ties: larger site).
+        // a: two tasks 0..100; b: one task 0..50. Makespan 100, NSL 100/300.
+        // BoT 1 at t=10 with 1 task of 40 s: loads a=1.0, b=1.0; queued equal (0); larger
+        // site a wins; it queues behind and starts at 100, ends 140: makespan 130.
+        let w = Workload::new(
+            vec![bot(0, 0.0, &[100.0; 3]), bot(1, 10.0, &[40.0])],
+            vec![],
+            BackgroundSource::None,
+        )
+        .unwrap();
+        let r = simulate(
+            &tiny(),
+            &w,
+            &mut NoOverprovisioning,
+            &mut DynamicPerTask,
+            &SimConfig::default(),
+            &RngStreams::new(1),
+        )
+        .unwrap();
+        assert_eq!(r.bots[0].makespan_s, 100.0);
+        assert!((r.bots[0].nsl - 100.0 / 300.0).abs() < 1e-12);
+        assert_eq!(r.bots[1].makespan_s, 130.0);
+        assert_eq!(r.end_s, 140.0);
+        // Per BoT: BoT 0 entirely on a (3 tasks, 2 procs): 0..100, 100..200.
+        let r = simulate(
+            &tiny(),
+            &w,
+            &mut NoOverprovisioning,
+            &mut DynamicPerBot,
+            &SimConfig::default(),
+            &RngStreams::new(1),
+        )
+        .unwrap();
+        assert_eq!(r.bots[0].makespan_s, 200.0);
+        // BoT 1 goes to b (load 0): 40 s at double speed = 20 s.
+        assert_eq!(r.bots[1].makespan_s, 20.0);
+    }
+
+    #[test]
+    fn static_policy_and_background_fcfs() {
+        // Background job of 2 procs on a at t=0 for 50 s; BoT of 3 tasks at t=1 split 2/1
+        // by size: a's tasks wait until 50 and end at 150; b's ends at 1+50.
+        let w = Workload::new(
+            vec![bot(0, 1.0, &[100.0; 3]), bot(1, 2.0, &[10.0])],
+            vec![BackgroundJob {
+                submit_s: 0.0,
+                runtime_s: 50.0,
+                procs: 2,
+                site: 0,
+            }],
+            BackgroundSource::Synthetic,
+        )
+        .unwrap();
+        let r = simulate(
+            &tiny(),
+            &w,
+            &mut NoOverprovisioning,
+            &mut StaticProportional,
+            &SimConfig::default(),
+            &RngStreams::new(1),
+        )
+        .unwrap();
+        assert_eq!(r.bots[0].makespan_s, 149.0);
+        // Cost horizon [1, 2]: static = 3 procs × 1 s.
+        assert!((r.cpu_hours - 3.0 / 3600.0).abs() < 1e-12);
+        assert_eq!(r.background, BackgroundSource::Synthetic);
+    }
+
+    #[test]
+    fn static_kappa_and_cost() {
+        let w = Workload::new(
+            vec![bot(0, 0.0, &[10.0]), bot(1, 7200.0, &[10.0])],
+            vec![],
+            BackgroundSource::None,
+        )
+        .unwrap();
+        let mut all = StaticAll(Kappa::from_f64(2.0).unwrap());
+        let r = simulate(
+            &Platform::das3(),
+            &w,
+            &mut all,
+            &mut DynamicPerTask,
+            &SimConfig::default(),
+            &RngStreams::new(1),
+        )
+        .unwrap();
+        // provisioned × T = 1088 × 2 h.
+        assert_eq!(r.cpu_hours, 2176.0);
+        assert_eq!(r.kappa_time_avg, 2.0);
+    }
+
+    #[test]
+    fn dynamic_stays_in_band_and_charges_leases() {
+        // Light load: the pool shrinks from round((k-1)S) = 544 towards lo = 436 by one per
+        // period (60 s), never below; each lease costs whole hours.
+        let bots: Vec<Bot> = (0..50)
+            .map(|i| bot(i, i as f64 * 600.0, &[100.0, 200.0]))
+            .collect();
+        let w = Workload::new(bots, vec![], BackgroundSource::None).unwrap();
+        let mut d = DynamicAutoScale::paper(Kappa::from_f64(2.0).unwrap());
+        let r = simulate(
+            &Platform::das3(),
+            &w,
+            &mut d,
+            &mut DynamicPerTask,
+            &SimConfig::default(),
+            &RngStreams::new(1),
+        )
+        .unwrap();
+        assert!(r
+            .kappa_series
+            .iter()
+            .all(|p| p.1 >= (544.0 + 436.0) / 544.0 - 1e-12));
+        assert!(r.kappa_max <= 2.2 + 1e-12);
+        assert_eq!(r.kappa_series.last().map(|p| p.1), Some(980.0 / 544.0));
+        assert!(r.cloud_releases >= 108);
+        assert_eq!(r.cloud_acquisitions, 0);
+        // 544 leases, each ceil'd: total ≥ number of leases.
+        assert!(r.cost.cloud_lease_hours >= 544);
+        assert!(r.cost.busy_grid_plus_cloud_leases < r.cost.provisioned_all);
+    }
+
+    #[test]
+    fn kappa_time_average() {
+        let s = [(0.0, 1.0), (10.0, 2.0), (30.0, 1.5)];
+        let (avg, max) = kappa_stats(&s, 0.0, 40.0);
+        assert!((avg - (10.0 + 40.0 + 15.0) / 40.0).abs() < 1e-12);
+        assert_eq!(max, 2.0);
+    }
+
+    #[test]
+    fn bad_inputs_are_typed_errors() {
+        let w = Workload::new(
+            vec![bot(0, 0.0, &[1.0])],
+            vec![BackgroundJob {
+                submit_s: 0.0,
+                runtime_s: 1.0,
+                procs: 1,
+                site: 9,
+            }],
+            BackgroundSource::Synthetic,
+        )
+        .unwrap();
+        assert!(simulate(
+            &tiny(),
+            &w,
+            &mut NoOverprovisioning,
+            &mut DynamicPerTask,
+            &SimConfig::default(),
+            &RngStreams::new(1)
+        )
+        .is_err());
+        let cfg = SimConfig {
+            acquisition_s: (10.0, 5.0),
+            ..SimConfig::default()
+        };
+        let w = Workload::new(vec![bot(0, 0.0, &[1.0])], vec![], BackgroundSource::None).unwrap();
+        assert!(simulate(
+            &tiny(),
+            &w,
+            &mut NoOverprovisioning,
+            &mut DynamicPerTask,
+            &cfg,
+            &RngStreams::new(1)
+        )
+        .is_err());
+    }
+}

@@ -1,0 +1,667 @@
+//! BoT workload: the Iosup et al. model of Table II with the interpretation switches of
+//! spec §1.6.1 and load-level targeting (A4–A9), plus background jobs (§1.6.2).
+
+use rand::Rng;
+use rand_distr::{Distribution, Normal, Weibull};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{check_fraction, check_positive, GridError, Result};
+use crate::platform::{Platform, REFERENCE_SPEED_GHZ};
+
+/// One task of a BoT: needs one processor for `runtime_ref_s` on the reference processor.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    /// Runtime on a reference (2.2 GHz) processor, seconds.
+    pub runtime_ref_s: f64,
+}
+
+/// A bag of tasks, all submitted at `arrival_s`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bot {
+    /// Index in the workload.
+    pub id: usize,
+    /// Submission time of every task, seconds.
+    pub arrival_s: f64,
+    /// The tasks (at least one).
+    pub tasks: Vec<Task>,
+}
+
+/// A rigid background job submitted to the LRM of its original site (spec §1.6.2).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BackgroundJob {
+    /// Submission time, seconds.
+    pub submit_s: f64,
+    /// Recorded runtime (not speed-scaled), seconds.
+    pub runtime_s: f64,
+    /// Processors needed.
+    pub procs: u64,
+    /// Index of the grid site that runs it.
+    pub site: usize,
+}
+
+/// Where the background load came from (every result is labelled with it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BackgroundSource {
+    /// No background load (spec §VII setup).
+    None,
+    /// A real GWF/SWF trace (file name).
+    Trace(String),
+    /// The synthetic generator of spec §1.6.2.
+    Synthetic,
+}
+
+/// BoTs plus background jobs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Workload {
+    /// BoTs in arrival order.
+    pub bots: Vec<Bot>,
+    /// Background jobs in submission order.
+    pub background: Vec<BackgroundJob>,
+    /// Label of the background load.
+    pub background_source: BackgroundSource,
+}
+
+/// Summary statistics every run reports (spec A9).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadSummary {
+    /// Number of BoTs.
+    pub bots: usize,
+    /// Number of tasks.
+    pub tasks: usize,
+    /// Mean inter-arrival time of BoTs, seconds.
+    pub mean_iat_s: f64,
+    /// Mean BoT size.
+    pub mean_size: f64,
+    /// Mean task runtime (reference processor), seconds.
+    pub mean_runtime_s: f64,
+    /// Largest task runtime, seconds.
+    pub max_runtime_s: f64,
+    /// First to last BoT arrival, seconds.
+    pub span_s: f64,
+    /// Offered BoT load on the given platform (spec A8).
+    pub offered_load: f64,
+    /// Number of background jobs.
+    pub background_jobs: usize,
+}
+
+impl Workload {
+    /// Validates and wraps BoTs (sorted by arrival) and background jobs.
+    pub fn new(
+        mut bots: Vec<Bot>,
+        mut background: Vec<BackgroundJob>,
+        background_source: BackgroundSource,
+    ) -> Result<Self> {
+        if bots.is_empty() {
+            return Err(GridError::InvalidWorkload("no BoTs".into()));
+        }
+        for b in &bots {
+            if b.tasks.is_empty() {
+                return Err(GridError::InvalidWorkload(format!("BoT {} is empty", b.id)));
+            }
+            if !b.arrival_s.is_finite() || b.arrival_s < 0.0 {
+                return Err(GridError::InvalidWorkload(format!(
+                    "BoT {} arrives at {}",
+                    b.id, b.arrival_s
+                )));
+            }
+            if b.tasks
+                .iter()
+                .any(|t| !t.runtime_ref_s.is_finite() || t.runtime_ref_s <= 0.0)
+            {
+                return Err(GridError::InvalidWorkload(format!(
+                    "BoT {} has a non-positive runtime",
+                    b.id
+                )));
+            }
+        }
+        for j in &background {
+            if !(j.submit_s.is_finite() && j.runtime_s.is_finite() && j.runtime_s >= 0.0)
+                || j.procs == 0
+            {
+                return Err(GridError::InvalidWorkload(
+                    "background job with bad time or processors".into(),
+                ));
+            }
+        }
+        bots.sort_by(|a, b| a.arrival_s.total_cmp(&b.arrival_s).then(a.id.cmp(&b.id)));
+        for (i, b) in bots.iter_mut().enumerate() {
+            b.id = i;
+        }
+        background.sort_by(|a, b| a.submit_s.total_cmp(&b.submit_s));
+        Ok(Self {
+            bots,
+            background,
+            background_source,
+        })
+    }
+
+    /// Total number of tasks.
+    pub fn task_count(&self) -> usize {
+        self.bots.iter().map(|b| b.tasks.len()).sum()
+    }
+
+    /// First to last BoT arrival.
+    pub fn span_s(&self) -> f64 {
+        match (self.bots.first(), self.bots.last()) {
+            (Some(a), Some(b)) => b.arrival_s - a.arrival_s,
+            _ => 0.0,
+        }
+    }
+
+    /// Offered load ρ = Σ runtime_ref / (C_ref · D) on `platform` (spec A8); 0 if D = 0.
+    pub fn offered_load(&self, platform: &Platform) -> f64 {
+        let work: f64 = self
+            .bots
+            .iter()
+            .flat_map(|b| b.tasks.iter())
+            .map(|t| t.runtime_ref_s)
+            .sum();
+        let d = self.span_s();
+        if d <= 0.0 {
+            return 0.0;
+        }
+        work / (platform.reference_capacity(REFERENCE_SPEED_GHZ) * d)
+    }
+
+    /// The summary statistics of spec A9.
+    pub fn summary(&self, platform: &Platform) -> WorkloadSummary {
+        let tasks = self.task_count();
+        let runtimes = self.bots.iter().flat_map(|b| b.tasks.iter());
+        let (sum, max) = runtimes.fold((0.0, 0.0f64), |(s, m), t| {
+            (s + t.runtime_ref_s, m.max(t.runtime_ref_s))
+        });
+        let n = self.bots.len();
+        WorkloadSummary {
+            bots: n,
+            tasks,
+            mean_iat_s: if n > 1 {
+                self.span_s() / (n - 1) as f64
+            } else {
+                0.0
+            },
+            mean_size: tasks as f64 / n as f64,
+            mean_runtime_s: sum / tasks.max(1) as f64,
+            max_runtime_s: max,
+            span_s: self.span_s(),
+            offered_load: self.offered_load(platform),
+            background_jobs: self.background.len(),
+        }
+    }
+}
+
+/// How the Table II runtime parameter 6.1 is read (spec A5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuntimeSpread {
+    /// 6.1 is the standard deviation of log2 runtime (recommended default).
+    StdDev,
+    /// 6.1 is the variance, as printed (σ = √6.1).
+    LiteralVariance,
+}
+
+/// Runtimes within a BoT (spec A6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuntimeSharing {
+    /// Each task draws independently (recommended default).
+    PerTask,
+    /// One runtime shared by all tasks of a BoT (sensitivity option).
+    SharedPerBot,
+}
+
+/// Order of the two Weibull parameters in Table II (spec A4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeibullOrder {
+    /// W(shape, scale): recommended (size mean 5.3 vs the reported 6.1).
+    ShapeFirst,
+    /// W(scale, shape).
+    ScaleFirst,
+}
+
+/// BoT-size rounding (spec A7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SizeRounding {
+    /// max(1, round(2^X)): allows size-1 BoTs (recommended).
+    RoundMin1,
+    /// ceil(2^X): never 1.
+    Ceil,
+}
+
+/// The Iosup et al. HPDC 2008 BoT model with Table II parameters (log2 space).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IosupBotModel {
+    /// Inter-arrival Weibull parameters as printed: (4.25, 7.86).
+    pub iat_params: (f64, f64),
+    /// BoT size Weibull parameters as printed: (1.76, 2.11).
+    pub size_params: (f64, f64),
+    /// Task runtime normal: mean 2.73 and spread 6.1 (log2 seconds).
+    pub runtime_params: (f64, f64),
+    /// Reading of the runtime spread.
+    pub spread: RuntimeSpread,
+    /// Per-task or shared runtimes.
+    pub sharing: RuntimeSharing,
+    /// Weibull parameter order.
+    pub order: WeibullOrder,
+    /// Size rounding.
+    pub rounding: SizeRounding,
+    /// Optional cap of task runtimes (default off, spec A9).
+    pub max_runtime_s: Option<f64>,
+}
+
+impl Default for IosupBotModel {
+    fn default() -> Self {
+        Self {
+            iat_params: (4.25, 7.86),
+            size_params: (1.76, 2.11),
+            runtime_params: (2.73, 6.1),
+            spread: RuntimeSpread::StdDev,
+            sharing: RuntimeSharing::PerTask,
+            order: WeibullOrder::ShapeFirst,
+            rounding: SizeRounding::RoundMin1,
+            max_runtime_s: None,
+        }
+    }
+}
+
+fn weibull(printed: (f64, f64), order: WeibullOrder) -> Result<Weibull<f64>> {
+    // Table II prints W(λ, κ); the spec reads the first as the shape (A4).
+    let (shape, scale) = match order {
+        WeibullOrder::ShapeFirst => (printed.0, printed.1),
+        WeibullOrder::ScaleFirst => (printed.1, printed.0),
+    };
+    check_positive("weibull shape", shape)?;
+    check_positive("weibull scale", scale)?;
+    Weibull::new(scale, shape).map_err(|_| GridError::InvalidParameter {
+        name: "weibull",
+        value: shape,
+        reason: "invalid Weibull parameters",
+    })
+}
+
+impl IosupBotModel {
+    /// Generates `n_bots` BoTs and rescales their arrivals so that the offered load on
+    /// `platform` equals `load` (0 < load ≤ 10, spec A8). The first BoT arrives at 0.
+    pub fn generate<R: Rng + ?Sized>(
+        &self,
+        n_bots: usize,
+        load: f64,
+        platform: &Platform,
+        rng: &mut R,
+    ) -> Result<Vec<Bot>> {
+        if n_bots < 2 {
+            return Err(GridError::InvalidWorkload(
+                "load targeting needs at least 2 BoTs".into(),
+            ));
+        }
+        check_positive("load", load)?;
+        if load > 10.0 {
+            return Err(GridError::InvalidParameter {
+                name: "load",
+                value: load,
+                reason: "must be at most 10 (1000 %)",
+            });
+        }
+        if let Some(cap) = self.max_runtime_s {
+            check_positive("max_runtime_s", cap)?;
+        }
+        let iat = weibull(self.iat_params, self.order)?;
+        let size = weibull(self.size_params, self.order)?;
+        let sigma = match self.spread {
+            RuntimeSpread::StdDev => self.runtime_params.1,
+            RuntimeSpread::LiteralVariance => self.runtime_params.1.sqrt(),
+        };
+        check_positive("runtime sigma", sigma)?;
+        let rt =
+            Normal::new(self.runtime_params.0, sigma).map_err(|_| GridError::InvalidParameter {
+                name: "runtime mean",
+                value: self.runtime_params.0,
+                reason: "invalid normal parameters",
+            })?;
+        let cap = self.max_runtime_s.unwrap_or(f64::INFINITY);
+        let draw_rt = |rng: &mut R| -> f64 { 2f64.powf(rt.sample(rng)).min(cap) };
+        let mut t = 0.0;
+        let mut bots = Vec::with_capacity(n_bots);
+        let mut work = 0.0;
+        for id in 0..n_bots {
+            if id > 0 {
+                t += 2f64.powf(iat.sample(rng));
+            }
+            let x: f64 = 2f64.powf(size.sample(rng));
+            let n = match self.rounding {
+                SizeRounding::RoundMin1 => x.round().max(1.0),
+                SizeRounding::Ceil => x.ceil().max(1.0),
+            } as usize;
+            let shared = draw_rt(rng);
+            let tasks: Vec<Task> = (0..n)
+                .map(|_| Task {
+                    runtime_ref_s: match self.sharing {
+                        RuntimeSharing::PerTask => draw_rt(rng),
+                        RuntimeSharing::SharedPerBot => shared,
+                    },
+                })
+                .collect();
+            work += tasks.iter().map(|t| t.runtime_ref_s).sum::<f64>();
+            bots.push(Bot {
+                id,
+                arrival_s: t,
+                tasks,
+            });
+        }
+        // Scale all IATs by c = rho_now / rho_target (D scales linearly with c).
+        let cap_ref = platform.reference_capacity(REFERENCE_SPEED_GHZ);
+        let rho_now = work / (cap_ref * t);
+        let c = rho_now / load;
+        if !c.is_finite() || c <= 0.0 {
+            return Err(GridError::InvalidWorkload(
+                "cannot target the load (degenerate span)".into(),
+            ));
+        }
+        for b in &mut bots {
+            b.arrival_s *= c;
+        }
+        Ok(bots)
+    }
+}
+
+/// Synthetic per-cluster background load (spec §1.6.2, used when no trace is given).
+///
+/// Poisson arrivals per grid site with rate `utilisation · S_i / mean_runtime`, exponential
+/// runtimes, single-processor jobs by default (`procs > 1` makes rigid parallel jobs and
+/// scales the rate down accordingly).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyntheticBackground {
+    /// Target utilisation of every site by background jobs, in [0, 1].
+    pub utilisation: f64,
+    /// Mean job runtime, seconds.
+    pub mean_runtime_s: f64,
+    /// Processors per job.
+    pub procs: u64,
+}
+
+impl Default for SyntheticBackground {
+    fn default() -> Self {
+        Self {
+            utilisation: 0.15,
+            mean_runtime_s: 3600.0,
+            procs: 1,
+        }
+    }
+}
+
+impl SyntheticBackground {
+    /// Background jobs on every site of `platform` over `[0, horizon_s)`.
+    pub fn generate<R: Rng + ?Sized>(
+        &self,
+        platform: &Platform,
+        horizon_s: f64,
+        rng: &mut R,
+    ) -> Result<Vec<BackgroundJob>> {
+        check_fraction("background utilisation", self.utilisation)?;
+        check_positive("background mean runtime", self.mean_runtime_s)?;
+        if self.procs == 0 {
+            return Err(GridError::InvalidParameter {
+                name: "background procs",
+                value: 0.0,
+                reason: "must be >= 1",
+            });
+        }
+        if !horizon_s.is_finite() || horizon_s < 0.0 {
+            return Err(GridError::InvalidParameter {
+                name: "horizon",
+                value: horizon_s,
+                reason: "must be finite and >= 0",
+            });
+        }
+        let mut jobs = Vec::new();
+        if self.utilisation == 0.0 {
+            return Ok(jobs);
+        }
+        for site in platform.sites() {
+            let procs = self.procs.min(site.processors);
+            let rate =
+                self.utilisation * site.processors as f64 / (self.mean_runtime_s * procs as f64);
+            let mut t = 0.0;
+            loop {
+                t += -(1.0 - rng.gen::<f64>()).ln() / rate;
+                if t >= horizon_s {
+                    break;
+                }
+                let runtime = -(1.0 - rng.gen::<f64>()).ln() * self.mean_runtime_s;
+                jobs.push(BackgroundJob {
+                    submit_s: t,
+                    runtime_s: runtime,
+                    procs,
+                    site: site.id,
+                });
+            }
+        }
+        jobs.sort_by(|a, b| a.submit_s.total_cmp(&b.submit_s).then(a.site.cmp(&b.site)));
+        Ok(jobs)
+    }
+}
+
+/// Column layout of a background trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceFormat {
+    /// Standard Workload Format (18 fields); the site is field 16 (partition).
+    Swf,
+    /// Grid Workloads Format (29 fields); the site is field 18 (LastRunSiteID), else 17.
+    Gwf,
+}
+
+/// How trace site ids map to platform sites.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SiteMapping {
+    /// `site = id mod n_sites` (ids < 0 go to site 0).
+    Modulo,
+    /// Explicit `(trace id, site index)` pairs; unmapped jobs are skipped.
+    Explicit(Vec<(i64, usize)>),
+}
+
+/// Background jobs parsed from trace text (`;` comments), shifted by `-time_origin_s` so
+/// that the trace's `time_origin_s` becomes t = 0; jobs before it are skipped.
+///
+/// Returns the jobs and the number of skipped job lines (non-positive runtime or processors,
+/// before the origin, or unmapped). Processors = allocated (field 5) else requested (field 8).
+pub fn parse_background_trace(
+    text: &str,
+    format: TraceFormat,
+    mapping: &SiteMapping,
+    n_sites: usize,
+    time_origin_s: f64,
+) -> Result<(Vec<BackgroundJob>, usize)> {
+    if n_sites == 0 {
+        return Err(GridError::InvalidPlatform("no sites to map to".into()));
+    }
+    let min_fields = match format {
+        TraceFormat::Swf => 18,
+        TraceFormat::Gwf => 18,
+    };
+    let mut jobs = Vec::new();
+    let mut skipped = 0;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<f64> = line
+            .split_whitespace()
+            .map(|f| f.parse::<f64>())
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| GridError::MalformedTrace {
+                line: i + 1,
+                message: e.to_string(),
+            })?;
+        if fields.len() < min_fields {
+            return Err(GridError::MalformedTrace {
+                line: i + 1,
+                message: format!("{} fields, expected at least {min_fields}", fields.len()),
+            });
+        }
+        let submit = fields[1] - time_origin_s;
+        let runtime = fields[3];
+        let procs = if fields[4] > 0.0 {
+            fields[4]
+        } else {
+            fields[7]
+        };
+        let site_id = match format {
+            TraceFormat::Swf => fields[15],
+            TraceFormat::Gwf => {
+                if fields.len() > 17 && fields[17] >= 0.0 {
+                    fields[17]
+                } else {
+                    fields[16]
+                }
+            }
+        } as i64;
+        let site = match mapping {
+            SiteMapping::Modulo => Some(site_id.max(0) as usize % n_sites),
+            SiteMapping::Explicit(pairs) => pairs
+                .iter()
+                .find(|(id, _)| *id == site_id)
+                .map(|&(_, s)| s)
+                .filter(|&s| s < n_sites),
+        };
+        match site {
+            Some(site) if runtime > 0.0 && procs >= 1.0 && submit >= 0.0 => {
+                jobs.push(BackgroundJob {
+                    submit_s: submit,
+                    runtime_s: runtime,
+                    procs: procs as u64,
+                    site,
+                })
+            }
+            _ => skipped += 1,
+        }
+    }
+    jobs.sort_by(|a, b| a.submit_s.total_cmp(&b.submit_s));
+    Ok((jobs, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slarm_stats::RngStreams;
+
+    #[test]
+    fn load_targeting_hits_the_target() {
+        // spec A8: offered load after IAT scaling equals the target exactly.
+        let p = Platform::das3();
+        let mut rng = RngStreams::new(3).stream(&[0]);
+        let bots = IosupBotModel::default()
+            .generate(300, 0.8, &p, &mut rng)
+            .unwrap();
+        let w = Workload::new(bots, vec![], BackgroundSource::None).unwrap();
+        assert!((w.offered_load(&p) - 0.8).abs() < 1e-9);
+        assert_eq!(w.bots[0].arrival_s, 0.0);
+    }
+
+    #[test]
+    fn size_distribution_matches_spec() {
+        // spec §1.6.1: P(size = 1) ≈ 9.9 %, P(2) ≈ 25.7 %, mean ≈ 5.3 (shape 1.76, scale 2.11).
+        let p = Platform::das3();
+        let mut rng = RngStreams::new(11).stream(&[1]);
+        let m = IosupBotModel {
+            max_runtime_s: Some(10.0),
+            ..IosupBotModel::default()
+        };
+        let bots = m.generate(20_000, 0.5, &p, &mut rng).unwrap();
+        let n = bots.len() as f64;
+        let ones = bots.iter().filter(|b| b.tasks.len() == 1).count() as f64 / n;
+        let twos = bots.iter().filter(|b| b.tasks.len() == 2).count() as f64 / n;
+        let mean = bots.iter().map(|b| b.tasks.len()).sum::<usize>() as f64 / n;
+        // Tolerances: ~5 binomial standard errors at n = 20 000 for the shares; the mean of a
+        // heavy-ish tail gets 0.3.
+        assert!((ones - 0.099).abs() < 0.011, "P(1) = {ones}");
+        assert!((twos - 0.257).abs() < 0.016, "P(2) = {twos}");
+        assert!((mean - 5.3).abs() < 0.3, "mean = {mean}");
+        assert!(bots
+            .iter()
+            .flat_map(|b| &b.tasks)
+            .all(|t| t.runtime_ref_s <= 10.0));
+    }
+
+    #[test]
+    fn shared_runtimes_are_shared() {
+        let p = Platform::das3();
+        let mut rng = RngStreams::new(5).stream(&[2]);
+        let m = IosupBotModel {
+            sharing: RuntimeSharing::SharedPerBot,
+            ..IosupBotModel::default()
+        };
+        for b in m.generate(50, 0.8, &p, &mut rng).unwrap() {
+            assert!(b
+                .tasks
+                .iter()
+                .all(|t| t.runtime_ref_s == b.tasks[0].runtime_ref_s));
+        }
+    }
+
+    #[test]
+    fn invalid_inputs_are_errors() {
+        let p = Platform::das3();
+        let mut rng = RngStreams::new(5).stream(&[3]);
+        let m = IosupBotModel::default();
+        assert!(m.generate(1, 0.8, &p, &mut rng).is_err());
+        assert!(m.generate(10, f64::NAN, &p, &mut rng).is_err());
+        assert!(m.generate(10, -0.1, &p, &mut rng).is_err());
+        assert!(Workload::new(vec![], vec![], BackgroundSource::None).is_err());
+        let empty = Bot {
+            id: 0,
+            arrival_s: 0.0,
+            tasks: vec![],
+        };
+        assert!(Workload::new(vec![empty], vec![], BackgroundSource::None).is_err());
+        let bg = SyntheticBackground {
+            utilisation: 1.5,
+            ..SyntheticBackground::default()
+        };
+        assert!(bg.generate(&p, 100.0, &mut rng).is_err());
+    }
+
+    #[test]
+    fn synthetic_background_utilisation() {
+        // Offered background work / (S · horizon) ≈ utilisation (Poisson, 2 % tolerance).
+        let p = Platform::das3();
+        let mut rng = RngStreams::new(9).stream(&[4]);
+        let bg = SyntheticBackground::default();
+        let h = 2.0e6;
+        let jobs = bg.generate(&p, h, &mut rng).unwrap();
+        let work: f64 = jobs.iter().map(|j| j.runtime_s * j.procs as f64).sum();
+        let u = work / (544.0 * h);
+        assert!((u - 0.15).abs() < 0.006, "u = {u}");
+        assert!(jobs.iter().all(|j| j.site < 5));
+    }
+
+    #[test]
+    fn trace_parsing() {
+        let swf = "; header\n1 100 0 50 2 -1 -1 2 60 -1 1 1 1 1 1 3 -1 -1\n\
+                   2 200 0 0 2 -1 -1 2 60 -1 1 1 1 1 1 1 -1 -1\n\
+                   3 50 0 10 1 -1 -1 1 60 -1 1 1 1 1 1 7 -1 -1\n";
+        let (jobs, skipped) =
+            parse_background_trace(swf, TraceFormat::Swf, &SiteMapping::Modulo, 5, 60.0).unwrap();
+        assert_eq!(skipped, 2); // zero runtime; before the origin
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(jobs[0].site, 3);
+        assert_eq!(jobs[0].submit_s, 40.0);
+        let map = SiteMapping::Explicit(vec![(3, 1)]);
+        let (jobs, _) = parse_background_trace(swf, TraceFormat::Swf, &map, 5, 0.0).unwrap();
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(jobs[0].site, 1);
+        let bad = "1 2 3\n";
+        assert!(matches!(
+            parse_background_trace(bad, TraceFormat::Swf, &SiteMapping::Modulo, 5, 0.0),
+            Err(GridError::MalformedTrace { line: 1, .. })
+        ));
+        assert!(
+            parse_background_trace("x y\n", TraceFormat::Gwf, &SiteMapping::Modulo, 5, 0.0)
+                .is_err()
+        );
+    }
+}
