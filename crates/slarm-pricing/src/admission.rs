@@ -1,0 +1,413 @@
+//! Economy-based admission control and resource allocation (Algorithm 1, spec §2.6, §2.8).
+//!
+//! Nodes that have the memory and disk (line 2) and can still finish the job by its
+//! deadline under proportional share (line 10) are sorted by RESFree ascending (best fit,
+//! ties by node id); the first PROC_i of them whose per-node cost `RE_i·P_ij` fits the
+//! budget are allocated, and the job is charged the maximum of those per-node costs.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::node::{CommitMode, Process, TimeSharedNode};
+use crate::pricing::{PriceQuote, PricingPolicy, ResourceWindow};
+use crate::spec::Job;
+
+/// Tolerance of the share test `Σ partitions + RE/D <= 1 + EPS` (spec §5.2).
+pub const SHARE_EPS: f64 = 1e-9;
+
+/// Why a job was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RejectReason {
+    /// Fewer than PROC_i nodes have the memory/disk (Algorithm 1 line 6).
+    CannotMeetResources,
+    /// Fewer than PROC_i nodes can finish it by its deadline (line 14).
+    CannotMeetDeadline,
+    /// Fewer than PROC_i deadline-feasible nodes are within budget (line 30).
+    CannotMeetBudget,
+    /// Its deadline lapsed while it waited in a backfilling queue (spec §3.6).
+    DeadlineLapsedInQueue,
+}
+
+impl RejectReason {
+    /// All reasons, in a stable order.
+    pub const ALL: [RejectReason; 4] = [
+        RejectReason::CannotMeetResources,
+        RejectReason::CannotMeetDeadline,
+        RejectReason::CannotMeetBudget,
+        RejectReason::DeadlineLapsedInQueue,
+    ];
+
+    /// snake_case name, as in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            RejectReason::CannotMeetResources => "cannot_meet_resources",
+            RejectReason::CannotMeetDeadline => "cannot_meet_deadline",
+            RejectReason::CannotMeetBudget => "cannot_meet_budget",
+            RejectReason::DeadlineLapsedInQueue => "deadline_lapsed_in_queue",
+        }
+    }
+}
+
+/// The deadline test of Algorithm 1 line 10 (spec §5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadlineTest {
+    /// Σ current partitions + RE/D <= 1 (+EPS) and RESFree > 0 (default).
+    ShareAndResFree,
+    /// Only RESFree > 0.
+    ResFreeOnly,
+}
+
+/// Options of Algorithm 1.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AdmissionConfig {
+    /// What counts as committed in RESFree.
+    pub commit: CommitMode,
+    /// Line-10 test.
+    pub deadline_test: DeadlineTest,
+    /// The rating RE refers to (168 in the evaluation).
+    pub reference_rating: f64,
+}
+
+impl Default for AdmissionConfig {
+    fn default() -> Self {
+        Self {
+            commit: CommitMode::Windowed,
+            deadline_test: DeadlineTest::ShareAndResFree,
+            reference_rating: 168.0,
+        }
+    }
+}
+
+/// The outcome of Algorithm 1 for one job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Accepted on `nodes` (indices into the node slice) at cost C_i.
+    Accept {
+        /// Allocated nodes, in allocation (best-fit) order.
+        nodes: Vec<usize>,
+        /// C_i: the maximum per-node cost.
+        cost: f64,
+    },
+    /// Rejected.
+    Reject(RejectReason),
+}
+
+/// Runs Algorithm 1 for `job` at time `now` over `nodes` (already advanced to `now` and
+/// controlled). Pure: places nothing; see [`place`].
+///
+/// ```
+/// use slarm_pricing::admission::{admit, AdmissionConfig, Decision};
+/// use slarm_pricing::node::{Node, TimeSharedNode};
+/// use slarm_pricing::pricing::LibraPlusDollar;
+/// use slarm_pricing::spec::{Job, JobSpec, Urgency};
+///
+/// let nodes: Vec<_> = (0..2).map(|i| TimeSharedNode::new(Node::new(i, 168.0).unwrap())).collect();
+/// let job = Job::new(JobSpec::simple(0, 100.0, 2, 800.0, 400.0).unwrap(), 0.0, 100.0, Urgency::Low).unwrap();
+/// let p = LibraPlusDollar::new(1.0, 0.1, 1.0).unwrap();
+/// match admit(&job, 0.0, &nodes, &p, &AdmissionConfig::default()).unwrap() {
+///     Decision::Accept { nodes, cost } => {
+///         assert_eq!(nodes, vec![0, 1]);
+///         assert!((cost - 100.0 * (1.0 + 0.1 * 800.0 / 700.0)).abs() < 1e-9);
+///     }
+///     Decision::Reject(r) => unreachable!("{r:?}"),
+/// }
+/// ```
+pub fn admit<P: PricingPolicy + ?Sized>(
+    job: &Job,
+    now: f64,
+    nodes: &[TimeSharedNode],
+    pricing: &P,
+    cfg: &AdmissionConfig,
+) -> Result<Decision> {
+    let procs = job.procs() as usize;
+    let spec = &job.spec;
+    let d = spec.qos.deadline;
+    let window_end = now + d;
+    // Lines 1-6: static resource feasibility.
+    let l_res: Vec<&TimeSharedNode> = nodes
+        .iter()
+        .filter(|n| n.mem_free() >= spec.resources.mem && n.disk_free() >= spec.resources.disk)
+        .collect();
+    if l_res.len() < procs {
+        return Ok(Decision::Reject(RejectReason::CannotMeetResources));
+    }
+    // Lines 9-14: deadline feasibility.
+    let mut l_dl: Vec<(usize, f64, f64, f64)> = Vec::with_capacity(l_res.len());
+    for (idx, n) in nodes.iter().enumerate() {
+        if !(n.mem_free() >= spec.resources.mem && n.disk_free() >= spec.resources.disk) {
+            continue;
+        }
+        let re = spec.estimate_on(n.node.rating, cfg.reference_rating);
+        let committed = n.committed(window_end, cfg.commit);
+        let free = d - committed - re;
+        let share_ok = match cfg.deadline_test {
+            DeadlineTest::ShareAndResFree => re <= d && n.demand_sum() + re / d <= 1.0 + SHARE_EPS,
+            DeadlineTest::ResFreeOnly => true,
+        };
+        if share_ok && free > 0.0 {
+            l_dl.push((idx, free, re, committed));
+        }
+    }
+    if l_dl.len() < procs {
+        return Ok(Decision::Reject(RejectReason::CannotMeetDeadline));
+    }
+    // Lines 17-32: best fit by RESFree ascending, ties by node id; per-node budget test.
+    l_dl.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    let mut alloc = Vec::with_capacity(procs);
+    let mut cost = 0.0f64;
+    for &(idx, _free, re, committed) in &l_dl {
+        let quote = PriceQuote {
+            estimate: re,
+            deadline: d,
+            cpu: ResourceWindow::new(d, committed, re)?,
+        };
+        let c = pricing.cost(&quote)?;
+        if c <= spec.qos.budget {
+            alloc.push(idx);
+            if alloc.len() == 1 || c > cost {
+                cost = c;
+            }
+        }
+        if alloc.len() == procs {
+            break;
+        }
+    }
+    if alloc.len() < procs {
+        return Ok(Decision::Reject(RejectReason::CannotMeetBudget));
+    }
+    Ok(Decision::Accept { nodes: alloc, cost })
+}
+
+/// Starts one process of accepted job `job_index` on each of `alloc` (partition RE_ij/D_i).
+pub fn place(
+    job_index: usize,
+    job: &Job,
+    alloc: &[usize],
+    nodes: &mut [TimeSharedNode],
+    reference_rating: f64,
+) {
+    for &j in alloc {
+        if let Some(n) = nodes.get_mut(j) {
+            let scale = reference_rating / n.node.rating;
+            let re = job.spec.estimate_on(n.node.rating, reference_rating);
+            let mut p = Process::start(
+                job_index,
+                job.arrival,
+                job.spec.qos.deadline,
+                re,
+                job.runtime * scale,
+            );
+            p.mem = job.spec.resources.mem;
+            p.disk = job.spec.resources.disk;
+            n.add(p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::{JobControl, Node};
+    use crate::pricing::{LibraPlusDollar, LibraStatic};
+    use crate::spec::{
+        JobDetails, JobLength, JobSpec, QosConstraints, QosOptimization, ResourceRequirements,
+        Urgency,
+    };
+
+    fn nodes(n: usize) -> Vec<TimeSharedNode> {
+        (0..n)
+            .map(|i| TimeSharedNode::new(Node::new(i, 168.0).unwrap()))
+            .collect()
+    }
+
+    fn job(id: u64, re: f64, procs: u32, d: f64, b: f64) -> Job {
+        Job::new(
+            JobSpec::simple(id, re, procs, d, b).unwrap(),
+            0.0,
+            re,
+            Urgency::Low,
+        )
+        .unwrap()
+    }
+
+    fn libra_plus(beta: f64) -> LibraPlusDollar {
+        LibraPlusDollar::new(1.0, beta, 1.0).unwrap()
+    }
+
+    #[test]
+    fn reject_cannot_meet_resources() {
+        // Algorithm 1 line 6: only one node has enough memory for a 2-processor job.
+        let mut ns = nodes(2);
+        ns[0] = TimeSharedNode::new(
+            Node::new(0, 168.0)
+                .unwrap()
+                .with_capacity(10.0, 10.0)
+                .unwrap(),
+        );
+        ns[1] = TimeSharedNode::new(
+            Node::new(1, 168.0)
+                .unwrap()
+                .with_capacity(1.0, 10.0)
+                .unwrap(),
+        );
+        let spec = JobSpec::new(
+            0,
+            JobDetails {
+                length: JobLength::RuntimeEstimate(10.0),
+            },
+            ResourceRequirements {
+                mem: 5.0,
+                disk: 1.0,
+                procs: 2,
+            },
+            QosConstraints {
+                deadline: 100.0,
+                budget: 1e6,
+            },
+            QosOptimization::None,
+        )
+        .unwrap();
+        let j = Job::new(spec, 0.0, 10.0, Urgency::Low).unwrap();
+        let d = admit(&j, 0.0, &ns, &libra_plus(0.1), &AdmissionConfig::default()).unwrap();
+        assert_eq!(d, Decision::Reject(RejectReason::CannotMeetResources));
+        // More processors than nodes is the same path.
+        let d = admit(
+            &job(1, 10.0, 3, 100.0, 1e6),
+            0.0,
+            &nodes(2),
+            &libra_plus(0.1),
+            &AdmissionConfig::default(),
+        )
+        .unwrap();
+        assert_eq!(d, Decision::Reject(RejectReason::CannotMeetResources));
+    }
+
+    #[test]
+    fn reject_cannot_meet_deadline() {
+        // Line 14: node 0 already runs a job with partition 0.8; a new job needing 0.5 fits
+        // only on node 1, but it asks for 2 processors.
+        let mut ns = nodes(2);
+        let first = job(0, 80.0, 1, 100.0, 1e6);
+        place(0, &first, &[0], &mut ns, 168.0);
+        for n in &mut ns {
+            n.control(&JobControl::default());
+        }
+        let j = job(1, 50.0, 2, 100.0, 1e6);
+        let d = admit(&j, 0.0, &ns, &libra_plus(0.1), &AdmissionConfig::default()).unwrap();
+        assert_eq!(d, Decision::Reject(RejectReason::CannotMeetDeadline));
+        // A single-processor job goes to the free node.
+        let j1 = job(2, 50.0, 1, 100.0, 1e6);
+        match admit(&j1, 0.0, &ns, &libra_plus(0.1), &AdmissionConfig::default()).unwrap() {
+            Decision::Accept { nodes, .. } => assert_eq!(nodes, vec![1]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn reject_cannot_meet_budget_and_cost_is_max_not_sum() {
+        // Node 0 is loaded (RESFree small -> expensive), node 1 empty.
+        let mut ns = nodes(2);
+        place(0, &job(0, 50.0, 1, 100.0, 1e6), &[0], &mut ns, 168.0);
+        for n in &mut ns {
+            n.control(&JobControl::default());
+        }
+        let p = libra_plus(1.0);
+        // RE = 20, D = 100: node 0 free = 100 - 50 - 20 = 30 -> P = 1 + 100/30; node 1 free = 80.
+        let c0 = 20.0 * (1.0 + 100.0 / 30.0);
+        let c1 = 20.0 * (1.0 + 100.0 / 80.0);
+        let cfg = AdmissionConfig::default();
+        match admit(&job(1, 20.0, 2, 100.0, c0), 0.0, &ns, &p, &cfg).unwrap() {
+            Decision::Accept { nodes, cost } => {
+                assert_eq!(nodes, vec![0, 1]); // best fit: fullest node first
+                assert!((cost - c0).abs() < 1e-9); // max, not the sum c0 + c1
+            }
+            other => panic!("{other:?}"),
+        }
+        // Budget between c1 and c0: node 0 skipped, only one node -> budget rejection.
+        let j = job(2, 20.0, 2, 100.0, (c0 + c1) / 2.0);
+        assert_eq!(
+            admit(&j, 0.0, &ns, &p, &cfg).unwrap(),
+            Decision::Reject(RejectReason::CannotMeetBudget)
+        );
+        // ... but a 1-processor job with that budget is accepted on node 1 at c1 <= budget.
+        match admit(&job(3, 20.0, 1, 100.0, (c0 + c1) / 2.0), 0.0, &ns, &p, &cfg).unwrap() {
+            Decision::Accept { nodes, cost } => {
+                assert_eq!(nodes, vec![1]);
+                assert!((cost - c1).abs() < 1e-9);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn libra_cost_is_node_independent() {
+        let ns = nodes(3);
+        let l = LibraStatic::new(1.0, 1.0).unwrap();
+        match admit(
+            &job(0, 100.0, 3, 400.0, 1e6),
+            0.0,
+            &ns,
+            &l,
+            &AdmissionConfig::default(),
+        )
+        .unwrap()
+        {
+            Decision::Accept { cost, .. } => assert!((cost - 100.25).abs() < 1e-12),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn resfree_only_test_admits_oversubscription() {
+        // Existing job: RE 100, D 200 (share 0.5); at t = 190 only 5 s of its estimate remain.
+        let jc = JobControl::default();
+        let mut ns = nodes(1);
+        place(0, &job(0, 100.0, 1, 200.0, 1e6), &[0], &mut ns, 168.0);
+        ns[0].control(&jc);
+        ns[0].advance(190.0);
+        ns[0].control(&jc);
+        // New job RE 90, D 100: share 0.5 + 0.9 > 1 -> the default test rejects, while
+        // RESFree = 100 - min(5, 0.5*100) - 90 = 5 > 0 -> ResFreeOnly accepts.
+        let spec = JobSpec::simple(1, 90.0, 1, 100.0, 1e6).unwrap();
+        let j = Job::new(spec, 190.0, 90.0, Urgency::Low).unwrap();
+        let share = AdmissionConfig::default();
+        assert_eq!(
+            admit(&j, 190.0, &ns, &libra_plus(0.1), &share).unwrap(),
+            Decision::Reject(RejectReason::CannotMeetDeadline)
+        );
+        let only = AdmissionConfig {
+            deadline_test: DeadlineTest::ResFreeOnly,
+            ..share
+        };
+        assert!(matches!(
+            admit(&j, 190.0, &ns, &libra_plus(0.1), &only).unwrap(),
+            Decision::Accept { .. }
+        ));
+        // The literal FullEstimate reading leaves 100 - 100 - 90 < 0 -> reject.
+        let full = AdmissionConfig {
+            commit: CommitMode::FullEstimate,
+            ..only
+        };
+        assert_eq!(
+            admit(&j, 190.0, &ns, &libra_plus(0.1), &full).unwrap(),
+            Decision::Reject(RejectReason::CannotMeetDeadline)
+        );
+    }
+
+    #[test]
+    fn reason_names() {
+        let names: Vec<_> = RejectReason::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "cannot_meet_resources",
+                "cannot_meet_deadline",
+                "cannot_meet_budget",
+                "deadline_lapsed_in_queue"
+            ]
+        );
+    }
+}

@@ -1,0 +1,117 @@
+//! The error type of `slarm-pricing`.
+
+use thiserror::Error;
+
+/// Everything that can go wrong when building or running a pricing / admission model.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum PricingError {
+    /// A value that must be finite was NaN or infinite.
+    #[error("{what} must be finite, got {value}")]
+    NonFinite {
+        /// Which quantity was bad.
+        what: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A value that must be strictly positive was zero or negative.
+    #[error("{what} must be > 0, got {value}")]
+    NotPositive {
+        /// Which quantity was bad.
+        what: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A value that must be non-negative was negative.
+    #[error("{what} must be >= 0, got {value}")]
+    Negative {
+        /// Which quantity was bad.
+        what: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A parameter lies outside its admissible range.
+    #[error("invalid {name} = {value}: {reason}")]
+    InvalidParameter {
+        /// Parameter name.
+        name: &'static str,
+        /// The offending value.
+        value: f64,
+        /// Why it is not admissible.
+        reason: &'static str,
+    },
+    /// The free amount of a resource over the pricing window is not positive, so the
+    /// utilisation rate of eq. (4) is unbounded (admission must check sufficiency first).
+    #[error("no free {resource} in the pricing window (free = {free}); eq. (4) is unbounded")]
+    NoFreeResource {
+        /// Which resource.
+        resource: &'static str,
+        /// The free amount RESFree (<= 0).
+        free: f64,
+    },
+    /// A job specification is inconsistent (e.g. its deadline is shorter than its estimate).
+    #[error("job {job}: {reason}")]
+    InvalidJob {
+        /// Job id.
+        job: u64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A workload is empty or unusable.
+    #[error("workload: {0}")]
+    Workload(String),
+    /// The space-shared simulator reported an error.
+    #[error("space-shared simulation: {0}")]
+    Simulation(String),
+}
+
+/// Result alias of this crate.
+pub type Result<T> = std::result::Result<T, PricingError>;
+
+/// Checks that `value` is finite and strictly positive.
+pub(crate) fn positive(what: &'static str, value: f64) -> Result<f64> {
+    if !value.is_finite() {
+        Err(PricingError::NonFinite { what, value })
+    } else if value <= 0.0 {
+        Err(PricingError::NotPositive { what, value })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that `value` is finite and non-negative.
+pub(crate) fn non_negative(what: &'static str, value: f64) -> Result<f64> {
+    if !value.is_finite() {
+        Err(PricingError::NonFinite { what, value })
+    } else if value < 0.0 {
+        Err(PricingError::Negative { what, value })
+    } else {
+        Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validators() {
+        assert!(positive("x", 1.0).is_ok());
+        assert!(matches!(
+            positive("x", 0.0),
+            Err(PricingError::NotPositive { .. })
+        ));
+        assert!(matches!(
+            positive("x", f64::NAN),
+            Err(PricingError::NonFinite { .. })
+        ));
+        assert!(non_negative("x", 0.0).is_ok());
+        assert!(matches!(
+            non_negative("x", -1.0),
+            Err(PricingError::Negative { .. })
+        ));
+        assert!(matches!(
+            non_negative("x", f64::INFINITY),
+            Err(PricingError::NonFinite { .. })
+        ));
+    }
+}

@@ -1,0 +1,489 @@
+//! Time-shared compute nodes and deadline-based proportional-share job control
+//! (Algorithm 2, spec §2.5 and the node model of §2.8).
+//!
+//! Every process of an accepted job runs on its node with a processor-time partition
+//! `Partition_ij = (RE_ij - clockCPU_ij) / (D_i - clockWall_i)` (capped at 1). When the sum of
+//! demands S exceeds 1 all rates are squeezed proportionally (`rate = d / S`); otherwise the
+//! node is non-work-conserving (`rate = d`, the default, spec §5.3) or shares its slack in
+//! proportion to the partitions ([`RateMode::WorkConserving`]). A process whose estimate is
+//! exhausted or whose deadline has passed follows the [`OverrunPolicy`] (spec §5.5).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{non_negative, positive, Result};
+
+/// How a node turns partitions into processor rates (spec §5.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RateMode {
+    /// rate = partition (squeezed when over-subscribed): jobs finish exactly at their deadline.
+    Capped,
+    /// Slack is shared in proportion to the partitions: rate = partition / S.
+    WorkConserving,
+}
+
+/// Demand of a process that has exhausted its estimate or passed its deadline (spec §5.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OverrunPolicy {
+    /// Best effort: demand 1.0 (default).
+    FullDemand,
+    /// Keep the last partition computed while on schedule.
+    KeepLastShare,
+    /// Only the capacity the on-schedule processes leave, split equally among overrunners.
+    LeftoverOnly,
+}
+
+/// Job-control settings of every node.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct JobControl {
+    /// Rate model.
+    pub rate_mode: RateMode,
+    /// Overrun policy.
+    pub overrun: OverrunPolicy,
+    /// CONTROL_INTERVAL in seconds (spec §5.4; default 60 s).
+    pub control_interval: f64,
+}
+
+impl Default for JobControl {
+    fn default() -> Self {
+        Self {
+            rate_mode: RateMode::Capped,
+            overrun: OverrunPolicy::FullDemand,
+            control_interval: 60.0,
+        }
+    }
+}
+
+impl JobControl {
+    /// Validates the control interval (> 0, finite).
+    pub fn validate(&self) -> Result<()> {
+        positive("control interval", self.control_interval).map(|_| ())
+    }
+}
+
+/// What counts as "committed" processor time in RESFree (eq. 6, spec §5.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitMode {
+    /// Processor time each running job uses inside the window under its current partition:
+    /// `min(remaining_k, s_k · (DT_i - now))` (default).
+    Windowed,
+    /// Σ remaining estimate `max(0, RE_k - clockCPU_k)`.
+    RemainingEstimate,
+    /// Σ RE_k (the literal reading).
+    FullEstimate,
+}
+
+/// A compute node's static description.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    /// Node id (0-based).
+    pub id: usize,
+    /// Speed rating (SPEC 168 for the SDSC SP2 nodes).
+    pub rating: f64,
+    /// Memory capacity (`f64::INFINITY` = not modelled).
+    pub mem: f64,
+    /// Disk capacity (`f64::INFINITY` = not modelled).
+    pub disk: f64,
+}
+
+impl Node {
+    /// A node with the given rating and unlimited memory and disk (spec §5.17).
+    pub fn new(id: usize, rating: f64) -> Result<Self> {
+        positive("node rating", rating)?;
+        Ok(Self {
+            id,
+            rating,
+            mem: f64::INFINITY,
+            disk: f64::INFINITY,
+        })
+    }
+
+    /// Sets memory and disk capacities (>= 0; infinity allowed).
+    pub fn with_capacity(mut self, mem: f64, disk: f64) -> Result<Self> {
+        if mem.is_nan() || mem < 0.0 {
+            return non_negative("memory capacity", mem).map(|_| self);
+        }
+        if disk.is_nan() || disk < 0.0 {
+            return non_negative("disk capacity", disk).map(|_| self);
+        }
+        self.mem = mem;
+        self.disk = disk;
+        Ok(self)
+    }
+}
+
+/// One process of a job on a node.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Process {
+    /// Index of the job in the simulation.
+    pub job: usize,
+    /// Arrival time AT_i (the wall clock of Algorithm 2 starts here).
+    pub arrival: f64,
+    /// Relative deadline D_i.
+    pub deadline: f64,
+    /// RE_ij: estimate on this node (processor-seconds).
+    pub estimate: f64,
+    /// Real work on this node (processor-seconds, R_ij).
+    pub work: f64,
+    /// clockCPU_ij: processor time received so far.
+    pub cpu: f64,
+    /// Current demand (Algorithm-2 partition, or the overrun demand).
+    pub demand: f64,
+    /// Current processor rate.
+    pub rate: f64,
+    /// Memory held.
+    pub mem: f64,
+    /// Disk held.
+    pub disk: f64,
+    /// Whether the process has exhausted its estimate or passed its deadline.
+    pub overrun: bool,
+}
+
+impl Process {
+    /// A new process at its arrival: partition RE/D, nothing done yet.
+    pub fn start(job: usize, arrival: f64, deadline: f64, estimate: f64, work: f64) -> Self {
+        let d = (estimate / deadline).min(1.0);
+        Self {
+            job,
+            arrival,
+            deadline,
+            estimate,
+            work,
+            cpu: 0.0,
+            demand: d,
+            rate: d,
+            mem: 0.0,
+            disk: 0.0,
+            overrun: false,
+        }
+    }
+
+    /// Remaining estimate `max(0, RE - clockCPU)`.
+    pub fn remaining_estimate(&self) -> f64 {
+        (self.estimate - self.cpu).max(0.0)
+    }
+}
+
+/// `x` has reached `target` up to rounding.
+pub(crate) fn reached(x: f64, target: f64) -> bool {
+    x >= target - 1e-9 * target.abs().max(1.0)
+}
+
+/// A time-shared node with its running processes and a local clock.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimeSharedNode {
+    /// The node.
+    pub node: Node,
+    clock: f64,
+    procs: Vec<Process>,
+    mem_used: f64,
+    disk_used: f64,
+    busy: f64,
+}
+
+impl TimeSharedNode {
+    /// An idle node at time 0.
+    pub fn new(node: Node) -> Self {
+        Self {
+            node,
+            clock: 0.0,
+            procs: Vec::new(),
+            mem_used: 0.0,
+            disk_used: 0.0,
+            busy: 0.0,
+        }
+    }
+
+    /// The node's clock.
+    pub fn clock(&self) -> f64 {
+        self.clock
+    }
+
+    /// The running processes.
+    pub fn processes(&self) -> &[Process] {
+        &self.procs
+    }
+
+    /// Processor-seconds delivered so far.
+    pub fn busy_time(&self) -> f64 {
+        self.busy
+    }
+
+    /// Free memory.
+    pub fn mem_free(&self) -> f64 {
+        self.node.mem - self.mem_used
+    }
+
+    /// Free disk.
+    pub fn disk_free(&self) -> f64 {
+        self.node.disk - self.disk_used
+    }
+
+    /// Σ of the current demands (Algorithm-2 partitions).
+    pub fn demand_sum(&self) -> f64 {
+        self.procs.iter().map(|p| p.demand).sum()
+    }
+
+    /// Advances the clock to `t` at the current rates (no event may lie in between).
+    pub fn advance(&mut self, t: f64) {
+        let dt = t - self.clock;
+        if dt > 0.0 {
+            for p in &mut self.procs {
+                let step = p.rate * dt;
+                p.cpu += step;
+                self.busy += step;
+            }
+            self.clock = t;
+        }
+    }
+
+    /// Algorithm 2 at the current clock: recomputes every partition and rate.
+    pub fn control(&mut self, jc: &JobControl) {
+        let now = self.clock;
+        let mut on_schedule = 0.0;
+        let mut overrunners = 0usize;
+        for p in &mut self.procs {
+            let wall = now - p.arrival;
+            p.overrun = p.overrun || reached(p.cpu, p.estimate) || reached(wall, p.deadline);
+            if p.overrun {
+                overrunners += 1;
+                p.demand = match jc.overrun {
+                    OverrunPolicy::FullDemand => 1.0,
+                    OverrunPolicy::KeepLastShare => p.demand,
+                    OverrunPolicy::LeftoverOnly => 0.0,
+                };
+            } else {
+                p.demand = ((p.estimate - p.cpu) / (p.deadline - wall)).min(1.0);
+                on_schedule += p.demand;
+            }
+        }
+        if jc.overrun == OverrunPolicy::LeftoverOnly && overrunners > 0 {
+            let share = (1.0 - on_schedule).max(0.0) / overrunners as f64;
+            for p in self.procs.iter_mut().filter(|p| p.overrun) {
+                p.demand = share;
+            }
+        }
+        let s = self.demand_sum();
+        let div = match jc.rate_mode {
+            RateMode::Capped => s.max(1.0),
+            RateMode::WorkConserving => s,
+        };
+        for p in &mut self.procs {
+            p.rate = if div > 0.0 { p.demand / div } else { 0.0 };
+        }
+    }
+
+    /// Whether partitions stay constant until the next process event (no squeeze, capped).
+    pub fn is_steady(&self, jc: &JobControl) -> bool {
+        jc.rate_mode == RateMode::Capped && self.demand_sum() <= 1.0 + 1e-12
+    }
+
+    /// Time of the next event of this node: a completion, an estimate running out, a
+    /// deadline passing, or (when not steady) the next control tick. `INFINITY` if idle.
+    pub fn next_event(&self, jc: &JobControl) -> f64 {
+        let now = self.clock;
+        let mut t = f64::INFINITY;
+        for p in &self.procs {
+            if p.rate > 0.0 {
+                t = t.min(now + (p.work - p.cpu).max(0.0) / p.rate);
+                if !p.overrun {
+                    t = t.min(now + (p.estimate - p.cpu).max(0.0) / p.rate);
+                }
+            }
+            if !p.overrun {
+                t = t.min(p.arrival + p.deadline);
+            }
+        }
+        if !self.procs.is_empty() && !self.is_steady(jc) {
+            let k = (now / jc.control_interval).floor() + 1.0;
+            t = t.min(k * jc.control_interval);
+        }
+        t
+    }
+
+    /// Committed processor time inside the window ending at `window_end` (eq. 6, §5.1).
+    pub fn committed(&self, window_end: f64, mode: CommitMode) -> f64 {
+        let span = (window_end - self.clock).max(0.0);
+        self.procs
+            .iter()
+            .map(|p| match mode {
+                CommitMode::Windowed => p.remaining_estimate().min(p.demand * span),
+                CommitMode::RemainingEstimate => p.remaining_estimate(),
+                CommitMode::FullEstimate => p.estimate,
+            })
+            .sum()
+    }
+
+    /// Adds a process (its memory and disk are held until it finishes).
+    pub fn add(&mut self, p: Process) {
+        self.mem_used += p.mem;
+        self.disk_used += p.disk;
+        self.procs.push(p);
+    }
+
+    /// Removes the processes that have done their real work; returns their job indices
+    /// (they finished at the current clock).
+    pub fn take_finished(&mut self) -> Vec<usize> {
+        let mut done = Vec::new();
+        let mut i = 0;
+        while i < self.procs.len() {
+            if reached(self.procs[i].cpu, self.procs[i].work) {
+                let p = self.procs.swap_remove(i);
+                self.mem_used -= p.mem;
+                self.disk_used -= p.disk;
+                done.push(p.job);
+            } else {
+                i += 1;
+            }
+        }
+        done.sort_unstable();
+        done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node() -> TimeSharedNode {
+        TimeSharedNode::new(Node::new(0, 168.0).unwrap())
+    }
+
+    fn run_to_idle(n: &mut TimeSharedNode, jc: &JobControl) -> Vec<(usize, f64)> {
+        let mut out = Vec::new();
+        n.control(jc);
+        for _ in 0..100_000 {
+            let t = n.next_event(jc);
+            if !t.is_finite() {
+                break;
+            }
+            n.advance(t);
+            for j in n.take_finished() {
+                out.push((j, t));
+            }
+            n.control(jc);
+        }
+        out
+    }
+
+    #[test]
+    fn share_is_re_over_d_at_start_and_constant_on_schedule() {
+        // Spec §2.5: initial partition RE/D; constant when the job receives exactly it.
+        let jc = JobControl::default();
+        let mut n = node();
+        n.add(Process::start(0, 0.0, 400.0, 100.0, 100.0));
+        n.add(Process::start(1, 0.0, 1000.0, 300.0, 300.0));
+        n.control(&jc);
+        assert!((n.processes()[0].demand - 0.25).abs() < 1e-15);
+        assert!((n.processes()[1].demand - 0.3).abs() < 1e-15);
+        for t in [10.0, 77.7, 250.0, 399.0] {
+            n.advance(t);
+            n.control(&jc);
+            assert!((n.processes()[0].demand - 0.25).abs() < 1e-12, "t={t}");
+            assert!((n.processes()[1].demand - 0.3).abs() < 1e-12, "t={t}");
+        }
+    }
+
+    #[test]
+    fn exact_estimates_finish_exactly_at_deadline() {
+        let jc = JobControl::default();
+        let mut n = node();
+        n.add(Process::start(0, 0.0, 400.0, 100.0, 100.0));
+        n.add(Process::start(1, 0.0, 1000.0, 300.0, 300.0));
+        let done = run_to_idle(&mut n, &jc);
+        assert_eq!(done.len(), 2);
+        assert_eq!(done[0].0, 0);
+        assert!((done[0].1 - 400.0).abs() < 1e-6);
+        assert!((done[1].1 - 1000.0).abs() < 1e-6);
+        assert!((n.busy_time() - 400.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn work_conserving_finishes_early() {
+        let jc = JobControl {
+            rate_mode: RateMode::WorkConserving,
+            ..JobControl::default()
+        };
+        let mut n = node();
+        n.add(Process::start(0, 0.0, 400.0, 100.0, 100.0));
+        let done = run_to_idle(&mut n, &jc);
+        assert!((done[0].1 - 100.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn underestimate_overruns_and_squeezes_others() {
+        // Job 0 needs 600 s but claims 100 s with D = 200: at t = 200 it overruns with demand 1,
+        // squeezing job 1 (RE = R = 400, D = 800, share 0.5). 1000 s of work on one processor
+        // cannot all be done by 800, and job 1 misses its deadline.
+        let jc = JobControl::default();
+        let mut n = node();
+        n.add(Process::start(0, 0.0, 200.0, 100.0, 600.0));
+        n.add(Process::start(1, 0.0, 800.0, 400.0, 400.0));
+        let done = run_to_idle(&mut n, &jc);
+        let f0 = done.iter().find(|d| d.0 == 0).unwrap().1;
+        let f1 = done.iter().find(|d| d.0 == 1).unwrap().1;
+        assert!(
+            (f0.max(f1) - 1000.0).abs() < 1e-6,
+            "node never idles: {f0} {f1}"
+        );
+        assert!(f1 > 800.0, "squeezed job must be late, finished {f1}");
+        // all real work delivered
+        assert!((n.busy_time() - 1000.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn overrun_policies_differ() {
+        let mk = |o| JobControl {
+            overrun: o,
+            ..JobControl::default()
+        };
+        let mut finish = Vec::new();
+        for o in [
+            OverrunPolicy::FullDemand,
+            OverrunPolicy::KeepLastShare,
+            OverrunPolicy::LeftoverOnly,
+        ] {
+            let mut n = node();
+            n.add(Process::start(0, 0.0, 200.0, 100.0, 600.0));
+            n.add(Process::start(1, 0.0, 800.0, 400.0, 400.0));
+            let done = run_to_idle(&mut n, &mk(o));
+            assert_eq!(done.len(), 2);
+            finish.push(done.iter().find(|d| d.0 == 1).unwrap().1);
+        }
+        // LeftoverOnly never hurts the on-schedule job.
+        assert!((finish[2] - 800.0).abs() < 1e-6);
+        assert!(finish[0] > 800.0);
+        // KeepLastShare keeps job 0 at 0.5 as well: job 1 on time.
+        assert!((finish[1] - 800.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn committed_modes() {
+        let jc = JobControl::default();
+        let mut n = node();
+        n.add(Process::start(0, 0.0, 1000.0, 500.0, 500.0));
+        n.control(&jc);
+        n.advance(100.0);
+        // remaining 450, share 0.5
+        assert!((n.committed(300.0, CommitMode::Windowed) - 100.0).abs() < 1e-9);
+        assert!((n.committed(5000.0, CommitMode::Windowed) - 450.0).abs() < 1e-9);
+        assert!((n.committed(300.0, CommitMode::RemainingEstimate) - 450.0).abs() < 1e-9);
+        assert!((n.committed(300.0, CommitMode::FullEstimate) - 500.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn capacities_validated() {
+        let n = Node::new(0, 1.0).unwrap();
+        assert!(n.with_capacity(-1.0, 1.0).is_err());
+        assert!(n.with_capacity(1.0, f64::NAN).is_err());
+        assert!(Node::new(0, 0.0).is_err());
+        assert!(JobControl {
+            control_interval: 0.0,
+            ..JobControl::default()
+        }
+        .validate()
+        .is_err());
+    }
+}

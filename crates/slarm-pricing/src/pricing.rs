@@ -1,0 +1,298 @@
+//! Pricing policies behind one trait (spec §2.2-2.4).
+//!
+//! * [`LibraPlusDollar`]: `P_ij = α·PBase_j + β·PUtil_ij`, `PUtil_ij = RESMax_j/RESFree_ij ·
+//!   PBase_j` (eqs. 3-5), cost `RE_i · P_ij` for processor time (eq. 6), and the
+//!   multi-resource sum of per-resource rates.
+//! * [`LibraStatic`]: `C_i = γ·RE_i + δ·RE_i/D_i`, independent of load and node.
+//! * [`FixedRate`]: `C_i = RE_i · PBase` (the EASY-backfilling baselines).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{non_negative, positive, PricingError, Result};
+
+/// One resource of one node over the pricing window [AT_i, DT_i] (eq. 5): its maximum units,
+/// the units committed to accepted jobs during the window, and the job's own request.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ResourceWindow {
+    /// RESMax_j: units available on the node over the window.
+    pub max: f64,
+    /// Σ RES_k of the accepted jobs executing on the node during the window.
+    pub committed: f64,
+    /// RES_i: the job's own requirement.
+    pub request: f64,
+}
+
+impl ResourceWindow {
+    /// A validated window (all amounts finite and >= 0, `max` > 0).
+    pub fn new(max: f64, committed: f64, request: f64) -> Result<Self> {
+        positive("RESMax", max)?;
+        non_negative("committed resource", committed)?;
+        non_negative("requested resource", request)?;
+        Ok(Self {
+            max,
+            committed,
+            request,
+        })
+    }
+
+    /// RESFree_ij = RESMax_j - Σ RES_k - RES_i (eq. 5 / 6).
+    pub fn free(&self) -> f64 {
+        self.max - self.committed - self.request
+    }
+}
+
+/// The utilisation pricing rate `PUtil_ij = RESMax_j / RESFree_ij · PBase_j` (eq. 4).
+///
+/// Errors with [`PricingError::NoFreeResource`] when RESFree <= 0 (admission control must
+/// check sufficiency before pricing, spec §2.2).
+///
+/// ```
+/// use slarm_pricing::pricing::{utilization_rate, ResourceWindow};
+/// // Spec §2.2 worked example, deadline 2 h: 200 / (200 - 90 - 10) * $1 = $2 per unit.
+/// let w = ResourceWindow::new(200.0, 90.0, 10.0).unwrap();
+/// assert!((utilization_rate(1.0, &w).unwrap() - 2.0).abs() < 1e-12);
+/// ```
+pub fn utilization_rate(pbase: f64, window: &ResourceWindow) -> Result<f64> {
+    let free = window.free();
+    if free.is_nan() || free <= 0.0 {
+        return Err(PricingError::NoFreeResource {
+            resource: "resource",
+            free,
+        });
+    }
+    Ok(window.max / free * pbase)
+}
+
+/// What a policy needs to price one process of job i on node j (processor time only).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PriceQuote {
+    /// RE_ij: the runtime estimate on node j (processor-seconds).
+    pub estimate: f64,
+    /// D_i: the relative deadline (seconds).
+    pub deadline: f64,
+    /// Processor time of node j over [AT_i, DT_i] (RESMax = D_i on a unit-speed node).
+    pub cpu: ResourceWindow,
+}
+
+/// A pricing policy: the cost of running one process of a job on one node.
+///
+/// Algorithm 1 charges a job the **maximum** of its per-node costs, never the sum.
+pub trait PricingPolicy: std::fmt::Debug + Send + Sync {
+    /// Short name (`libra-plus`, `libra`, `fixed`).
+    fn name(&self) -> &'static str;
+    /// Cost of running job i's process on node j as described by `quote`.
+    fn cost(&self, quote: &PriceQuote) -> Result<f64>;
+}
+
+/// Libra+$ dynamic pricing (eqs. 3-6).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LibraPlusDollar {
+    /// α: weight of the static component.
+    pub alpha: f64,
+    /// β: weight of the dynamic (utilisation) component.
+    pub beta: f64,
+    /// PBase: base rate per processor-second.
+    pub pbase: f64,
+}
+
+/// One priced resource of the multi-resource form: how many units the job uses, the base
+/// rate of the resource and its window on the node.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ResourceCharge {
+    /// Units charged (processor-seconds for CPU; units, optionally × duration, otherwise).
+    pub amount: f64,
+    /// PBase of this resource on the node.
+    pub pbase: f64,
+    /// The resource's window on the node.
+    pub window: ResourceWindow,
+}
+
+impl LibraPlusDollar {
+    /// Validated parameters: α, β >= 0, PBase > 0.
+    ///
+    /// ```
+    /// use slarm_pricing::pricing::{LibraPlusDollar, PriceQuote, PricingPolicy, ResourceWindow};
+    /// let p = LibraPlusDollar::new(1.0, 0.1, 1.0).unwrap();
+    /// // Empty node, RE = 100 s, D = 800 s: P = 1 + 0.1 * 800/700.
+    /// let q = PriceQuote { estimate: 100.0, deadline: 800.0,
+    ///                      cpu: ResourceWindow::new(800.0, 0.0, 100.0).unwrap() };
+    /// assert!((p.cost(&q).unwrap() - 100.0 * (1.0 + 0.1 * 800.0 / 700.0)).abs() < 1e-9);
+    /// ```
+    pub fn new(alpha: f64, beta: f64, pbase: f64) -> Result<Self> {
+        non_negative("alpha", alpha)?;
+        non_negative("beta", beta)?;
+        positive("PBase", pbase)?;
+        Ok(Self { alpha, beta, pbase })
+    }
+
+    /// The pricing rate P_ij per unit of a resource with base rate `pbase` (eq. 3).
+    pub fn rate(&self, pbase: f64, window: &ResourceWindow) -> Result<f64> {
+        Ok(self.alpha * pbase + self.beta * utilization_rate(pbase, window)?)
+    }
+
+    /// The multi-resource cost `Σ_r amount_r · P_ij^r` (spec §2.2 last bullet, §5.17).
+    pub fn multi_resource_cost(&self, charges: &[ResourceCharge]) -> Result<f64> {
+        charges.iter().try_fold(0.0, |acc, c| {
+            non_negative("charged amount", c.amount)?;
+            Ok(acc + c.amount * self.rate(c.pbase, &c.window)?)
+        })
+    }
+}
+
+impl PricingPolicy for LibraPlusDollar {
+    fn name(&self) -> &'static str {
+        "libra-plus"
+    }
+
+    fn cost(&self, quote: &PriceQuote) -> Result<f64> {
+        Ok(quote.estimate * self.rate(self.pbase, &quote.cpu)?)
+    }
+}
+
+/// Libra's static pricing `γ·RE + δ·RE/D` (spec §2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LibraStatic {
+    /// γ: price per second of estimate.
+    pub gamma: f64,
+    /// δ: weight of the deadline term.
+    pub delta: f64,
+}
+
+impl LibraStatic {
+    /// Validated parameters (γ, δ >= 0).
+    pub fn new(gamma: f64, delta: f64) -> Result<Self> {
+        non_negative("gamma", gamma)?;
+        non_negative("delta", delta)?;
+        Ok(Self { gamma, delta })
+    }
+}
+
+impl PricingPolicy for LibraStatic {
+    fn name(&self) -> &'static str {
+        "libra"
+    }
+
+    fn cost(&self, quote: &PriceQuote) -> Result<f64> {
+        positive("deadline", quote.deadline)?;
+        Ok(self.gamma * quote.estimate + self.delta * quote.estimate / quote.deadline)
+    }
+}
+
+/// Fixed rate `RE · PBase` (spec §2.4, the backfilling baselines).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FixedRate {
+    /// PBase per processor-second.
+    pub pbase: f64,
+}
+
+impl FixedRate {
+    /// Validated rate (> 0).
+    pub fn new(pbase: f64) -> Result<Self> {
+        positive("PBase", pbase)?;
+        Ok(Self { pbase })
+    }
+}
+
+impl PricingPolicy for FixedRate {
+    fn name(&self) -> &'static str {
+        "fixed"
+    }
+
+    fn cost(&self, quote: &PriceQuote) -> Result<f64> {
+        Ok(quote.estimate * self.pbase)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn worked_example_2h_5h() {
+        // Spec §2.2: 10 units requested, $1/unit, 100 free units per hour of deadline,
+        // 90 units used by accepted jobs in both windows.
+        let two_h = ResourceWindow::new(200.0, 90.0, 10.0).unwrap();
+        let five_h = ResourceWindow::new(500.0, 90.0, 10.0).unwrap();
+        assert!((utilization_rate(1.0, &two_h).unwrap() - 2.0).abs() < 1e-12);
+        assert!((utilization_rate(1.0, &five_h).unwrap() - 1.25).abs() < 1e-12);
+        // P_ij = α·1 + β·PUtil.
+        let p = LibraPlusDollar::new(1.0, 0.5, 1.0).unwrap();
+        assert!((p.rate(1.0, &two_h).unwrap() - 2.0).abs() < 1e-12);
+        assert!((p.rate(1.0, &five_h).unwrap() - 1.625).abs() < 1e-12);
+    }
+
+    #[test]
+    fn no_free_resource_is_an_error() {
+        let full = ResourceWindow::new(100.0, 90.0, 10.0).unwrap();
+        assert!(matches!(
+            utilization_rate(1.0, &full),
+            Err(PricingError::NoFreeResource { .. })
+        ));
+        assert!(ResourceWindow::new(0.0, 0.0, 0.0).is_err());
+        assert!(ResourceWindow::new(1.0, -1.0, 0.0).is_err());
+        assert!(LibraPlusDollar::new(-1.0, 0.0, 1.0).is_err());
+        assert!(LibraPlusDollar::new(1.0, f64::NAN, 1.0).is_err());
+        assert!(LibraStatic::new(-1.0, 0.0).is_err());
+        assert!(FixedRate::new(0.0).is_err());
+    }
+
+    #[test]
+    fn empty_node_price_matches_spec_4_3() {
+        // Spec §4.3: β = 1, D/R = 8 gives 1 + 8/7 = 2.14 × PBase.
+        let p = LibraPlusDollar::new(1.0, 1.0, 1.0).unwrap();
+        let q = PriceQuote {
+            estimate: 1.0,
+            deadline: 8.0,
+            cpu: ResourceWindow::new(8.0, 0.0, 1.0).unwrap(),
+        };
+        assert!((p.cost(&q).unwrap() - (1.0 + 8.0 / 7.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn libra_static_and_fixed() {
+        let q = PriceQuote {
+            estimate: 100.0,
+            deadline: 400.0,
+            cpu: ResourceWindow::new(400.0, 0.0, 100.0).unwrap(),
+        };
+        let l = LibraStatic::new(1.0, 1.0).unwrap();
+        assert!((l.cost(&q).unwrap() - 100.25).abs() < 1e-12);
+        assert!((FixedRate::new(2.0).unwrap().cost(&q).unwrap() - 200.0).abs() < 1e-12);
+        assert_eq!(l.name(), "libra");
+    }
+
+    #[test]
+    fn multi_resource_cost_is_a_sum() {
+        let p = LibraPlusDollar::new(1.0, 1.0, 1.0).unwrap();
+        let cpu = ResourceCharge {
+            amount: 10.0,
+            pbase: 1.0,
+            window: ResourceWindow::new(100.0, 40.0, 10.0).unwrap(),
+        };
+        let mem = ResourceCharge {
+            amount: 10.0,
+            pbase: 2.0,
+            window: ResourceWindow::new(200.0, 90.0, 10.0).unwrap(),
+        };
+        let total = p.multi_resource_cost(&[cpu, mem]).unwrap();
+        let expect = 10.0 * (1.0 + 100.0 / 50.0) + 10.0 * (2.0 + 2.0 * 2.0);
+        assert!((total - expect).abs() < 1e-9);
+        assert_eq!(p.multi_resource_cost(&[]).unwrap(), 0.0);
+    }
+
+    proptest! {
+        // Spec §4.3: P_ij strictly increases as RESFree decreases and is >= (α+β)·PBase.
+        #[test]
+        fn price_monotone_in_free(max in 1.0f64..1e6, c1 in 0.0f64..1.0, c2 in 0.0f64..1.0,
+                                  alpha in 0.0f64..2.0, beta in 0.01f64..2.0) {
+            let p = LibraPlusDollar::new(alpha, beta, 1.0).unwrap();
+            let (lo, hi) = if c1 < c2 { (c1, c2) } else { (c2, c1) };
+            prop_assume!(hi - lo > 1e-6 && hi < 0.999);
+            let a = p.rate(1.0, &ResourceWindow::new(max, lo * max, 0.0).unwrap()).unwrap();
+            let b = p.rate(1.0, &ResourceWindow::new(max, hi * max, 0.0).unwrap()).unwrap();
+            prop_assert!(b > a);
+            prop_assert!(a >= alpha + beta - 1e-12);
+        }
+    }
+}

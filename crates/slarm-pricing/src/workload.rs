@@ -1,0 +1,424 @@
+//! The evaluation workload of spec §3: the last 5000 jobs of SDSC-SP2 (or a calibrated
+//! synthetic stand-in), arrival-delay scaling, urgency-class QoS synthesis and runtime
+//! under-estimates.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_distr::{Distribution, Exp, LogNormal, StandardNormal};
+use serde::{Deserialize, Serialize};
+use slarm_stats::rng::{label, RngStreams};
+
+use crate::error::{positive, PricingError, Result};
+use crate::spec::{Job, JobSpec, Urgency};
+
+/// File name of the trace in the shared trace folder.
+pub const SDSC_SP2: &str = "SDSC-SP2-1998-4.2-cln.swf.gz";
+
+/// One job of a trace as the evaluation needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TraceJob {
+    /// Job number.
+    pub id: u64,
+    /// Submit time (seconds, trace clock).
+    pub submit: f64,
+    /// Real runtime R (seconds).
+    pub runtime: f64,
+    /// Processors.
+    pub procs: u32,
+}
+
+/// Summary statistics of a job subset (spec §3.1 / §5.10 verification).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SubsetStats {
+    /// Number of jobs.
+    pub jobs: usize,
+    /// Mean processors per job (paper: 17).
+    pub mean_procs: f64,
+    /// Mean inter-arrival time in seconds (paper: 1969).
+    pub mean_interarrival: f64,
+    /// Mean runtime in seconds (paper: 8671).
+    pub mean_runtime: f64,
+    /// Offered load Σ p·r / (machine × span) at delay factor 1.
+    pub offered_load: f64,
+}
+
+impl SubsetStats {
+    /// Statistics of `jobs` (sorted by submit time) on a machine of `nodes` processors.
+    pub fn of(jobs: &[TraceJob], nodes: usize) -> Result<Self> {
+        let n = jobs.len();
+        if n < 2 || nodes == 0 {
+            return Err(PricingError::Workload(
+                "need at least two jobs and one node".into(),
+            ));
+        }
+        let span = jobs[n - 1].submit - jobs[0].submit;
+        let work: f64 = jobs.iter().map(|j| j.runtime * f64::from(j.procs)).sum();
+        Ok(Self {
+            jobs: n,
+            mean_procs: jobs.iter().map(|j| f64::from(j.procs)).sum::<f64>() / n as f64,
+            mean_interarrival: span / (n - 1) as f64,
+            mean_runtime: jobs.iter().map(|j| j.runtime).sum::<f64>() / n as f64,
+            offered_load: if span > 0.0 {
+                work / (nodes as f64 * span)
+            } else {
+                f64::INFINITY
+            },
+        })
+    }
+}
+
+/// The last `n` jobs of `jobs` after sorting by (submit, id) (spec §5.10).
+pub fn last_n(mut jobs: Vec<TraceJob>, n: usize) -> Vec<TraceJob> {
+    jobs.sort_by(|a, b| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)));
+    let skip = jobs.len().saturating_sub(n);
+    jobs.split_off(skip)
+}
+
+/// A synthetic stand-in calibrated to the paper's subset statistics (spec §6 Workload):
+/// exponential inter-arrivals of mean 1969 s, log-normal runtimes of mean 8671 s (log-sd
+/// 1.5, capped at 5 days), power-of-two processor counts of mean ≈ 17 (max `max_procs`).
+pub fn synthetic_trace(n: usize, max_procs: u32, streams: &RngStreams) -> Result<Vec<TraceJob>> {
+    if n == 0 || max_procs == 0 {
+        return Err(PricingError::Workload(
+            "synthetic trace needs jobs and processors".into(),
+        ));
+    }
+    let mut rng = streams.stream(&[label("synthetic-sdsc")]);
+    let gap = Exp::new(1.0 / 1969.0).map_err(|e| PricingError::Workload(e.to_string()))?;
+    let sigma: f64 = 1.5;
+    let mu = 8671.0f64.ln() - sigma * sigma / 2.0;
+    let run = LogNormal::new(mu, sigma).map_err(|e| PricingError::Workload(e.to_string()))?;
+    // P(2^k) for k = 0..7: mean 17.4 processors on 128 nodes.
+    const WEIGHTS: [f64; 8] = [0.24, 0.12, 0.13, 0.15, 0.15, 0.10, 0.07, 0.04];
+    let mut t = 0.0;
+    let mut out = Vec::with_capacity(n);
+    for id in 0..n {
+        if id > 0 {
+            let g: f64 = gap.sample(&mut rng);
+            t += g.round();
+        }
+        let u: f64 = rng.gen();
+        let mut acc = 0.0;
+        let mut k = WEIGHTS.len() - 1;
+        for (i, w) in WEIGHTS.iter().enumerate() {
+            acc += w;
+            if u < acc {
+                k = i;
+                break;
+            }
+        }
+        let procs = (1u32 << k).min(max_procs);
+        let r: f64 = run.sample(&mut rng);
+        let runtime = r.round().clamp(1.0, 5.0 * 86_400.0);
+        out.push(TraceJob {
+            id: id as u64 + 1,
+            submit: t,
+            runtime,
+            procs,
+        });
+    }
+    Ok(out)
+}
+
+/// How urgency classes are assigned (spec §5.9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClassAssignment {
+    /// Exactly round(p·n) high-urgency jobs placed by a seeded random permutation (default).
+    Exact,
+    /// Each job independently high with probability p.
+    Bernoulli,
+}
+
+/// The QoS-synthesis and workload parameters of Table I (spec §3.3-3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct QosSynthesis {
+    /// % of high-urgency jobs (Table I: 20).
+    pub high_urgency_pct: f64,
+    /// Deadline high:low ratio (4).
+    pub deadline_ratio: f64,
+    /// Deadline low mean D/R (2; the high-urgency class's mean).
+    pub deadline_low_mean: f64,
+    /// Budget high:low ratio (4).
+    pub budget_ratio: f64,
+    /// Budget low mean B/f(R) (2; the low-urgency class's mean).
+    pub budget_low_mean: f64,
+    /// σ as a fraction of each class mean (spec §5.8: 0.25).
+    pub sigma_frac: f64,
+    /// Arrival delay factor (0.5).
+    pub delay_factor: f64,
+    /// % inaccuracy of runtime estimates (0; negative = under-estimate).
+    pub inaccuracy_pct: f64,
+    /// PBase: f(R) = PBase · R.
+    pub pbase: f64,
+    /// Class assignment.
+    pub assignment: ClassAssignment,
+}
+
+impl Default for QosSynthesis {
+    fn default() -> Self {
+        Self {
+            high_urgency_pct: 20.0,
+            deadline_ratio: 4.0,
+            deadline_low_mean: 2.0,
+            budget_ratio: 4.0,
+            budget_low_mean: 2.0,
+            sigma_frac: 0.25,
+            delay_factor: 0.5,
+            inaccuracy_pct: 0.0,
+            pbase: 1.0,
+            assignment: ClassAssignment::Exact,
+        }
+    }
+}
+
+impl QosSynthesis {
+    /// Checks every parameter's range.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |name, value, reason| {
+            Err(PricingError::InvalidParameter {
+                name,
+                value,
+                reason,
+            })
+        };
+        if !(0.0..=100.0).contains(&self.high_urgency_pct) {
+            return bad(
+                "high_urgency_pct",
+                self.high_urgency_pct,
+                "must lie in [0, 100]",
+            );
+        }
+        positive("deadline ratio", self.deadline_ratio)?;
+        positive("budget ratio", self.budget_ratio)?;
+        positive("sigma fraction", self.sigma_frac + f64::MIN_POSITIVE)?;
+        positive("delay factor", self.delay_factor)?;
+        positive("PBase", self.pbase)?;
+        for (name, mean) in [
+            ("deadline mean", self.deadline_mean(Urgency::High)),
+            ("deadline mean", self.deadline_mean(Urgency::Low)),
+        ] {
+            if mean.is_nan() || mean <= 1.0 || !mean.is_finite() {
+                return bad(name, mean, "deadline factors must exceed 1 (D > R)");
+            }
+        }
+        for (name, mean) in [
+            ("budget mean", self.budget_mean(Urgency::High)),
+            ("budget mean", self.budget_mean(Urgency::Low)),
+        ] {
+            if mean.is_nan() || mean < 1.0 || !mean.is_finite() {
+                return bad(
+                    name,
+                    mean,
+                    "budget factors must be >= 1 (f(R) is the minimum budget)",
+                );
+            }
+        }
+        if !(self.inaccuracy_pct > -100.0 && self.inaccuracy_pct <= 0.0) {
+            return bad(
+                "inaccuracy_pct",
+                self.inaccuracy_pct,
+                "only under-estimates in (-100, 0] are modelled",
+            );
+        }
+        Ok(())
+    }
+
+    /// Mean D/R of a class.
+    pub fn deadline_mean(&self, u: Urgency) -> f64 {
+        match u {
+            Urgency::High => self.deadline_low_mean,
+            Urgency::Low => self.deadline_low_mean * self.deadline_ratio,
+        }
+    }
+
+    /// Mean B/f(R) of a class.
+    pub fn budget_mean(&self, u: Urgency) -> f64 {
+        match u {
+            Urgency::High => self.budget_low_mean * self.budget_ratio,
+            Urgency::Low => self.budget_low_mean,
+        }
+    }
+}
+
+/// A normal draw `mean·(1 + σ_frac·z)` resampled until it exceeds `floor` (or reaches it if
+/// `inclusive`); falls back to the mean after 10 000 rejections (validated means satisfy it).
+fn truncated_factor<R: Rng>(
+    rng: &mut R,
+    mean: f64,
+    sigma_frac: f64,
+    floor: f64,
+    inclusive: bool,
+) -> f64 {
+    for _ in 0..10_000 {
+        let z: f64 = StandardNormal.sample(rng);
+        let x = mean * (1.0 + sigma_frac * z);
+        if x > floor || (inclusive && x >= floor) {
+            return x;
+        }
+    }
+    mean
+}
+
+/// Builds the submitted jobs of one run from a trace subset: arrivals scaled by the delay
+/// factor from AT = 0, classes, deadlines D = (D/R)·R, budgets B = (B/f)·PBase·R and
+/// estimates RE = R·(1 + inaccuracy/100). Randomness from `streams` only.
+pub fn synthesize(trace: &[TraceJob], q: &QosSynthesis, streams: &RngStreams) -> Result<Vec<Job>> {
+    q.validate()?;
+    let first = trace.iter().map(|t| t.submit).fold(f64::INFINITY, f64::min);
+    if !first.is_finite() {
+        return Err(PricingError::Workload("empty trace".into()));
+    }
+    let n = trace.len();
+    let p = q.high_urgency_pct / 100.0;
+    let mut high = vec![false; n];
+    let mut crng = streams.stream(&[label("classes")]);
+    match q.assignment {
+        ClassAssignment::Exact => {
+            let k = (p * n as f64).round() as usize;
+            let mut idx: Vec<usize> = (0..n).collect();
+            idx.shuffle(&mut crng);
+            for &i in idx.iter().take(k) {
+                high[i] = true;
+            }
+        }
+        ClassAssignment::Bernoulli => {
+            for h in &mut high {
+                *h = crng.gen::<f64>() < p;
+            }
+        }
+    }
+    trace
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let mut rng = streams.stream(&[label("qos"), i as u64]);
+            let u = if high[i] { Urgency::High } else { Urgency::Low };
+            let df = truncated_factor(&mut rng, q.deadline_mean(u), q.sigma_frac, 1.0, false);
+            let bf = truncated_factor(&mut rng, q.budget_mean(u), q.sigma_frac, 1.0, true);
+            let re = t.runtime * (1.0 + q.inaccuracy_pct / 100.0);
+            let spec =
+                JobSpec::simple(t.id, re, t.procs, df * t.runtime, bf * q.pbase * t.runtime)?;
+            Job::new(spec, q.delay_factor * (t.submit - first), t.runtime, u)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synthetic_trace_is_calibrated() {
+        let t = synthetic_trace(5000, 128, &RngStreams::new(3)).unwrap();
+        let s = SubsetStats::of(&t, 128).unwrap();
+        assert_eq!(s.jobs, 5000);
+        // Spec §3.1 targets 17 procs, 1969 s gaps, 8671 s runtime: within sampling error.
+        assert!((s.mean_procs - 17.4).abs() < 1.5, "{s:?}");
+        assert!((s.mean_interarrival / 1969.0 - 1.0).abs() < 0.05, "{s:?}");
+        assert!((s.mean_runtime / 8671.0 - 1.0).abs() < 0.2, "{s:?}");
+        assert!(t.iter().all(|j| j.procs <= 128 && j.runtime >= 1.0));
+    }
+
+    #[test]
+    fn synthesis_follows_table_i() {
+        let t = synthetic_trace(5000, 128, &RngStreams::new(4)).unwrap();
+        let q = QosSynthesis::default();
+        let jobs = synthesize(&t, &q, &RngStreams::new(5)).unwrap();
+        let high: Vec<&Job> = jobs.iter().filter(|j| j.urgency == Urgency::High).collect();
+        assert_eq!(high.len(), 1000); // exactly 20 % (spec §5.9)
+        let mean = |it: &mut dyn Iterator<Item = f64>| {
+            let v: Vec<f64> = it.collect();
+            v.iter().sum::<f64>() / v.len() as f64
+        };
+        let dh = mean(&mut high.iter().map(|j| j.spec.qos.deadline / j.runtime));
+        let bh = mean(&mut high.iter().map(|j| j.spec.qos.budget / j.runtime));
+        let dl = mean(
+            &mut jobs
+                .iter()
+                .filter(|j| j.urgency == Urgency::Low)
+                .map(|j| j.spec.qos.deadline / j.runtime),
+        );
+        let bl = mean(
+            &mut jobs
+                .iter()
+                .filter(|j| j.urgency == Urgency::Low)
+                .map(|j| j.spec.qos.budget / j.runtime),
+        );
+        // Spec §3.3 table: high (2, 8), low (8, 2); truncation shifts the 2.0 means up slightly.
+        assert!((dh - 2.0).abs() < 0.05, "{dh}");
+        assert!((bh - 8.0).abs() < 0.15, "{bh}");
+        assert!((dl - 8.0).abs() < 0.1, "{dl}");
+        assert!((bl - 2.0).abs() < 0.05, "{bl}");
+        assert!(jobs
+            .iter()
+            .all(|j| j.spec.qos.deadline > j.runtime && j.spec.qos.budget >= j.runtime));
+        assert_eq!(jobs[0].arrival, 0.0);
+        // Delay factor 0.5 halves every gap.
+        assert!((jobs[10].arrival - 0.5 * (t[10].submit - t[0].submit)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn underestimates_and_validation() {
+        let t = synthetic_trace(10, 128, &RngStreams::new(4)).unwrap();
+        let q = QosSynthesis {
+            inaccuracy_pct: -40.0,
+            ..QosSynthesis::default()
+        };
+        let jobs = synthesize(&t, &q, &RngStreams::new(5)).unwrap();
+        assert!(jobs
+            .iter()
+            .all(|j| (j.estimate() - 0.6 * j.runtime).abs() < 1e-9));
+        for bad in [
+            QosSynthesis {
+                inaccuracy_pct: 10.0,
+                ..QosSynthesis::default()
+            },
+            QosSynthesis {
+                high_urgency_pct: 101.0,
+                ..QosSynthesis::default()
+            },
+            QosSynthesis {
+                delay_factor: 0.0,
+                ..QosSynthesis::default()
+            },
+            QosSynthesis {
+                deadline_low_mean: 0.5,
+                ..QosSynthesis::default()
+            },
+            QosSynthesis {
+                budget_low_mean: f64::NAN,
+                ..QosSynthesis::default()
+            },
+        ] {
+            assert!(
+                synthesize(&t, &bad, &RngStreams::new(5)).is_err(),
+                "{bad:?}"
+            );
+        }
+        let b = QosSynthesis {
+            assignment: ClassAssignment::Bernoulli,
+            high_urgency_pct: 100.0,
+            ..QosSynthesis::default()
+        };
+        assert!(synthesize(&t, &b, &RngStreams::new(5))
+            .unwrap()
+            .iter()
+            .all(|j| j.urgency == Urgency::High));
+    }
+
+    #[test]
+    fn last_n_keeps_the_tail_in_order() {
+        let jobs: Vec<TraceJob> = (0..10)
+            .rev()
+            .map(|i| TraceJob {
+                id: i,
+                submit: i as f64,
+                runtime: 1.0,
+                procs: 1,
+            })
+            .collect();
+        let tail = last_n(jobs, 3);
+        assert_eq!(tail.iter().map(|j| j.id).collect::<Vec<_>>(), vec![7, 8, 9]);
+    }
+}
