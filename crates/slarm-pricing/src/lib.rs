@@ -13,7 +13,7 @@
 //! δ·RE/D`, [`pricing::FixedRate`]). Accepted jobs run at once on time-shared nodes
 //! ([`node::TimeSharedNode`]) whose job control gives each process the partition
 //! `(RE - clockCPU)/(D - clockWall)` (Algorithm 2). [`timeshare::simulate_time_shared`] runs
-//! a whole workload; `backfill` runs the space-shared EASY baselines (FCFS, SJF, EDF
+//! a whole workload; [`backfill`] runs the space-shared EASY baselines (FCFS, SJF, EDF
 //! priority) on `slarm-sim`; [`metrics::evaluate`] computes Job QoS Satisfaction and Cluster
 //! Profitability (eqs. 7, 8) and the diagnostics. [`workload`] builds the evaluation set-up
 //! of spec §3 (SDSC-SP2 subset or a calibrated synthetic stand-in, QoS synthesis, Table I
@@ -37,6 +37,7 @@
 //! ```
 
 pub mod admission;
+pub mod backfill;
 pub mod error;
 pub mod metrics;
 pub mod node;

@@ -28,6 +28,14 @@ pub enum Outcome {
         /// Cost C_i.
         cost: f64,
     },
+    /// Started but killed when its (under-)estimate ran out (space-shared baselines only,
+    /// whose simulator kills a job at its estimate): never meets its QoS.
+    Killed {
+        /// Start time.
+        start: f64,
+        /// Time it was killed.
+        end: f64,
+    },
 }
 
 /// Whether a completed job met its QoS: FT <= DT (with tolerance) and C <= B (eq. 7).
@@ -54,8 +62,10 @@ pub struct Metrics {
     pub profitability: f64,
     /// accepted / submitted.
     pub acceptance_ratio: f64,
-    /// Accepted jobs that finished after their deadline.
+    /// Accepted jobs that finished after their deadline (or were killed).
     pub deadline_misses: usize,
+    /// Accepted jobs killed at their estimate (baselines with under-estimates).
+    pub killed: usize,
     /// Processor-seconds of real work delivered / (nodes × (last finish - first arrival)).
     pub utilisation: f64,
     /// Σ C_i / Σ RE_i over accepted jobs (price per processor-second of the charged node).
@@ -87,7 +97,7 @@ pub fn evaluate(jobs: &[Job], outcomes: &[Outcome], nodes: usize) -> Result<Metr
         .iter()
         .map(|r| (r.name().to_string(), 0))
         .collect();
-    let (mut accepted, mut met, mut misses) = (0usize, 0usize, 0usize);
+    let (mut accepted, mut met, mut misses, mut killed) = (0usize, 0usize, 0usize, 0usize);
     let (mut profit, mut budget, mut work, mut charged, mut estimated) = (0.0, 0.0, 0.0, 0.0, 0.0);
     let first = jobs.iter().map(|j| j.arrival).fold(f64::INFINITY, f64::min);
     let mut last = first;
@@ -95,6 +105,13 @@ pub fn evaluate(jobs: &[Job], outcomes: &[Outcome], nodes: usize) -> Result<Metr
         budget += job.spec.qos.budget;
         match *out {
             Outcome::Rejected(r) => *rejected.entry(r.name().to_string()).or_insert(0) += 1,
+            Outcome::Killed { start, end } => {
+                accepted += 1;
+                killed += 1;
+                misses += 1;
+                last = last.max(end);
+                work += (end - start).max(0.0) * f64::from(job.procs());
+            }
             Outcome::Completed { finish, cost, .. } => {
                 accepted += 1;
                 last = last.max(finish);
@@ -123,6 +140,7 @@ pub fn evaluate(jobs: &[Job], outcomes: &[Outcome], nodes: usize) -> Result<Metr
         profitability: if budget > 0.0 { profit / budget } else { 0.0 },
         acceptance_ratio: accepted as f64 / n,
         deadline_misses: misses,
+        killed,
         utilisation: if span > 0.0 && nodes > 0 {
             work / (nodes as f64 * span)
         } else {
@@ -178,6 +196,16 @@ mod tests {
                 cost: 11.0,
             }, // over budget
         ];
+        let mut killed = out.clone();
+        killed[2] = Outcome::Killed {
+            start: 5.0,
+            end: 10.0,
+        };
+        let k = evaluate(&jobs, &killed, 4).unwrap();
+        assert_eq!(
+            (k.accepted, k.killed, k.deadline_misses, k.qos_met),
+            (4, 1, 2, 1)
+        );
         let m = evaluate(&jobs, &out, 4).unwrap();
         assert_eq!(m.submitted, 4);
         assert_eq!(m.accepted, 3);

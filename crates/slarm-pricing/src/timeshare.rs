@@ -5,7 +5,7 @@
 //! Event order at equal times: node events (completions, estimate exhaustion, deadlines,
 //! control ticks) before arrivals; arrivals in (arrival, id) order; node events by node id.
 //! A node whose demands sum to at most 1 under capped rates keeps constant partitions, so
-//! its control ticks are skipped (they would change nothing, spec §2.5 [DERIVED]).
+//! its control ticks are skipped (they would change nothing, spec §2.5, derived).
 
 use serde::{Deserialize, Serialize};
 
