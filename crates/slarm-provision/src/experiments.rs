@@ -1,0 +1,1 @@
+//! Experiments (placeholder until written).
