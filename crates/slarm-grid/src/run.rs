@@ -138,7 +138,17 @@ pub fn build_workload(sc: &Scenario, streams: &RngStreams) -> Result<Workload> {
 /// assert!(r.consistency.c_d >= 1.0);
 /// ```
 pub fn run_scenario(sc: &Scenario, streams: &RngStreams) -> Result<ScenarioResult> {
-    let workload = build_workload(sc, streams)?;
+    run_scenario_with(sc, streams, &streams.child(&[label("sim")]))
+}
+
+/// As [`run_scenario`] with separate streams for the workload and for the simulation (the
+/// experiments share one workload between all strategies of a seed).
+pub fn run_scenario_with(
+    sc: &Scenario,
+    workload_streams: &RngStreams,
+    sim_streams: &RngStreams,
+) -> Result<ScenarioResult> {
+    let workload = build_workload(sc, workload_streams)?;
     let kappa = Kappa::from_f64(sc.kappa)?;
     let mut prov = sc.strategy.build(kappa, sc.feedback_s)?;
     let mut sched = sc.policy.build();
@@ -148,7 +158,7 @@ pub fn run_scenario(sc: &Scenario, streams: &RngStreams) -> Result<ScenarioResul
         prov.as_mut(),
         sched.as_mut(),
         &sc.sim,
-        &streams.child(&[label("sim")]),
+        sim_streams,
     )?;
     summarise(run, workload.summary(&sc.platform))
 }

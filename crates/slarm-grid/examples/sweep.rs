@@ -1,0 +1,49 @@
+//! Runs the Table III/IV sweep (five kappas, four strategies) for a few seeds and prints the
+//! metrics and the wall time: `cargo run --release -p slarm-grid --example sweep -- SEEDS`.
+
+use std::time::Instant;
+
+use slarm_grid::prelude::*;
+use slarm_stats::RngStreams;
+
+fn main() -> Result<()> {
+    let seeds: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let t0 = Instant::now();
+    for seed in 0..seeds {
+        let streams = RngStreams::new(seed);
+        let mut cells = vec![(StrategyKind::None, 1.0)];
+        for k in [1.5, 2.0, 2.5, 3.0] {
+            for s in [
+                StrategyKind::All,
+                StrategyKind::Largest,
+                StrategyKind::Number,
+                StrategyKind::Dynamic,
+            ] {
+                cells.push((s, k));
+            }
+        }
+        for (s, k) in cells {
+            let t = Instant::now();
+            let r = run_scenario(&Scenario::paper(s, k), &streams)?;
+            println!(
+                "seed {seed} {:8} k={k:.1} C_d={:8.2} C_s={:6.2} cpu_h={:9.0} kavg={:.3} end/T={:.1} mean_ms_min={:.0} tasks={} load={:.2} maxrt={:.2e} {:.2}s",
+                s.label(),
+                r.consistency.c_d,
+                r.consistency.c_s,
+                r.run.cpu_hours,
+                r.run.kappa_time_avg,
+                r.run.end_s / r.run.horizon_s,
+                r.mean_makespan_s / 60.0,
+                r.workload.tasks,
+                r.workload.offered_load,
+                r.workload.max_runtime_s,
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    println!("total {:.2}s", t0.elapsed().as_secs_f64());
+    Ok(())
+}
