@@ -41,6 +41,8 @@ pub mod pos;
 pub mod ratio;
 
 pub use error::{OverbookError, Result};
+pub mod harness;
 pub mod plan;
 pub mod sim;
 pub mod strategy;
+pub mod workload;

@@ -1,0 +1,41 @@
+//! Runs one battery of every strategy on one trace and prints gains and latencies.
+#![allow(clippy::unwrap_used, missing_docs)]
+use slarm_overbook::{
+    acceptance::TestSpec, classes::StatsSource, harness::*, sim::SimConfig, strategy::Strategy,
+    workload::PWA_TRACES,
+};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let idx: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let pof: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0.1);
+    let spec = &PWA_TRACES[idx];
+    let dir = std::path::Path::new("/work/shared/data/traces").join(spec.file);
+    let t0 = std::time::Instant::now();
+    let setup = TraceSetup::load(spec, Some(&dir), TEST_JOBS, 1)?;
+    println!(
+        "{} loaded in {:?}: training {} test {} util {:.3} dropped {}",
+        spec.name,
+        t0.elapsed(),
+        setup.prepared.training.len(),
+        setup.prepared.test.len(),
+        setup.prepared.input_util,
+        setup.prepared.dropped
+    );
+    for s in Strategy::ALL {
+        let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
+        cfg.measure_latency = true;
+        let t0 = std::time::Instant::now();
+        let r = setup.run_battery(
+            0,
+            BATTERY_SIZE,
+            StatsSource::Runtime,
+            &cfg,
+            FailureMode::Synthetic,
+            1,
+        )?;
+        let (m, p99) = latency_quantiles_ms(&r.latencies_ns);
+        println!("{:14} succ {:4} fail {:4} drop {:4} ob {:4} gain {:9.0} fees {:9.0} time {:?} lat med {:.3} p99 {:.3}", s.name(), r.successful, r.failed, r.dropped, r.overbooked, r.gain(), r.fees, t0.elapsed(), m, p99);
+    }
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! Experiment harness (spec 002 part 1 §9.13; part 2 §1.8): loading a trace (or the labelled
+//! synthetic fallback), learning the class registry, failure events per battery, running
+//! batteries and summarising them as means with 95 % Student-t confidence intervals (G16).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use slarm_stats::rng::RngStreams;
+use slarm_stats::summary::ConfidenceInterval;
+
+use crate::classes::{ClassRegistry, RegistryConfig, RuntimeScheme, StatsSource};
+use crate::error::Result;
+use crate::failure::{
+    FailureSource, NodeEvent, SyntheticPoisson, DEFAULT_LAMBDA_PER_HOUR, DEFAULT_MU_PER_HOUR,
+};
+use crate::job::Job;
+use crate::sim::{simulate_battery, BatteryResult, SimConfig};
+use crate::workload::{prepare, read_usable, synthetic_jobs, Prepared, TraceSpec};
+
+/// Jobs per battery in the evaluation.
+pub const BATTERY_SIZE: usize = 1000;
+/// Test-window size (20 batteries).
+pub const TEST_JOBS: usize = 20_000;
+
+/// Mean and 95 % confidence half-width over batteries.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Metric {
+    /// Mean over batteries.
+    pub mean: f64,
+    /// Half-width of the 95 % CI (0 with fewer than two batteries).
+    pub ci95: f64,
+}
+
+impl Metric {
+    /// Summarises samples.
+    pub fn of(samples: &[f64]) -> Self {
+        let mean = if samples.is_empty() {
+            0.0
+        } else {
+            samples.iter().sum::<f64>() / samples.len() as f64
+        };
+        let ci95 = ConfidenceInterval::of_samples(samples, 0.95)
+            .map(|c| c.half_width)
+            .unwrap_or(0.0);
+        Self { mean, ci95 }
+    }
+}
+
+/// Battery means of the CLI contract (design.md §4).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Batteries summarised.
+    pub batteries: usize,
+    /// Fees of successful jobs.
+    pub fees: Metric,
+    /// Penalties of failed jobs.
+    pub penalties: Metric,
+    /// Gain = fees - penalties.
+    pub gain: Metric,
+    /// Successful jobs.
+    pub successful: Metric,
+    /// Failed jobs.
+    pub failed: Metric,
+    /// Dropped jobs.
+    pub dropped: Metric,
+}
+
+/// Summarises battery results; penalties re-priced at `ratio` if given (A1).
+pub fn summarize(results: &[BatteryResult], ratio: Option<f64>) -> Summary {
+    let col = |f: &dyn Fn(&BatteryResult) -> f64| -> Metric {
+        Metric::of(&results.iter().map(f).collect::<Vec<_>>())
+    };
+    let pen = |r: &BatteryResult| match ratio {
+        Some(q) => q * r.failed_fees,
+        None => r.penalties,
+    };
+    Summary {
+        batteries: results.len(),
+        fees: col(&|r| r.fees),
+        penalties: col(&|r| pen(r)),
+        gain: col(&|r| r.fees - pen(r)),
+        successful: col(&|r| r.successful as f64),
+        failed: col(&|r| r.failed as f64),
+        dropped: col(&|r| r.dropped as f64),
+    }
+}
+
+/// Where failure events come from in the harness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureMode {
+    /// Synthetic Poisson failures with the default lambda, mu (the LANL failure log is not
+    /// available; part 1 §8 C7).
+    Synthetic,
+    /// No node failures.
+    None,
+}
+
+/// A trace ready for batteries, with its registries.
+#[derive(Debug, Clone)]
+pub struct TraceSetup {
+    /// Prepared trace.
+    pub prepared: Prepared,
+    /// Registry of runtime classes.
+    pub runtime: ClassRegistry,
+    /// Registry of resource classes.
+    pub resources: ClassRegistry,
+}
+
+impl TraceSetup {
+    /// Loads `spec` from `dir` (or the synthetic fallback when the file is absent) keeping the
+    /// last `test_jobs` usable jobs for batteries.
+    pub fn load(
+        spec: &TraceSpec,
+        path: Option<&Path>,
+        test_jobs: usize,
+        seed: u64,
+    ) -> Result<Self> {
+        let prepared = match path {
+            Some(p) => {
+                let (jobs, dropped) = read_usable(p, spec.machine)?;
+                prepare(
+                    spec.name,
+                    jobs,
+                    spec.machine,
+                    test_jobs,
+                    Some(spec.factor),
+                    dropped,
+                    false,
+                )?
+            }
+            None => {
+                let mut rng = RngStreams::new(seed).stream(&[slarm_stats::rng::label(spec.name)]);
+                let jobs = synthetic_jobs(spec.machine, test_jobs * 2, &mut rng);
+                prepare(spec.name, jobs, spec.machine, test_jobs, None, 0, true)?
+            }
+        };
+        Self::from_prepared(prepared)
+    }
+
+    /// Learns the registries of a prepared trace.
+    pub fn from_prepared(prepared: Prepared) -> Result<Self> {
+        let training = prepared.training_jobs()?;
+        let cfg = |source| RegistryConfig {
+            source,
+            scheme: RuntimeScheme::Eight,
+            ..RegistryConfig::default()
+        };
+        Ok(Self {
+            runtime: ClassRegistry::learn(&training, cfg(StatsSource::Runtime))?,
+            resources: ClassRegistry::learn(&training, cfg(StatsSource::Resources))?,
+            prepared,
+        })
+    }
+
+    /// The registry for a statistics source (runtime or resources; others fall back to runtime).
+    pub fn registry(&self, source: StatsSource) -> &ClassRegistry {
+        match source {
+            StatsSource::Resources => &self.resources,
+            _ => &self.runtime,
+        }
+    }
+
+    /// Runs battery `k` of `size` jobs.
+    pub fn run_battery(
+        &self,
+        k: usize,
+        size: usize,
+        source: StatsSource,
+        cfg: &SimConfig,
+        failures: FailureMode,
+        seed: u64,
+    ) -> Result<BatteryResult> {
+        let jobs = self.prepared.battery(k, size, cfg.test.penalty_ratio())?;
+        let events = battery_failures(
+            &jobs,
+            self.prepared.machine,
+            failures,
+            seed,
+            &self.prepared.name,
+            k,
+        )?;
+        simulate_battery(
+            &jobs,
+            self.prepared.machine,
+            self.registry(source),
+            &events,
+            cfg,
+        )
+    }
+}
+
+/// Failure events of one battery: the same for every strategy and test (the thesis replays the
+/// same failure traces in every run), keyed by (trace, battery).
+pub fn battery_failures(
+    jobs: &[Job],
+    machine: usize,
+    mode: FailureMode,
+    seed: u64,
+    trace: &str,
+    battery: usize,
+) -> Result<Vec<NodeEvent>> {
+    match mode {
+        FailureMode::None => Ok(Vec::new()),
+        FailureMode::Synthetic => {
+            let horizon = jobs.iter().map(|j| j.deadline).max().unwrap_or(0) + 1;
+            let key = RngStreams::new(seed).key(&[slarm_stats::rng::label(trace), battery as u64]);
+            let src = SyntheticPoisson::new(DEFAULT_LAMBDA_PER_HOUR, DEFAULT_MU_PER_HOUR, key)?;
+            Ok(src.events(machine, horizon))
+        }
+    }
+}
+
+/// Median and 99th percentile of latencies in milliseconds.
+pub fn latency_quantiles_ms(ns: &[u64]) -> (f64, f64) {
+    if ns.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mut v = ns.to_vec();
+    v.sort_unstable();
+    let q = |p: f64| {
+        let idx = ((v.len() as f64 - 1.0) * p).round() as usize;
+        v[idx.min(v.len() - 1)] as f64 / 1e6
+    };
+    (q(0.5), q(0.99))
+}

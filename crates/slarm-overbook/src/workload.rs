@@ -1,0 +1,314 @@
+//! Trace preparation for the evaluation (spec 002 part 1 §7.2-§7.3, §8 C1/C6; part 2 §2, G4,
+//! G5, G8): usable-job filter, learning/test split (the last 20,000 jobs), occurrence
+//! compression to 200 % estimated load, batteries of 1000 jobs with `e = o`, `d = o + 2x`,
+//! `fee = n·x` node-hours and `penalty = ratio · fee`, and a labelled synthetic fallback.
+
+use std::path::Path;
+
+use rand::Rng;
+use rand_distr::{Distribution, Exp};
+use serde::{Deserialize, Serialize};
+use slarm_stats::rng::SimRng;
+
+use crate::error::{OverbookError, Result};
+use crate::job::Job;
+
+/// One PWA trace of the evaluation (Table 5.2 and the Chapter 6 text).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TraceSpec {
+    /// Short name used in tables and cell ids.
+    pub name: &'static str,
+    /// Archive file name.
+    pub file: &'static str,
+    /// Machine size used by the thesis (G5: CTC 430, SP2 128).
+    pub machine: usize,
+    /// Printed occurrence factor.
+    pub factor: f64,
+    /// Printed "Input Util." of the 20k test jobs, in percent.
+    pub input_util_pct: f64,
+    /// Training jobs quoted in Chapter 6.
+    pub training_ch6: usize,
+}
+
+/// The six PWA traces of part 2 §2.
+pub const PWA_TRACES: [TraceSpec; 6] = [
+    TraceSpec {
+        name: "CTC",
+        file: "CTC-SP2-1996-3.1-cln.swf.gz",
+        machine: 430,
+        factor: 0.15,
+        input_util_pct: 29.67,
+        training_ch6: 30_025,
+    },
+    TraceSpec {
+        name: "HPC2n",
+        file: "HPC2N-2002-2.2-cln.swf.gz",
+        machine: 240,
+        factor: 0.1,
+        input_util_pct: 20.18,
+        training_ch6: 154_472,
+    },
+    TraceSpec {
+        name: "LANL",
+        file: "LANL-CM5-1994-4.1-cln.swf.gz",
+        machine: 1024,
+        factor: 0.26,
+        input_util_pct: 51.4,
+        training_ch6: 49_993,
+    },
+    TraceSpec {
+        name: "SDSC-BLUE",
+        file: "SDSC-BLUE-2000-4.2-cln.swf.gz",
+        machine: 1152,
+        factor: 0.1175,
+        input_util_pct: 23.5,
+        training_ch6: 133_613,
+    },
+    TraceSpec {
+        name: "SDSC-DataStar",
+        file: "SDSC-DS-2004-2.1-cln.swf.gz",
+        machine: 1664,
+        factor: 0.1,
+        input_util_pct: 21.54,
+        training_ch6: 28_491,
+    },
+    TraceSpec {
+        name: "SDSC-SP2",
+        file: "SDSC-SP2-1998-4.2-cln.swf.gz",
+        machine: 128,
+        factor: 0.3107,
+        input_util_pct: 62.14,
+        training_ch6: 16_009,
+    },
+];
+
+/// A trace job reduced to what the evaluation uses.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RawJob {
+    /// SWF job number.
+    pub id: u64,
+    /// Submit time (s).
+    pub submit: i64,
+    /// Real runtime `omega` (s).
+    pub runtime: i64,
+    /// Requested time `x` (s).
+    pub estimate: i64,
+    /// Processors `n`.
+    pub procs: usize,
+    /// User id.
+    pub user: Option<i64>,
+    /// Application id.
+    pub app: Option<i64>,
+}
+
+/// Reads an SWF(.gz) file with slarm-workload and keeps the usable jobs (G4): submit >= 0,
+/// run time >= 0, requested time > 0, processors (field 8, else 5) in `1..=machine`.
+/// Returns the usable jobs in submit order and the number dropped.
+pub fn read_usable(path: &Path, machine: usize) -> Result<(Vec<RawJob>, usize)> {
+    let trace = slarm_workload::reader::read_trace(path, Default::default()).map_err(|e| {
+        OverbookError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        }
+    })?;
+    let total = trace.jobs.len();
+    let mut jobs: Vec<RawJob> = trace
+        .jobs
+        .iter()
+        .filter_map(|j| {
+            let procs = j.procs();
+            let ok = j.submit >= 0.0
+                && j.runtime >= 0.0
+                && j.req_time > 0.0
+                && procs > 0
+                && procs as usize <= machine;
+            ok.then(|| RawJob {
+                id: j.id,
+                submit: j.submit.round() as i64,
+                runtime: j.runtime.round() as i64,
+                estimate: j.req_time.round().max(1.0) as i64,
+                procs: procs as usize,
+                user: (j.user >= 0).then_some(j.user),
+                app: (j.app >= 0).then_some(j.app),
+            })
+        })
+        .collect();
+    jobs.sort_by_key(|j| (j.submit, j.id));
+    let dropped = total - jobs.len();
+    Ok((jobs, dropped))
+}
+
+/// A prepared trace: training jobs (PDF learning) and test jobs (batteries).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prepared {
+    /// Trace name.
+    pub name: String,
+    /// Machine size.
+    pub machine: usize,
+    /// Usable jobs before the test window.
+    pub training: Vec<RawJob>,
+    /// The last `test_jobs` usable jobs.
+    pub test: Vec<RawJob>,
+    /// Input utilisation of the test window by estimates, `sum n·x / (N · span)`.
+    pub input_util: f64,
+    /// Occurrence factor applied to the test window.
+    pub factor: f64,
+    /// Jobs dropped by the usable filter.
+    pub dropped: usize,
+    /// True for the synthetic fallback.
+    pub synthetic: bool,
+}
+
+/// `sum n·x / (N · (last submit - first submit))` (part 1 §7.3).
+pub fn input_utilization(jobs: &[RawJob], machine: usize) -> f64 {
+    let (Some(first), Some(last)) = (jobs.first(), jobs.last()) else {
+        return 0.0;
+    };
+    let span = (last.submit - first.submit).max(1) as f64;
+    let work: f64 = jobs
+        .iter()
+        .map(|j| j.procs as f64 * j.estimate as f64)
+        .sum();
+    work / (machine as f64 * span)
+}
+
+/// Splits usable jobs into training and the last `test_jobs` test jobs; `factor` = the printed
+/// one, or `input_util / 2` when `None` (C6).
+pub fn prepare(
+    name: &str,
+    jobs: Vec<RawJob>,
+    machine: usize,
+    test_jobs: usize,
+    factor: Option<f64>,
+    dropped: usize,
+    synthetic: bool,
+) -> Result<Prepared> {
+    if machine == 0 || test_jobs == 0 || jobs.len() < test_jobs + 1 {
+        return Err(OverbookError::InvalidParameter {
+            name: "usable jobs",
+            value: jobs.len() as f64,
+            reason: "need more usable jobs than the test window and a positive machine size",
+        });
+    }
+    let mut jobs = jobs;
+    let test = jobs.split_off(jobs.len() - test_jobs);
+    let input_util = input_utilization(&test, machine);
+    let factor = match factor {
+        Some(f) => crate::error::positive("occurrence factor", f)?,
+        None => (input_util / 2.0).max(1e-6),
+    };
+    Ok(Prepared {
+        name: name.to_string(),
+        machine,
+        training: jobs,
+        test,
+        input_util,
+        factor,
+        dropped,
+        synthetic,
+    })
+}
+
+impl Prepared {
+    /// Training jobs as [`Job`]s (for the class registry).
+    pub fn training_jobs(&self) -> Result<Vec<Job>> {
+        self.training
+            .iter()
+            .map(|r| to_job(r, r.submit, 1.0))
+            .collect()
+    }
+
+    /// Number of batteries of `size` jobs in the test window.
+    pub fn battery_count(&self, size: usize) -> usize {
+        self.test.len().checked_div(size).unwrap_or(0)
+    }
+
+    /// Battery `k` of `size` jobs: occurrence offsets from the battery's first job, multiplied by
+    /// the factor (G8), with the SLA synthesis of Table 5.1 and `penalty = ratio · fee`.
+    pub fn battery(&self, k: usize, size: usize, penalty_ratio: f64) -> Result<Vec<Job>> {
+        let lo = k * size;
+        let hi = (lo + size).min(self.test.len());
+        let slice = self.test.get(lo..hi).unwrap_or(&[]);
+        let Some(first) = slice.first() else {
+            return Ok(Vec::new());
+        };
+        slice
+            .iter()
+            .map(|r| {
+                let o = ((r.submit - first.submit) as f64 * self.factor).round() as i64;
+                to_job(r, o, penalty_ratio)
+            })
+            .collect()
+    }
+}
+
+fn to_job(r: &RawJob, occurrence: i64, ratio: f64) -> Result<Job> {
+    let mut j = Job::with_sla(r.id, occurrence, r.estimate, r.runtime, r.procs, ratio)?;
+    j.user = r.user;
+    j.app = r.app;
+    Ok(j)
+}
+
+/// A synthetic workload standing in for a missing trace (labelled `synthetic`): Poisson
+/// arrivals, log-uniform estimates from 5 min to 24 h, power-of-two sizes up to a quarter of the
+/// machine, and ratios `omega/x` with 25 % near-zero mass and the rest uniform (the shape of
+/// the thesis' Chapter 4 observations).
+pub fn synthetic_jobs(machine: usize, count: usize, rng: &mut SimRng) -> Vec<RawJob> {
+    let mut jobs = Vec::with_capacity(count);
+    let mut t = 0.0f64;
+    let max_pow = ((machine.max(4) / 4) as f64).log2().floor().max(0.0) as u32;
+    let Ok(gap) = Exp::new(1.0 / 600.0) else {
+        return jobs;
+    };
+    for id in 0..count {
+        t += gap.sample(rng);
+        let est = (300.0f64.ln() + rng.gen::<f64>() * (86_400.0f64.ln() - 300.0f64.ln())).exp();
+        let procs = 1usize << rng.gen_range(0..=max_pow);
+        let ratio = if rng.gen::<f64>() < 0.25 {
+            rng.gen::<f64>() * 0.05
+        } else {
+            rng.gen::<f64>()
+        };
+        jobs.push(RawJob {
+            id: id as u64 + 1,
+            submit: t.round() as i64,
+            runtime: (est * ratio).round() as i64,
+            estimate: est.round().max(1.0) as i64,
+            procs: procs.min(machine),
+            user: Some((id % 37) as i64),
+            app: None,
+        });
+    }
+    jobs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_factor_and_sla_synthesis() {
+        let jobs: Vec<RawJob> = (0..30)
+            .map(|i| RawJob {
+                id: i,
+                submit: i as i64 * 100,
+                runtime: 50,
+                estimate: 3600,
+                procs: 2,
+                user: None,
+                app: None,
+            })
+            .collect();
+        let p = prepare("t", jobs, 10, 20, Some(0.5), 0, false).unwrap();
+        assert_eq!(p.training.len(), 10);
+        assert_eq!(p.battery_count(10), 2);
+        let b = p.battery(1, 10, 2.0).unwrap();
+        assert_eq!(b[0].occurrence, 0);
+        assert_eq!(b[1].occurrence, 50);
+        assert_eq!(b[1].deadline, 50 + 7200);
+        assert!((b[0].fee - 2.0).abs() < 1e-12 && (b[0].penalty - 4.0).abs() < 1e-12);
+        // input util = 20 * 2 * 3600 / (10 * 1900)
+        assert!((p.input_util - 20.0 * 7200.0 / 19_000.0).abs() < 1e-12);
+        assert!(prepare("t", Vec::new(), 10, 20, None, 0, false).is_err());
+    }
+}

@@ -1,0 +1,99 @@
+//! Structural acceptance checks A1-A3 of spec 002 part 2 §10 on a small synthetic workload
+#![allow(clippy::unwrap_used)]
+//! with node failures (fixed seeds).
+
+use slarm_overbook::acceptance::TestSpec;
+use slarm_overbook::classes::StatsSource;
+use slarm_overbook::harness::{FailureMode, TraceSetup};
+use slarm_overbook::job::JobState;
+use slarm_overbook::sim::{BatteryResult, SimConfig};
+use slarm_overbook::strategy::Strategy;
+use slarm_overbook::workload::{prepare, synthetic_jobs};
+use slarm_stats::rng::RngStreams;
+
+const SIZE: usize = 150;
+
+fn setup() -> TraceSetup {
+    let mut rng = RngStreams::new(11).stream(&[1]);
+    let jobs = synthetic_jobs(64, 900, &mut rng);
+    let p = prepare("synthetic", jobs, 64, 2 * SIZE, None, 0, true).unwrap();
+    TraceSetup::from_prepared(p).unwrap()
+}
+
+fn run(s: &TraceSetup, strategy: Strategy, test: TestSpec, k: usize) -> BatteryResult {
+    let mut cfg = SimConfig::new(strategy, test);
+    // A hot failure process so that crashes matter in a short test.
+    cfg.failure_model = slarm_overbook::failure::FailureModel::default();
+    s.run_battery(
+        k,
+        SIZE,
+        StatsSource::Runtime,
+        &cfg,
+        FailureMode::Synthetic,
+        5,
+    )
+    .unwrap()
+}
+
+fn states(r: &BatteryResult) -> Vec<JobState> {
+    r.outcomes.iter().map(|o| o.state).collect()
+}
+
+#[test]
+fn a1_baselines_ignore_threshold_and_ratio() {
+    // part 2 §10 A1: identical outcomes for every PoF_max and ratio; G(r) = F - r·P.
+    let s = setup();
+    for strategy in [Strategy::CompBackfill, Strategy::HeurPlan] {
+        for k in 0..2 {
+            let a = run(&s, strategy, TestSpec::Pof { max: 0.05 }, k);
+            let b = run(&s, strategy, TestSpec::Pof { max: 1.0 }, k);
+            let c = run(&s, strategy, TestSpec::Risk { ratio: 4.0 }, k);
+            assert_eq!(states(&a), states(&b));
+            assert_eq!(states(&a), states(&c));
+            assert!((c.gain() - a.gain_at_ratio(4.0)).abs() < 1e-6);
+            assert!((a.gain() - a.gain_at_ratio(1.0)).abs() < 1e-6);
+            assert!(a.successful + a.failed + a.dropped == SIZE);
+        }
+    }
+}
+
+#[test]
+fn a2_risk_test_equals_threshold() {
+    // part 2 §10 A2: heuristic risk@0.5 == PoF@0.5, heuristic risk@2 == PoF@0.2,
+    // comprehensive risk@1 == PoF@0.2 (same accepted sets and outcomes).
+    let s = setup();
+    let cases = [
+        (Strategy::HeurOverbook, 0.5, 0.5),
+        (Strategy::HeurOverbook, 2.0, 0.2),
+        (Strategy::CompOverbook, 1.0, 0.2),
+    ];
+    for (strategy, ratio, pof) in cases {
+        let r = run(&s, strategy, TestSpec::Risk { ratio }, 0);
+        let p = run(&s, strategy, TestSpec::Pof { max: pof }, 0);
+        assert_eq!(states(&r), states(&p), "{strategy:?} ratio {ratio}");
+        assert!((r.gain() - p.gain_at_ratio(ratio)).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn a3_zero_threshold_degenerates_to_baseline() {
+    // part 2 §10 A3: with PoF_max -> 0 nothing is overbooked; the heuristic family then equals
+    // heuristic planning exactly (the comprehensive one still frees nodes at the real end).
+    let s = setup();
+    for k in 0..2 {
+        let ob = run(&s, Strategy::HeurOverbook, TestSpec::Pof { max: 0.0 }, k);
+        let base = run(&s, Strategy::HeurPlan, TestSpec::Pof { max: 0.0 }, k);
+        assert_eq!(ob.overbooked, 0);
+        assert_eq!(states(&ob), states(&base));
+        let cob = run(&s, Strategy::CompOverbook, TestSpec::Pof { max: 0.0 }, k);
+        assert_eq!(cob.overbooked, 0);
+    }
+}
+
+#[test]
+fn overbooking_accepts_more_with_a_loose_threshold() {
+    let s = setup();
+    let strict = run(&s, Strategy::HeurOverbook, TestSpec::Pof { max: 0.0 }, 0);
+    let loose = run(&s, Strategy::HeurOverbook, TestSpec::Pof { max: 1.0 }, 0);
+    assert!(loose.dropped <= strict.dropped);
+}
