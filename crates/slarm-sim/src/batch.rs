@@ -274,9 +274,14 @@ impl State<'_> {
         pl.advance(now);
         if self.compress {
             self.compress = false;
-            for &i in &self.queue {
-                let p = &self.prep[i];
-                self.reserved[i] = pl.compress_one(now, self.reserved[i], p.procs, p.estimate)?;
+            let mut items: Vec<(f64, u32, f64)> = self
+                .queue
+                .iter()
+                .map(|&i| (self.reserved[i], self.prep[i].procs, self.prep[i].estimate))
+                .collect();
+            pl.compress(now, &mut items)?;
+            for (&i, it) in self.queue.iter().zip(&items) {
+                self.reserved[i] = it.0;
             }
         }
         let mut next_wake = f64::INFINITY;

@@ -272,7 +272,7 @@ impl ConservativePlanner {
     }
 
     /// Moves one reservation to its earliest feasible start at or after `now` (never later
-    /// than `old_start`, since its old slot is still free once it is lifted); returns it.
+    /// than `old_start`, since its own old slot counts as free); returns the new start.
     pub fn compress_one(
         &mut self,
         now: f64,
@@ -283,11 +283,60 @@ impl ConservativePlanner {
         if old_start <= now {
             return Ok(old_start);
         }
+        match self
+            .profile
+            .earlier_fit_than(now, old_start, procs, estimate)
+        {
+            None => Ok(old_start),
+            Some(t) => {
+                self.profile
+                    .release(old_start, old_start + estimate, procs)?;
+                self.profile.reserve(t, t + estimate, procs)?;
+                Ok(t)
+            }
+        }
+    }
+
+    /// Compresses a whole queue after processors were freed early (Mu'alem & Feitelson):
+    /// each reservation in turn moves to its earliest feasible start, never later than
+    /// before. `items` are (start, procs, estimate) in queue order; starts are updated in
+    /// place. A running maximum of free processors prunes jobs that cannot move.
+    pub fn compress(&mut self, now: f64, items: &mut [(f64, u32, f64)]) -> Result<()> {
+        self.profile.advance(now);
+        let mut prefix_max = self.prefix_max();
+        for item in items.iter_mut() {
+            let (start, procs, est) = *item;
+            if start <= now {
+                continue;
+            }
+            // Free processors strictly before the job's start never include its own
+            // reservation; if they never reach its size, it cannot move earlier.
+            if prefix_max.len() != self.profile.steps().len() {
+                prefix_max = self.prefix_max();
+            }
+            let k = self.profile.steps().partition_point(|s| s.time < start);
+            if k == 0 || prefix_max[k - 1] < i64::from(procs) {
+                continue;
+            }
+            let t = self.compress_one(now, start, procs, est)?;
+            if t < start {
+                item.0 = t;
+                prefix_max = self.prefix_max();
+            }
+        }
+        Ok(())
+    }
+
+    fn prefix_max(&self) -> Vec<i64> {
+        let mut m = i64::MIN;
         self.profile
-            .release(old_start, old_start + estimate, procs)?;
-        let t = self.profile.earliest_fit(now, procs, estimate)?;
-        self.profile.reserve(t, t + estimate, procs)?;
-        Ok(t)
+            .steps()
+            .iter()
+            .map(|s| {
+                m = m.max(s.free);
+                m
+            })
+            .collect()
     }
 
     /// Forgets the plan before `now`.

@@ -204,6 +204,62 @@ impl Profile {
         }
     }
 
+    /// The earliest start `t` in `[after, before)` for a job of `procs` processors and
+    /// `duration` that currently holds the reservation `[before, before + duration)` of the
+    /// same size: the job's own reservation counts as free. `None` when no start earlier
+    /// than `before` is feasible. Used by conservative backfilling's compression, which
+    /// only moves a reservation when this finds an earlier slot.
+    /// (Takes `&mut self` only to place breakpoints exactly at the reservation's ends; the
+    /// free counts are not changed.)
+    pub fn earlier_fit_than(
+        &mut self,
+        after: f64,
+        before: f64,
+        procs: u32,
+        duration: f64,
+    ) -> Option<f64> {
+        let need = i64::from(procs);
+        let own_end = before + duration;
+        if before <= self.origin() || !before.is_finite() || !own_end.is_finite() {
+            return None;
+        }
+        self.split_at(before);
+        self.split_at(own_end);
+        let free_excl = |k: usize| -> i64 {
+            let s = &self.steps[k];
+            if s.time >= before && s.time < own_end {
+                s.free + need
+            } else {
+                s.free
+            }
+        };
+        let n = self.steps.len();
+        let mut i = self.step_index(after);
+        let mut cand = after.max(self.steps[i].time);
+        'search: loop {
+            while free_excl(i) < need {
+                i += 1;
+                if i >= n {
+                    return None;
+                }
+                cand = self.steps[i].time;
+            }
+            if cand >= before {
+                return None;
+            }
+            let end = cand + duration;
+            let mut j = i + 1;
+            while j < n && self.steps[j].time < end {
+                if free_excl(j) < need {
+                    i = j;
+                    continue 'search;
+                }
+                j += 1;
+            }
+            return Some(cand);
+        }
+    }
+
     /// Forgets everything before `now` (moves the origin forward), keeping queries fast.
     pub fn advance(&mut self, now: f64) {
         if now <= self.origin() {
