@@ -1,11 +1,21 @@
 //! Developer automation for slarm (`cargo xtask <task>`).
 //!
 //! - `ci`: the same steps as `.ci/run` (fmt, clippy `-D warnings`, tests, docs, bench build).
+//! - `oracle`: cross-checks against independent tools (scipy, pyworkforce, Ciw, a reference EASY).
+
+mod oracle;
 
 use std::process::{Command, ExitCode};
 
+/// One CI step: name, cargo arguments, extra environment.
+type CiStep = (
+    &'static str,
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+);
+
 /// The CI steps, shared by `cargo xtask ci` and documented in `.ci/run`.
-const CI_STEPS: &[(&str, &[&str], &[(&str, &str)])] = &[
+const CI_STEPS: &[CiStep] = &[
     ("format", &["fmt", "--all", "--check"], &[]),
     (
         "lint",
@@ -55,8 +65,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("ci") => ci(),
+        Some("oracle") => oracle::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci    fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci    fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY");
             ExitCode::from(2)
         }
     }
