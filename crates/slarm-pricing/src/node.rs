@@ -277,7 +277,7 @@ impl TimeSharedNode {
 
     /// Whether partitions stay constant until the next process event (no squeeze, capped).
     pub fn is_steady(&self, jc: &JobControl) -> bool {
-        jc.rate_mode == RateMode::Capped && self.demand_sum() <= 1.0 + 1e-12
+        jc.rate_mode == RateMode::Capped && self.demand_sum() <= 1.0 + crate::admission::SHARE_EPS
     }
 
     /// Time of the next event of this node: a completion, an estimate running out, a
