@@ -37,6 +37,7 @@
 pub mod difference;
 pub mod erlang;
 pub mod error;
+pub mod experiments;
 pub mod heuristics;
 pub mod partition;
 pub mod procedures;
