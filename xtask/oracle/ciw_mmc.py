@@ -4,13 +4,14 @@ Usage: python ciw_mmc.py INPUT.json OUTPUT.json
 
 INPUT: {"scenarios": [{"name": s, "servers": c, "mu": mu, "lambdas": [l0, l1, ...],
          "discipline": "fcfs" | "priority", "horizon": T, "warmup": W,
-         "replications": R, "seed": S, "thin": k}, ...]}
+         "replications": R, "seed": S, "thin": k, "drain": D}, ...]}
 All classes share the exponential service rate mu. Under "priority" class 0 has the
 highest non-preemptive priority (Ciw's priority_classes given as a plain dict are
 non-preemptive); within a class, and for "fcfs" overall, service is first come first served.
 
-OUTPUT: per scenario and class, the per-replication mean response times (customers that
-arrive in [W, T) and finish by T) and every k-th such response time of every replication
+Arrivals continue to T + D so that customers arriving before T can finish. OUTPUT: per
+scenario and class, the per-replication mean response times (customers that arrive in
+[W, T) and finish by T + D) and every k-th such response time of every replication
 (thinning weakens the serial correlation of successive customers for the KS test).
 """
 
@@ -38,10 +39,10 @@ def run_scenario(sc):
     for r in range(sc["replications"]):
         ciw.seed(sc["seed"] + r)
         q = ciw.Simulation(network)
-        q.simulate_until_max_time(sc["horizon"])
+        q.simulate_until_max_time(sc["horizon"] + sc["drain"])
         per_class = [[] for _ in range(k)]
         for rec in sorted(q.get_all_records(), key=lambda x: x.arrival_date):
-            if rec.arrival_date < sc["warmup"] or rec.exit_date > sc["horizon"]:
+            if not (sc["warmup"] <= rec.arrival_date < sc["horizon"]):
                 continue
             cls = names.index(rec.customer_class) if isinstance(rec.customer_class, str) else int(rec.customer_class)
             per_class[cls].append(rec.waiting_time + rec.service_time)

@@ -9,9 +9,22 @@
 //!   serial correlation; tolerance the KS critical value at alpha = 0.001 for that many
 //!   samples), and our `Mmm::mean_response` must lie in Ciw's 99% Student-t interval over
 //!   the replication means.
+//! * simulator: our `slarm::queueing::sim` (FCFS, and HOL with class 0 highest) runs the
+//!   same scenario with the same horizon, warm-up, replications and thinning (its own
+//!   seeded streams); per class the two-sample KS distance between our and Ciw's samples
+//!   must stay below the two-sample critical value at alpha = 0.001, and the difference of
+//!   the two means must lie within the 99% interval of the difference,
+//!   `|m_ours - m_ciw| <= sqrt(h_ours^2 + h_ciw^2)` with `h` the 99% Student-t half-widths.
+//!
+//! Measurement: customers arriving in `[WARMUP, HORIZON)`; our simulator stops arrivals at
+//! the horizon and drains, Ciw keeps arrivals on for `DRAIN` more time units so that those
+//! customers finish (a late high-priority arrival can then still delay a low-priority
+//! customer in Ciw; over 3,600 measured time units the effect is far below the tolerances).
 
 use serde_json::{json, Value};
-use slarm::queueing::Mmm;
+use slarm::queueing::sim::{run_replication, Discipline as SimDiscipline, SimConfig};
+use slarm::queueing::{JobClass, Mmm, Sla};
+use slarm::stats::gof::kolmogorov_critical;
 use slarm::stats::{ks_critical_value, ks_test, ConfidenceInterval};
 
 use super::{Context, Outcome};
@@ -21,6 +34,9 @@ const REPLICATIONS: usize = 10;
 const HORIZON: f64 = 4000.0;
 const WARMUP: f64 = 400.0;
 const THIN: usize = 10;
+const DRAIN: f64 = 300.0;
+/// Seed of our simulator's replications.
+const OUR_SEED: u64 = 99;
 const KS_ALPHA: f64 = 0.001;
 const CI_LEVEL: f64 = 0.99;
 
@@ -110,7 +126,7 @@ fn run_ciw(ctx: &Context, scenarios: &[Scenario]) -> Result<(String, Vec<Vec<Ciw
         "scenarios": scenarios.iter().map(|s| json!({
             "name": s.name, "servers": s.servers, "mu": s.mu, "lambdas": s.lambdas,
             "discipline": s.discipline.key(), "horizon": HORIZON, "warmup": WARMUP,
-            "replications": REPLICATIONS, "seed": SEED, "thin": THIN,
+            "replications": REPLICATIONS, "seed": SEED, "thin": THIN, "drain": DRAIN,
         })).collect::<Vec<_>>()
     });
     let output = ctx.run_script("ciw_mmc.py", &input)?;
@@ -204,6 +220,112 @@ fn analytic_fcfs(
     Ok(out)
 }
 
+/// Our simulator on a scenario: per class (replication means, thinned samples).
+fn ours(s: &Scenario) -> Result<Vec<CiwClass>, String> {
+    let err = |e: slarm::queueing::QueueError| format!("{}: {e}", s.name);
+    // The SLA does not influence FCFS or HOL; the simulator's classes need one.
+    let sla = Sla::new(3.0, 0.9).map_err(err)?;
+    let classes: Vec<JobClass> = s
+        .lambdas
+        .iter()
+        .map(|&l| JobClass::new(l, sla))
+        .collect::<Result<_, _>>()
+        .map_err(err)?;
+    let discipline = match s.discipline {
+        Discipline::Fcfs => SimDiscipline::Fcfs,
+        Discipline::Priority => SimDiscipline::Hol {
+            order: (0..classes.len()).collect(),
+        },
+    };
+    let cfg = SimConfig {
+        horizon: HORIZON,
+        warmup: WARMUP,
+        replications: REPLICATIONS as u32,
+        seed: OUR_SEED,
+    };
+    let mut out: Vec<CiwClass> = (0..classes.len())
+        .map(|_| CiwClass {
+            replication_means: Vec::new(),
+            samples: Vec::new(),
+        })
+        .collect();
+    for rep in 0..cfg.replications {
+        let r = run_replication(
+            &classes,
+            s.mu,
+            s.servers,
+            &discipline,
+            &cfg,
+            rep,
+            THIN as u64,
+        )
+        .map_err(err)?;
+        for (i, c) in out.iter_mut().enumerate() {
+            let n = r.count.get(i).copied().unwrap_or(0);
+            c.replication_means
+                .push(r.sum_response.get(i).copied().unwrap_or(f64::NAN) / n as f64);
+            c.samples
+                .extend(r.samples.get(i).map(Vec::as_slice).unwrap_or(&[]));
+        }
+    }
+    Ok(out)
+}
+
+/// Two-sample KS distance `sup |F_a - F_b|`.
+fn ks_two_sample(a: &[f64], b: &[f64]) -> f64 {
+    let mut a = a.to_vec();
+    let mut b = b.to_vec();
+    a.sort_by(f64::total_cmp);
+    b.sort_by(f64::total_cmp);
+    let (mut i, mut j, mut d) = (0usize, 0usize, 0.0_f64);
+    while i < a.len() && j < b.len() {
+        let x = a[i].min(b[j]);
+        while i < a.len() && a[i] <= x {
+            i += 1;
+        }
+        while j < b.len() && b[j] <= x {
+            j += 1;
+        }
+        d = d.max((i as f64 / a.len() as f64 - j as f64 / b.len() as f64).abs());
+    }
+    d
+}
+
+fn simulator(s: &Scenario, ciw: &[CiwClass], version: &str) -> Result<Vec<Outcome>, String> {
+    let ours = ours(s)?;
+    let c_alpha = kolmogorov_critical(KS_ALPHA).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for (i, (o, c)) in ours.iter().zip(ciw).enumerate() {
+        let (n, m) = (o.samples.len() as f64, c.samples.len() as f64);
+        let d = ks_two_sample(&o.samples, &c.samples);
+        let crit = c_alpha * ((n + m) / (n * m)).sqrt();
+        out.push(Outcome::within(
+            &format!("ciw/{}/class{i} simulator KS", s.name),
+            d,
+            crit,
+            format!("two-sample KS D {d:.4}: {n} of our samples vs {m} Ciw {version} samples"),
+            format!("D <= {crit:.4} (alpha {KS_ALPHA})"),
+        ));
+        let co = ConfidenceInterval::of_samples(&o.replication_means, CI_LEVEL)
+            .map_err(|e| e.to_string())?;
+        let cc = ConfidenceInterval::of_samples(&c.replication_means, CI_LEVEL)
+            .map_err(|e| e.to_string())?;
+        let gap = (co.mean - cc.mean).abs();
+        let allowed = co.half_width.hypot(cc.half_width);
+        out.push(Outcome::within(
+            &format!("ciw/{}/class{i} simulator mean", s.name),
+            gap,
+            allowed,
+            format!(
+                "ours {:.4} +- {:.4}, Ciw {:.4} +- {:.4} ({} replications each)",
+                co.mean, co.half_width, cc.mean, cc.half_width, REPLICATIONS
+            ),
+            format!("|diff| <= {allowed:.4} (99% CI of the difference)"),
+        ));
+    }
+    Ok(out)
+}
+
 fn compare_inner(ctx: &Context) -> Result<Vec<Outcome>, String> {
     let scenarios = scenarios();
     let (version, ciw) = run_ciw(ctx, &scenarios)?;
@@ -212,6 +334,20 @@ fn compare_inner(ctx: &Context) -> Result<Vec<Outcome>, String> {
         if s.discipline == Discipline::Fcfs {
             out.extend(analytic_fcfs(s, classes, &version)?);
         }
+        out.extend(simulator(s, classes, &version)?);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_sample_ks_known_values() {
+        assert_eq!(ks_two_sample(&[1.0, 2.0], &[1.0, 2.0]), 0.0);
+        assert_eq!(ks_two_sample(&[1.0, 2.0], &[3.0, 4.0]), 1.0);
+        // F_a jumps to 1/2 at 1 while F_b is still 0; at 2 both are ... 1 and 1/2.
+        assert_eq!(ks_two_sample(&[1.0, 2.0], &[2.0, 3.0]), 0.5);
+    }
 }
