@@ -1,5 +1,5 @@
 //! Runs the Table III/IV sweep (five kappas, four strategies) for a few seeds and prints the
-//! metrics and the wall time: `cargo run --release -p slarm-grid --example sweep -- SEEDS`.
+//! metrics and the wall time: `cargo run --release -p slarm-grid --example sweep -- SEEDS [BG_UTIL BG_PROCS BG_MEAN_S RUNTIME_CAP_S]`.
 
 use std::time::Instant;
 
@@ -11,6 +11,18 @@ fn main() -> Result<()> {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
+    let arg = |i: usize, d: f64| {
+        std::env::args()
+            .nth(i)
+            .and_then(|s| s.parse::<f64>().ok())
+            .unwrap_or(d)
+    };
+    let bg = SyntheticBackground {
+        utilisation: arg(2, 0.15),
+        procs: arg(3, 1.0) as u64,
+        mean_runtime_s: arg(4, 3600.0),
+    };
+    let cap = arg(5, 0.0);
     let t0 = Instant::now();
     for seed in 0..seeds {
         let streams = RngStreams::new(seed);
@@ -27,7 +39,12 @@ fn main() -> Result<()> {
         }
         for (s, k) in cells {
             let t = Instant::now();
-            let r = run_scenario(&Scenario::paper(s, k), &streams)?;
+            let mut sc = Scenario::paper(s, k);
+            sc.background = slarm_grid::run::BackgroundSpec::Synthetic(bg.clone());
+            if cap > 0.0 {
+                sc.model.max_runtime_s = Some(cap);
+            }
+            let r = run_scenario(&sc, &streams)?;
             println!(
                 "seed {seed} {:8} k={k:.1} C_d={:8.2} C_s={:6.2} cpu_h={:9.0} kavg={:.3} end/T={:.1} mean_ms_min={:.0} tasks={} load={:.2} maxrt={:.2e} {:.2}s",
                 s.label(),

@@ -17,6 +17,7 @@ use crate::metrics::{
 use crate::provision::StrategyKind;
 use crate::run::{run_scenario_with, BackgroundSpec, Scenario, ScenarioResult};
 use crate::sched::PolicyKind;
+use crate::workload::SyntheticBackground;
 
 const PAPER: &str = "yigitbasi2010";
 
@@ -80,6 +81,24 @@ pub const TABLE6_PUBLISHED: [(f64, f64, usize, usize, i64); 3] = [
 
 /// Total BoTs of the §VII workload.
 pub const TABLE6_BOTS: usize = 32_860;
+
+/// Runtime cap of the experiments' BoT tasks, seconds (spec A9 option, reported).
+pub const EXPERIMENT_RUNTIME_CAP_S: f64 = 1.0e5;
+
+/// The synthetic background of the experiments: 30 % per cluster, 8-processor jobs, 1 h mean.
+pub fn experiment_background() -> SyntheticBackground {
+    SyntheticBackground {
+        utilisation: 0.30,
+        mean_runtime_s: 3600.0,
+        procs: 8,
+    }
+}
+
+/// Offered load of the §VII controller workload (no background): 80 % as the spec
+/// recommends (A22). Our initial system then meets the targets far more often than the
+/// paper's (mean makespan ≈3120 min), so Table VI differs; see docs/decisions.md
+/// [slarm-grid] experiment calibration.
+pub const CONTROLLER_LOAD: f64 = 0.8;
 
 /// The experiment of `slarm reproduce yigitbasi2010`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -180,6 +199,12 @@ pub struct CellResult {
 
 fn scenario(p: &CellParams) -> Scenario {
     let mut sc = Scenario::paper(p.strategy, p.kappa);
+    // Calibration of the experiments (docs/decisions.md: [slarm-grid] experiment calibration):
+    // uncapped σ = 6.1 runtimes leave the grid uncongested (one task can hold half of the
+    // work), so the spec A9 cap is switched on, and the synthetic background is bursty
+    // (8-processor jobs, 30 % per cluster) to stand in for the DAS-3 June 2008 trace.
+    sc.model.max_runtime_s = Some(EXPERIMENT_RUNTIME_CAP_S);
+    sc.background = BackgroundSpec::Synthetic(experiment_background());
     sc.policy = p.policy;
     sc.load = p.load;
     sc.n_bots = p.bots;
@@ -265,6 +290,7 @@ pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
         let mut p = base("t6", StrategyKind::None, 1.0, seed);
         p.bots = plan.controller_bots;
         p.background = false;
+        p.load = CONTROLLER_LOAD;
         cells.push(cell(format!("t6-none-s{seed}"), p.clone()));
         for (i, &(rel, target, ..)) in TABLE6_PUBLISHED.iter().enumerate() {
             let mut q = p.clone();
@@ -668,7 +694,7 @@ pub fn assemble_rows(cfg: &RunConfig, rows: &[Row]) -> PaperReport {
         .map(|(_, r)| r.max_runtime_s)
         .fold(0.0, f64::max);
     notes.push(format!(
-        "Workload: Iosup et al. BoT model (Table II; shape-first Weibulls, log2 runtime std dev 6.1, per-task runtimes, size max(1, round(2^X))), load-targeted to 80 % of DAS-3's 591.8 reference processors; runtimes uncapped (largest task {workload_max:.3e} s). Background: synthetic, 15 % per cluster, single-processor jobs with exponential 1 h runtimes (the DAS-3 June 2008 GWA trace is not available). {} scale, seed {}, {seeds} seed(s) per Table III/IV/VI cell.",
+        "Workload: Iosup et al. BoT model (Table II; shape-first Weibulls, log2 runtime std dev 6.1, per-task runtimes, size max(1, round(2^X))), load-targeted to 80 % of DAS-3's 591.8 reference processors; runtimes capped at 1e5 s (spec A9 option; largest task {workload_max:.3e} s). Background: synthetic, 30 % per cluster, 8-processor jobs with exponential 1 h runtimes (the DAS-3 June 2008 GWA trace is not available). See docs/decisions.md [slarm-grid] experiment calibration. {} scale, seed {}, {seeds} seed(s) per Table III/IV/VI cell.",
         cfg.scale.name(),
         cfg.seed
     ));
@@ -676,7 +702,7 @@ pub fn assemble_rows(cfg: &RunConfig, rows: &[Row]) -> PaperReport {
     PaperReport {
         paper: PAPER.into(),
         title: Yigitbasi2010.title().into(),
-        workload: "Iosup BoT model at 80 % load on simulated DAS-3 with a synthetic background load (labelled synthetic; no GWA trace)".into(),
+        workload: "Iosup BoT model at 80 % load (runtimes capped at 1e5 s) on simulated DAS-3 with a synthetic background load (labelled synthetic; no GWA trace)".into(),
         tables,
         checks,
         figures,

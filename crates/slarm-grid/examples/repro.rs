@@ -1,0 +1,68 @@
+//! Runs every cell of `yigitbasi2010` at a scale (rayon over cells, ordered collection),
+//! assembles the report and prints the wall time and the checks as a Markdown table:
+//! `cargo run --release -p slarm-grid --example repro -- quick|paper [SEED]`.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+use slarm_grid::experiments::Yigitbasi2010;
+use slarm_report::{CellOutput, Experiment, ExperimentError, RunConfig, Scale};
+
+fn main() -> Result<(), ExperimentError> {
+    let scale = match std::env::args().nth(1).as_deref() {
+        Some("paper") => Scale::Paper,
+        _ => Scale::Quick,
+    };
+    let seed = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2010);
+    let cfg = RunConfig {
+        scale,
+        seed,
+        traces: None,
+    };
+    let exp = Yigitbasi2010;
+    let t0 = Instant::now();
+    let cells = exp.cells(&cfg)?;
+    let outputs: Vec<CellOutput> = cells
+        .par_iter()
+        .map(|c| {
+            exp.run_cell(&cfg, c).map(|result| CellOutput {
+                cell: c.clone(),
+                result,
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let report = exp.assemble(&cfg, &outputs)?;
+    let secs = t0.elapsed().as_secs_f64();
+    println!(
+        "{} cells at {} scale, seed {seed}, {} threads: {secs:.1} s\n",
+        cells.len(),
+        scale.name(),
+        rayon::current_num_threads()
+    );
+    for t in &report.tables {
+        println!("### {}\n\n{}", t.title, t.to_csv());
+    }
+    println!("| check | ours | published | verdict |\n|---|---|---|---|");
+    for c in &report.checks {
+        let v = |x: &slarm_report::Value| match x {
+            slarm_report::Value::Num(n) => format!("{n:.3}"),
+            slarm_report::Value::Bool(b) => b.to_string(),
+            slarm_report::Value::Text(s) => s.clone(),
+        };
+        println!(
+            "| {} — {} | {} | {} | {} |",
+            c.id,
+            c.description,
+            v(&c.ours),
+            c.published.as_ref().map_or("-".into(), v),
+            c.verdict.label()
+        );
+    }
+    for n in &report.notes {
+        println!("\nNote: {n}");
+    }
+    Ok(())
+}
