@@ -8,7 +8,7 @@ use slarm_stats::summary::ln_gamma;
 use crate::arrival::ArrivalProfile;
 use crate::params::Params;
 
-/// Poisson(`lambda`) probabilities `P[0..=J]` with the tail beyond `J` below `1e-15`.
+/// Poisson(`lambda`) probabilities `P[0..=J]` with the tail beyond `J` below about `1e-15`.
 pub fn poisson_weights(lambda: f64) -> Vec<f64> {
     if lambda <= 0.0 {
         return vec![1.0];
@@ -21,7 +21,9 @@ pub fn poisson_weights(lambda: f64) -> Vec<f64> {
         let w = lw.exp();
         out.push(w);
         cum += w;
-        if (j as f64) > lambda && (1.0 - cum < 1e-15 || w < 1e-300) {
+        // past the mode the tail beyond j is below w_j * λ / (j + 1 - λ)
+        let tail = if (j as f64) + 1.0 > lambda { w * lambda / (j as f64 + 1.0 - lambda) } else { 1.0 };
+        if (j as f64) > lambda && (1.0 - cum < 1e-15 || tail < 1e-16) {
             return out;
         }
         j += 1;

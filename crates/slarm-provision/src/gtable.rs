@@ -169,33 +169,27 @@ fn max_feasible(hi: i64, feasible: &dyn Fn(usize) -> bool) -> i64 {
     lo
 }
 
-/// Builds `g` by Monte Carlo (exact for `s >= u` if configured), monotonised in `p`.
-///
-/// The result depends only on `(params, profile, streams, cfg)`, not on the thread count.
-pub fn g_table(
+/// Monte Carlo `g_s(p)` for the decision points `s_list` (all `p`), rows in `s_list` order.
+pub fn g_monte_carlo(
     params: &Params,
     profile: &ArrivalProfile,
     streams: &RngStreams,
-    cfg: &GConfig,
-) -> Result<GTable> {
-    if cfg.runs == 0 {
-        return Err(ProvisionError::invalid("g runs", cfg.runs, "must be >= 1"));
-    }
+    runs: usize,
+    s_list: &[usize],
+) -> Vec<Vec<Option<u32>>> {
     let np = params.n_counts();
     let gamma = params.gamma() as i64;
-    let keep = params.allowed_failures(cfg.runs) + 1;
-    let mc_s: Vec<usize> = (0..params.d)
-        .filter(|&s| !(cfg.exact_after_u && s >= params.u))
-        .collect();
+    let keep = params.allowed_failures(runs) + 1;
+    let mc_s = s_list;
     let deadline = params.d_secs();
-    let chunk_len = cfg.runs.div_ceil(CHUNKS);
+    let chunk_len = runs.div_ceil(CHUNKS);
     // per chunk: for each (s index, p index) the `keep` smallest N_r (max-heap)
     let chunk_heaps: Vec<Vec<BinaryHeap<i64>>> = (0..CHUNKS)
         .into_par_iter()
         .map(|c| {
             let mut heaps = vec![BinaryHeap::with_capacity(keep + 1); mc_s.len() * np];
             let lo = c * chunk_len;
-            let hi = ((c + 1) * chunk_len).min(cfg.runs);
+            let hi = ((c + 1) * chunk_len).min(runs);
             for r in lo..hi {
                 let smp = RunSample::draw(
                     streams,
@@ -238,8 +232,8 @@ pub fn g_table(
             heaps
         })
         .collect();
-    let mut values = vec![vec![None; np]; params.d + 1];
-    for (si, &s) in mc_s.iter().enumerate() {
+    let mut values = vec![vec![None; np]; mc_s.len()];
+    for si in 0..mc_s.len() {
         for pi in 0..np {
             let mut all: Vec<i64> = chunk_heaps
                 .iter()
@@ -247,8 +241,32 @@ pub fn g_table(
                 .collect();
             all.sort_unstable();
             let g = all.get(keep - 1).copied().unwrap_or(-1);
-            values[s][pi] = if g < 0 { None } else { Some(g as u32) };
+            values[si][pi] = if g < 0 { None } else { Some(g as u32) };
         }
+    }
+    values
+}
+
+/// Builds `g` by Monte Carlo (exact for `s >= u` if configured), monotonised in `p`.
+///
+/// The result depends only on `(params, profile, streams, cfg)`, not on the thread count.
+pub fn g_table(
+    params: &Params,
+    profile: &ArrivalProfile,
+    streams: &RngStreams,
+    cfg: &GConfig,
+) -> Result<GTable> {
+    if cfg.runs == 0 {
+        return Err(ProvisionError::invalid("g runs", cfg.runs, "must be >= 1"));
+    }
+    let np = params.n_counts();
+    let mc_s: Vec<usize> = (0..params.d)
+        .filter(|&s| !(cfg.exact_after_u && s >= params.u))
+        .collect();
+    let rows = g_monte_carlo(params, profile, streams, cfg.runs, &mc_s);
+    let mut values = vec![vec![None; np]; params.d + 1];
+    for (row, &s) in rows.into_iter().zip(&mc_s) {
+        values[s] = row;
     }
     if cfg.exact_after_u {
         let exact: Vec<(usize, usize, Option<u32>)> = (params.u..params.d)
