@@ -18,6 +18,8 @@ use slarm::stats::rng::splitmix64;
 const CASES: u64 = 2000;
 /// Cases per reader property (each parses a whole small trace twice).
 const READER_CASES: u64 = 500;
+/// Cases per scheduler property (each simulates 8 small batteries).
+const SCHEDULER_CASES: u64 = 200;
 
 /// A deterministic case generator (SplitMix64 chain).
 struct Gen(u64);
@@ -489,6 +491,78 @@ mod overbook {
                 assert!(g.step() > 0.0 && g.step().is_finite(), "case {case}");
             }
         });
+    }
+}
+
+mod overbook_schedulers {
+    use super::*;
+    use slarm::overbook::acceptance::TestSpec;
+    use slarm::overbook::classes::{ClassRegistry, RegistryConfig};
+    use slarm::overbook::job::Job;
+    use slarm::overbook::sim::{simulate_battery, SimConfig};
+    use slarm::overbook::strategy::Strategy;
+
+    /// Random small batteries (4-24 jobs, estimates 1-120 min, real runtimes from a tenth
+    /// of to past the estimate, up to cluster + 1 nodes) under all four strategies: every
+    /// job ends in exactly one final state, the counts add up, money is finite and >= 0.
+    #[test]
+    fn every_strategy_accounts_for_every_job() {
+        let (mut ok, mut overbooked, mut errors) = (0u64, 0usize, 0u64);
+        property("overbook_battery", SCHEDULER_CASES, |g, case| {
+            let cluster = 1 + g.below(8) as usize;
+            let n = 4 + g.below(21);
+            let mut t = 0i64;
+            let jobs: Vec<Job> = (0..n)
+                .map(|i| {
+                    t += g.below(1800) as i64;
+                    let est = 60 * (1 + g.below(120) as i64);
+                    let run = (est as f64 * (0.1 + 1.1 * g.unit())).max(1.0) as i64;
+                    let nodes = 1 + g.below(cluster as u64 + 1) as usize;
+                    Job::with_sla(i, t, est, run, nodes, 2.0 * g.unit()).unwrap()
+                })
+                .collect();
+            let reg = ClassRegistry::learn(&jobs, RegistryConfig::default()).unwrap();
+            for strategy in [
+                Strategy::CompBackfill,
+                Strategy::HeurPlan,
+                Strategy::CompOverbook,
+                Strategy::HeurOverbook,
+            ] {
+                for test in [TestSpec::Pof { max: g.unit() }, TestSpec::Pof { max: 0.0 }] {
+                    let cfg = SimConfig::new(strategy, test);
+                    match simulate_battery(&jobs, cluster, &reg, &[], &cfg) {
+                        Ok(r) => {
+                            ok += 1;
+                            overbooked += r.overbooked;
+                            let what = format!("case {case}: {strategy:?} cluster {cluster}");
+                            assert_eq!(r.successful + r.failed + r.dropped, jobs.len(), "{what}");
+                            assert_eq!(r.outcomes.len(), jobs.len(), "{what}");
+                            let mut ids: Vec<u64> = r.outcomes.iter().map(|o| o.id).collect();
+                            ids.sort_unstable();
+                            ids.dedup();
+                            assert_eq!(ids.len(), jobs.len(), "{what}: a job reported twice");
+                            assert!(
+                                r.outcomes.iter().all(|o| o.state.is_final()),
+                                "{what}: a job not in a final state"
+                            );
+                            assert!(r.overbooked <= r.successful + r.failed, "{what}");
+                            for v in [r.fees, r.penalties, r.failed_fees] {
+                                assert!(v.is_finite() && v >= 0.0, "{what}: money {v}");
+                            }
+                        }
+                        Err(e) => {
+                            errors += 1;
+                            assert!(!e.to_string().is_empty());
+                        }
+                    }
+                }
+            }
+        });
+        eprintln!("robustness: overbook batteries: {ok} simulated, {errors} typed errors, {overbooked} overbooked jobs");
+        assert!(
+            ok > 0 && overbooked > 0,
+            "the batteries never exercised overbooking"
+        );
     }
 }
 
