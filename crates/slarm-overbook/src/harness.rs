@@ -118,7 +118,7 @@ impl TraceSetup {
     ) -> Result<Self> {
         let prepared = match path {
             Some(p) => {
-                let (jobs, dropped) = read_usable(p, spec.machine)?;
+                let (jobs, dropped, _) = read_usable(p, Some(spec.machine))?;
                 prepare(
                     spec.name,
                     jobs,

@@ -41,6 +41,7 @@ pub mod pos;
 pub mod ratio;
 
 pub use error::{OverbookError, Result};
+pub mod experiments;
 pub mod harness;
 pub mod plan;
 pub mod sim;

@@ -103,8 +103,9 @@ pub struct RawJob {
 
 /// Reads an SWF(.gz) file with slarm-workload and keeps the usable jobs (G4): submit >= 0,
 /// run time >= 0, requested time > 0, processors (field 8, else 5) in `1..=machine`.
-/// Returns the usable jobs in submit order and the number dropped.
-pub fn read_usable(path: &Path, machine: usize) -> Result<(Vec<RawJob>, usize)> {
+/// `machine = None` takes the header's MaxProcs (else MaxNodes). Returns the usable jobs in
+/// submit order, the number dropped and the machine size.
+pub fn read_usable(path: &Path, machine: Option<usize>) -> Result<(Vec<RawJob>, usize, usize)> {
     let trace = slarm_workload::reader::read_trace(path, Default::default()).map_err(|e| {
         OverbookError::Io {
             path: path.display().to_string(),
@@ -112,6 +113,22 @@ pub fn read_usable(path: &Path, machine: usize) -> Result<(Vec<RawJob>, usize)> 
         }
     })?;
     let total = trace.jobs.len();
+    let machine = match machine.or_else(|| {
+        trace
+            .header
+            .max_procs
+            .or(trace.header.max_nodes)
+            .map(|m| m as usize)
+    }) {
+        Some(m) if m > 0 => m,
+        _ => {
+            return Err(OverbookError::Malformed {
+                source_name: path.display().to_string(),
+                line: 0,
+                reason: "no MaxProcs/MaxNodes header: give the machine size".into(),
+            })
+        }
+    };
     let mut jobs: Vec<RawJob> = trace
         .jobs
         .iter()
@@ -135,7 +152,7 @@ pub fn read_usable(path: &Path, machine: usize) -> Result<(Vec<RawJob>, usize)> 
         .collect();
     jobs.sort_by_key(|j| (j.submit, j.id));
     let dropped = total - jobs.len();
-    Ok((jobs, dropped))
+    Ok((jobs, dropped, machine))
 }
 
 /// A prepared trace: training jobs (PDF learning) and test jobs (batteries).

@@ -1,20 +1,170 @@
-//! `slarm overbook` (design.md §4). Not yet available in this build: its model crate is in progress.
+//! `slarm overbook` (design.md §4): one strategy of Birkenheuer 2012 on a trace, summarised
+//! per 1000-job battery (means with 95 % confidence half-widths).
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use serde_json::{json, Map, Value};
+use slarm::overbook::{
+    acceptance::TestSpec,
+    classes::StatsSource,
+    harness::{
+        latency_quantiles_ms, summarize, FailureMode, Metric, TraceSetup, BATTERY_SIZE, TEST_JOBS,
+    },
+    sim::SimConfig,
+    strategy::Strategy,
+    workload::{prepare, read_usable, PWA_TRACES},
+    OverbookError,
+};
 
 use crate::error::{CliError, CliResult};
-use crate::output::Output;
+use crate::output::{format_num, Output};
 
 /// Arguments of `slarm overbook`.
 #[derive(Debug, clap::Args)]
 pub struct OverbookArgs {
-    /// Arguments (this command is not yet available).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    rest: Vec<String>,
+    /// SWF trace (.swf or .swf.gz).
+    #[arg(long)]
+    trace: PathBuf,
+    /// comp-backfill | heur-plan | comp-overbook | heur-overbook.
+    #[arg(long, default_value = "heur-overbook")]
+    strategy: String,
+    /// Runtime-ratio statistics: runtime | resources.
+    #[arg(long, default_value = "runtime")]
+    stats: String,
+    /// Acceptance test: pof:P (PoF < P, penalty = fee) or risk:R (penalty = R·fee, security
+    /// factor 4 comprehensive / 2 heuristic).
+    #[arg(long, default_value = "pof:0.1")]
+    test: String,
+    /// Machine size (default: the thesis' size for the six PWA traces, else the header).
+    #[arg(long)]
+    procs: Option<usize>,
+    /// Occurrence factor (default: the printed one for the six PWA traces, else input util / 2).
+    #[arg(long)]
+    factor: Option<f64>,
+    /// Number of batteries to run (default: all in the test window).
+    #[arg(long)]
+    batteries: Option<usize>,
+    /// Jobs per battery.
+    #[arg(long, default_value_t = BATTERY_SIZE)]
+    battery_size: usize,
+    /// Size of the test window (the last usable jobs; earlier jobs train the statistics).
+    #[arg(long, default_value_t = TEST_JOBS)]
+    test_jobs: usize,
+    /// Node failures: synthetic (Poisson, lambda 1.2904e-4/h, mu 0.4333/h) or none.
+    #[arg(long, default_value = "synthetic")]
+    failures: String,
+    /// Seed of the synthetic failure streams.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn bad(e: OverbookError) -> CliError {
+    CliError::bad_input(e)
 }
 
 /// Runs `slarm overbook`.
 pub fn run(args: &OverbookArgs) -> CliResult<Output> {
-    Err(CliError::internal(format!(
-        "'slarm overbook' is not available in this build yet (arguments {:?})",
-        args.rest
-    )))
+    let strategy = Strategy::parse(&args.strategy).map_err(bad)?;
+    let source = StatsSource::parse(&args.stats).map_err(bad)?;
+    if !matches!(source, StatsSource::Runtime | StatsSource::Resources) {
+        return Err(CliError::bad_input("--stats must be runtime or resources"));
+    }
+    let test = TestSpec::parse(&args.test).map_err(bad)?;
+    let failures = match args.failures.as_str() {
+        "synthetic" => FailureMode::Synthetic,
+        "none" => FailureMode::None,
+        other => {
+            return Err(CliError::bad_input(format!(
+                "--failures must be synthetic or none, not '{other}'"
+            )))
+        }
+    };
+    if args.battery_size == 0 {
+        return Err(CliError::bad_input("--battery-size must be positive"));
+    }
+    let file = args
+        .trace
+        .file_name()
+        .map(|f| f.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let known = PWA_TRACES.iter().find(|t| t.file == file);
+    let machine = args.procs.or(known.map(|t| t.machine));
+    let (jobs, dropped, machine) = read_usable(&args.trace, machine).map_err(bad)?;
+    let test_jobs = args.test_jobs.min(jobs.len().saturating_sub(1));
+    let factor = args.factor.or(known.map(|t| t.factor));
+    let name = known.map(|t| t.name).unwrap_or(file.as_str());
+    let prepared = prepare(name, jobs, machine, test_jobs, factor, dropped, false).map_err(bad)?;
+    let setup = TraceSetup::from_prepared(prepared).map_err(bad)?;
+    let available = setup.prepared.battery_count(args.battery_size);
+    let count = args.batteries.unwrap_or(available).min(available);
+    if count == 0 {
+        return Err(CliError::bad_input(
+            "the trace has too few usable jobs for one battery",
+        ));
+    }
+    let mut cfg = SimConfig::new(strategy, test);
+    cfg.measure_latency = true;
+    let results = (0..count)
+        .into_par_iter()
+        .map(|k| setup.run_battery(k, args.battery_size, source, &cfg, failures, args.seed))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(bad)?;
+    let summary = summarize(&results, None);
+    let lat: Vec<u64> = results
+        .iter()
+        .flat_map(|r| r.latencies_ns.iter().copied())
+        .collect();
+    let (median, p99) = latency_quantiles_ms(&lat);
+    let mut obj = Map::new();
+    let metrics: [(&str, Metric); 6] = [
+        ("fees", summary.fees),
+        ("penalties", summary.penalties),
+        ("gain", summary.gain),
+        ("successful", summary.successful),
+        ("failed", summary.failed),
+        ("dropped", summary.dropped),
+    ];
+    for (k, m) in metrics {
+        obj.insert(k.into(), json!(m.mean));
+        obj.insert(format!("{k}_ci95"), json!(m.ci95));
+    }
+    let p = &setup.prepared;
+    let extra = json!({
+        "trace": name,
+        "strategy": strategy.name(),
+        "stats": source.name(),
+        "test": args.test,
+        "batteries": count,
+        "battery_size": args.battery_size,
+        "machine": machine,
+        "occurrence_factor": p.factor,
+        "input_util": p.input_util,
+        "training_jobs": p.training.len(),
+        "dropped_lines": p.dropped,
+        "failures": args.failures,
+        "latency_median_ms": median,
+        "latency_p99_ms": p99,
+    });
+    if let Value::Object(m) = extra {
+        obj.extend(m);
+    }
+    let mut text = format!(
+        "{} on {name} ({machine} nodes, {count} batteries of {}; stats {}, test {}):\n",
+        strategy.name(),
+        args.battery_size,
+        source.name(),
+        args.test
+    );
+    for (k, m) in metrics {
+        text.push_str(&format!(
+            "  {k:<11} {:>12} ± {}\n",
+            format_num(m.mean),
+            format_num(m.ci95)
+        ));
+    }
+    text.push_str(&format!(
+        "  negotiation latency: median {median:.3} ms, p99 {p99:.3} ms\n"
+    ));
+    Ok(Output::new(Value::Object(obj), text))
 }
