@@ -102,7 +102,9 @@ fn synthetic(path: &Path, seed_path: u64, procs: u32) -> Result<(), String> {
         } else {
             1u32 << rng.gen_range(0..=procs.ilog2())
         };
-        let est = rng.gen_range(60..=20_000i64);
+        // Round estimates (whole quarter hours), as users give them: running jobs then
+        // often share a predicted end, which exercises the tie rule at the shadow time.
+        let est = 900 * rng.gen_range(1..=24i64);
         // runtimes below, at and (killed) above the estimate; a few invalid jobs to drop
         let run = match rng.gen_range(0..10) {
             0 => est,
