@@ -8,7 +8,7 @@
 //! service level reaches `y`, searched with `Mmm`. pyworkforce starts its search at
 //! `round(A + 1)` (Python rounds half to even), which can lie one above the smallest stable
 //! size `floor(A) + 1`, so its answer is `max(ours, round(A + 1))`; pairs where that start
-//! hides a smaller answer are counted and reported (docs/decisions.md, "[xtask] oracle").
+//! hides a smaller answer are counted and reported (docs/decisions.md, entry "xtask: oracle, pyworkforce start").
 
 use serde_json::{json, Value};
 use slarm::queueing::Mmm;
