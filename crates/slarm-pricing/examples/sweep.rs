@@ -1,0 +1,67 @@
+//! Runs the whole yeo-buyya experiment (Figures 2-6) at the scale given as first argument
+//! (`quick` or `paper`, default `paper`), cells in parallel with rayon, and prints the wall
+//! time and every check: the measurement behind docs/performance.md.
+//!
+//! `SLARM_TRACES` (default: the shared trace folder) locates SDSC-SP2.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use slarm_pricing::experiments::YeoBuyya;
+use slarm_report::{CellOutput, Experiment, ExperimentError, RunConfig, Scale};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let scale = match std::env::args().nth(1).as_deref() {
+        Some("quick") => Scale::Quick,
+        _ => Scale::Paper,
+    };
+    let traces = std::env::var_os("SLARM_TRACES").map_or_else(
+        || {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/data/traces"
+            ))
+        },
+        PathBuf::from,
+    );
+    let cfg = RunConfig {
+        scale,
+        seed: 1,
+        traces: Some(traces),
+    };
+    let e = YeoBuyya;
+    let t = Instant::now();
+    let cells = e.cells(&cfg)?;
+    let outputs: Vec<CellOutput> = cells
+        .into_par_iter()
+        .map(|cell| {
+            Ok::<_, ExperimentError>(CellOutput {
+                result: e.run_cell(&cfg, &cell)?,
+                cell,
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let rep = e.assemble(&cfg, &outputs)?;
+    println!(
+        "scale {} cells {} threads {} wall {:.1} s workload: {}",
+        scale.name(),
+        outputs.len(),
+        rayon::current_num_threads(),
+        t.elapsed().as_secs_f64(),
+        rep.workload
+    );
+    for c in &rep.checks {
+        println!(
+            "{:40} {:10} ours {:?} published {:?}",
+            c.id,
+            c.verdict.label(),
+            c.ours,
+            c.published
+        );
+    }
+    for tb in rep.tables.iter().skip(1) {
+        print!("{}", tb.to_csv());
+    }
+    Ok(())
+}
