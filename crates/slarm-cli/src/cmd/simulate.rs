@@ -1,20 +1,95 @@
-//! `slarm simulate` (design.md §4). Not yet available in this build: its model crate is in progress.
+//! `slarm simulate --trace FILE [--procs N] --policy fcfs|easy|conservative
+//! [--schedule-out CSV] [--lenient]` (design.md §4): replays a cleaned SWF trace under a
+//! space-sharing policy and reports wait, bounded slowdown (tau = 10 s), utilisation and
+//! makespan; optionally writes the per-job schedule as CSV (atomically).
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use slarm::sim::batch::{simulate_workload, BatchConfig};
+use slarm::sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
+use slarm::sim::policy::PolicyKind;
+
+use crate::cmd::trace::load;
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
 
 /// Arguments of `slarm simulate`.
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
-    /// Arguments (this command is not yet available).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    rest: Vec<String>,
+    /// SWF trace, plain or gzip-compressed.
+    #[arg(long)]
+    trace: PathBuf,
+    /// Machine size in processors (default: the header's MaxProcs, else MaxNodes).
+    #[arg(long)]
+    procs: Option<u32>,
+    /// Scheduling policy: fcfs, easy or conservative.
+    #[arg(long)]
+    policy: PolicyKind,
+    /// Write the schedule as CSV `job_id,submit,start,end,procs`.
+    #[arg(long)]
+    schedule_out: Option<PathBuf>,
+    /// Skip malformed trace lines (and count them) instead of failing.
+    #[arg(long)]
+    lenient: bool,
+}
+
+fn write_atomically(path: &Path, records: &[slarm::sim::batch::JobRecord]) -> CliResult<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| CliError::bad_input(format!("{}: not a file name", path.display())))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let io = |e: std::io::Error| CliError::bad_input(format!("{}: {e}", path.display()));
+    let file = std::fs::File::create(&tmp).map_err(io)?;
+    let mut out = std::io::BufWriter::new(file);
+    let result = write_schedule_csv(records, &mut out).and_then(|()| {
+        out.flush()?;
+        out.get_ref().sync_all()
+    });
+    drop(out);
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
 }
 
 /// Runs `slarm simulate`.
 pub fn run(args: &SimulateArgs) -> CliResult<Output> {
-    Err(CliError::internal(format!(
-        "'slarm simulate' is not available in this build yet (arguments {:?})",
-        args.rest
-    )))
+    let w = load(&args.trace, args.lenient, args.procs)?;
+    let schedule = simulate_workload(&w, &BatchConfig::new(args.policy))
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
+    let m = Metrics::of(&schedule, DEFAULT_TAU_S);
+    if let Some(path) = &args.schedule_out {
+        write_atomically(path, &schedule.records)?;
+    }
+    let json = json!({
+        "trace": w.name,
+        "policy": args.policy,
+        "procs": w.machine_procs,
+        "jobs": m.jobs,
+        "dropped": w.dropped.total(),
+        "skipped_lines": w.skipped_lines,
+        "mean_wait_s": m.mean_wait_s,
+        "max_wait_s": m.max_wait_s,
+        "mean_response_s": m.mean_response_s,
+        "mean_bounded_slowdown": m.mean_bounded_slowdown,
+        "tau_s": m.tau_s,
+        "utilization": m.utilization,
+        "makespan_s": m.makespan_s,
+        "synthetic": w.synthetic,
+    });
+    Ok(Output::from_json(json))
 }
