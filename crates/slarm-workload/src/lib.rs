@@ -6,7 +6,9 @@
 //!
 //! Main types: [`Job`] (the 18 SWF fields plus derived processors, estimate and effective
 //! run time), [`SwfHeader`], [`reader::SwfReader`] / [`reader::read_trace`] (strict or
-//! lenient parsing), [`Workload`] with [`DropCounts`], and [`WorkloadError`] for every failure.
+//! lenient parsing), [`Workload`] with [`DropCounts`], [`writer`] (SWF out), [`transform`]
+//! (first/last N, windows, load scaling, under-estimates), [`sla`] (deadlines, fees,
+//! urgency classes), and [`WorkloadError`] for every failure.
 //!
 //! ```
 //! use slarm_workload::{reader::{read_trace_from, ReadOptions}, Workload};
@@ -25,6 +27,9 @@ pub mod error;
 pub mod header;
 pub mod job;
 pub mod reader;
+pub mod sla;
+pub mod transform;
+pub mod writer;
 
 pub use clean::{DropCounts, Workload};
 pub use error::{Result, WorkloadError};
