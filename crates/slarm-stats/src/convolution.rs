@@ -9,7 +9,7 @@
 //!   the exact total mass `mass(a) * mass(b)` (spec 002 §8 B7). The result agrees with the
 //!   direct method to `1e-12` of the peak (proptest).
 //! * [`convolve`]: picks the cheaper of the two with the cost model of [`prefers_fft`],
-//!   whose constant is the crossover measured by `benches/benches/stats.rs`
+//!   whose constants are the crossover measured by `benches/benches/stats.rs`
 //!   (docs/performance.md).
 //!
 //! Both operands must have the same step; the result's origin is the sum of the origins
@@ -42,14 +42,15 @@ use crate::grid::{check_same_step, GridDist};
 /// FFT results below this fraction of the peak are round-off and set to zero.
 pub const FFT_NOISE_FLOOR: f64 = 1.0 / 35_184_372_088_832.0; // 2^-45
 
-/// Below this length of the shorter operand the direct method always wins.
-pub const DIRECT_MAX_SHORT_LEN: usize = 48;
+/// Up to this length of the shorter operand the direct method always wins (measured: a
+/// 32-bin operand against 65536 bins convolves faster directly, a 64-bin one by FFT).
+pub const DIRECT_MAX_SHORT_LEN: usize = 32;
 
 /// Cost ratio of one FFT "butterfly unit" (`L log2 L` of the padded length) to one
 /// multiply-add of the direct method, measured by the `convolution/*` criterion benches on
 /// the 2-core reference machine (docs/performance.md): the FFT wins when
 /// `n * m > FFT_COST_RATIO * L * log2(L)`.
-pub const FFT_COST_RATIO: f64 = 1.6;
+pub const FFT_COST_RATIO: f64 = 3.0;
 
 /// Which algorithm a convolution uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
