@@ -13,6 +13,7 @@
 //! - [`batch`]: the trace-driven simulator ([`batch::simulate`]) with configurable queue
 //!   order (FCFS, SJF, caller key such as EDF) and optional expiry of waiting jobs.
 //! - [`metrics`]: wait, response, bounded slowdown, utilisation, makespan; schedule CSV.
+//! - [`failures`]: exponential node failure/repair processes and failure-trace replay.
 //!
 //! Every failure is a [`SimError`].
 //!
@@ -33,6 +34,7 @@
 
 pub mod batch;
 pub mod error;
+pub mod failures;
 pub mod kernel;
 pub mod machine;
 pub mod metrics;
