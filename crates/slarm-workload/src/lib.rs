@@ -8,7 +8,7 @@
 //! run time), [`SwfHeader`], [`reader::SwfReader`] / [`reader::read_trace`] (strict or
 //! lenient parsing), [`Workload`] with [`DropCounts`], [`writer`] (SWF out), [`transform`]
 //! (first/last N, windows, load scaling, under-estimates), [`sla`] (deadlines, fees,
-//! urgency classes), and [`WorkloadError`] for every failure.
+//! urgency classes), [`synth`] (calibrated synthetic workloads), and [`WorkloadError`] for every failure.
 //!
 //! ```
 //! use slarm_workload::{reader::{read_trace_from, ReadOptions}, Workload};
@@ -28,6 +28,7 @@ pub mod header;
 pub mod job;
 pub mod reader;
 pub mod sla;
+pub mod synth;
 pub mod transform;
 pub mod writer;
 
