@@ -280,7 +280,7 @@ pub fn aggregate(policy: &str, runs: &[RunMetrics]) -> Evaluation {
 /// use slarm_provision::{evaluate::evaluate, policy::Static, ArrivalProfile, Cost, CostShape, Params};
 /// let p = Params::thesis();
 /// let cost = Cost::preset(CostShape::Uniform, p.d, 1.0, 2.0).unwrap();
-/// let ev = evaluate(&p, &ArrivalProfile::thesis(), &cost, &|| Box::new(Static::new(p.clone(), 4)),
+/// let ev = evaluate(&p, &ArrivalProfile::thesis(), &cost, &|| Ok(Box::new(Static::new(p.clone(), 4))),
 ///     &slarm_stats::RngStreams::new(3), 50).unwrap();
 /// // static 4 from s = 1: p_min = 1 server on [0, 1), then 4 more-or-less to d = 92 (spec §7.2: 368 at 4 from 0)
 /// assert!(ev.mean_cost > 360.0 && ev.mean_cost < 368.0);
@@ -289,7 +289,7 @@ pub fn evaluate(
     params: &Params,
     profile: &ArrivalProfile,
     cost: &(dyn CostFunction + Sync),
-    make_policy: &(dyn Fn() -> Box<dyn Policy> + Sync),
+    make_policy: &(dyn Fn() -> Result<Box<dyn Policy>> + Sync),
     streams: &RngStreams,
     runs: usize,
 ) -> Result<Evaluation> {
@@ -300,11 +300,11 @@ pub fn evaluate(
             let arrivals = profile.generate(&mut ra);
             let mut rs = streams.stream(&[TAG_EVAL, r as u64, 1]);
             let services = exp_vec(&mut rs, arrivals.len(), params.mean_service_secs);
-            let mut pol = make_policy();
+            let mut pol = make_policy()?;
             simulate_run(params, cost, pol.as_mut(), &arrivals, &services)
         })
         .collect::<Result<Vec<_>>>()?;
-    let name = make_policy().name();
+    let name = make_policy()?.name();
     Ok(aggregate(&name, &metrics))
 }
 

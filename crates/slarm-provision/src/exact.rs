@@ -22,7 +22,11 @@ pub fn poisson_weights(lambda: f64) -> Vec<f64> {
         out.push(w);
         cum += w;
         // past the mode the tail beyond j is below w_j * λ / (j + 1 - λ)
-        let tail = if (j as f64) + 1.0 > lambda { w * lambda / (j as f64 + 1.0 - lambda) } else { 1.0 };
+        let tail = if (j as f64) + 1.0 > lambda {
+            w * lambda / (j as f64 + 1.0 - lambda)
+        } else {
+            1.0
+        };
         if (j as f64) > lambda && (1.0 - cum < 1e-15 || tail < 1e-16) {
             return out;
         }

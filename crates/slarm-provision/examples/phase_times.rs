@@ -1,3 +1,4 @@
+//! Times the pre-computation phases: `cargo run --release -p slarm-provision --example phase_times -- P_MAX [quick]`.
 #![allow(missing_docs, clippy::unwrap_used)]
 use slarm_provision::*;
 use std::time::Instant;
