@@ -1,0 +1,78 @@
+//! Runs the quick-scale reproduction trace by trace and prints tables and checks as markdown.
+#![allow(clippy::unwrap_used, missing_docs)]
+use rayon::prelude::*;
+use slarm_overbook::experiments::Birkenheuer2012;
+use slarm_report::{CellOutput, Experiment, RunConfig, Scale};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let only: Vec<String> = std::env::args().skip(1).collect();
+    let exp = Birkenheuer2012;
+    let cfg = RunConfig {
+        scale: Scale::Quick,
+        seed: 1,
+        traces: Some("/work/shared/data/traces".into()),
+    };
+    let cells = exp.cells(&cfg)?;
+    for trace in [
+        "SDSC-SP2",
+        "CTC",
+        "HPC2n",
+        "LANL",
+        "SDSC-BLUE",
+        "SDSC-DataStar",
+    ] {
+        if !only.is_empty() && !only.iter().any(|o| o == trace) {
+            continue;
+        }
+        let t0 = std::time::Instant::now();
+        let mine: Vec<_> = cells
+            .iter()
+            .filter(|c| c.id.starts_with(&format!("{trace}-b")))
+            .cloned()
+            .collect();
+        let outs: Vec<CellOutput> = mine
+            .into_par_iter()
+            .map(|c| {
+                let result = exp.run_cell(&cfg, &c).unwrap();
+                CellOutput { cell: c, result }
+            })
+            .collect();
+        let rep = exp.assemble(&cfg, &outs)?;
+        println!("## {trace} ({:?})", t0.elapsed());
+        for t in &rep.tables {
+            if t.rows.is_empty() {
+                continue;
+            }
+            println!("### {}", t.title);
+            println!("| {} |", t.columns.join(" | "));
+            println!("|{}", "---|".repeat(t.columns.len()));
+            for r in &t.rows {
+                println!(
+                    "| {} |",
+                    r.iter().map(|c| c.render()).collect::<Vec<_>>().join(" | ")
+                );
+            }
+        }
+        println!("### checks");
+        println!("| check | ours | published | verdict |");
+        println!("|---|---|---|---|");
+        for c in &rep.checks {
+            let v = |x: &slarm_report::Value| match x {
+                slarm_report::Value::Num(n) => format!("{n:.1}"),
+                slarm_report::Value::Bool(b) => b.to_string(),
+                slarm_report::Value::Text(s) => s.clone(),
+            };
+            println!(
+                "| {} — {} | {} | {} | {} |",
+                c.id,
+                c.description,
+                v(&c.ours),
+                c.published.as_ref().map(v).unwrap_or_default(),
+                c.verdict.label()
+            );
+        }
+        use std::io::Write;
+        std::io::stdout().flush()?;
+    }
+    Ok(())
+}
