@@ -198,13 +198,12 @@ pub fn run_jobs(jobs: &[Job], policy: Policy, s: &Settings) -> Result<Vec<Outcom
         ..s.admission
     };
     cfg.control = s.control;
+    // Validate every pricing parameter whichever policy runs.
+    let plus = LibraPlusDollar::new(s.alpha, s.beta, s.qos.pbase)?;
+    let libra = LibraStatic::new(s.gamma, s.delta)?;
     match policy {
-        Policy::LibraPlus => simulate_time_shared(
-            jobs,
-            &LibraPlusDollar::new(s.alpha, s.beta, s.qos.pbase)?,
-            &cfg,
-        ),
-        Policy::Libra => simulate_time_shared(jobs, &LibraStatic::new(s.gamma, s.delta)?, &cfg),
+        Policy::LibraPlus => simulate_time_shared(jobs, &plus, &cfg),
+        Policy::Libra => simulate_time_shared(jobs, &libra, &cfg),
         Policy::FcfsBf | Policy::SjfBf | Policy::EdfBf => {
             let prio = match policy {
                 Policy::FcfsBf => Priority::Fcfs,
