@@ -1,20 +1,326 @@
-//! `slarm queue` (design.md §4). Not yet available in this build: its model crate is in progress.
+//! `slarm queue`: multiclass M/M/m response-time SLAs after Hu 2009 (design.md §4, spec 003).
+//!
+//! - `cdf`: Erlang C, the response-time CDF F(x) and the means of one M/M/m FCFS pool.
+//! - `size`: nodes per class (DA), per strategy (every set partition), the best strategy,
+//!   Hu's heuristic (Algorithm 2 or 3 for 2 or 3 classes) and, with `--discipline hol|pdp`,
+//!   the simulated size of one shared pool under that discipline.
+//! - `simulate`: event-driven simulation of one shared pool under FCFS, HOL or PDP.
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::{json, Value};
+use slarm::queueing::heuristics::{algorithm2, algorithm3, Choice, HeuristicConfig, Structure3Fix};
+use slarm::queueing::partition::all_strategies;
+use slarm::queueing::procedures::hol_order;
+use slarm::queueing::sim::{min_nodes_sim, simulate, Discipline, SimConfig};
+use slarm::queueing::{min_nodes, nodes_for_partition, JobClass, Mmm, Partition, QueueError, Sla};
+use slarm::stats::RngStreams;
 
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
 
 /// Arguments of `slarm queue`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Args)]
 pub struct QueueArgs {
-    /// Arguments (this command is not yet available).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    rest: Vec<String>,
+    #[command(subcommand)]
+    command: QueueCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum QueueCommand {
+    /// Erlang C, F(x) = P(T <= x) and mean response of an M/M/m FCFS pool.
+    Cdf(CdfArgs),
+    /// Minimum nodes for SLAs: dedicated, shared, every partition, best, heuristic.
+    Size(SizeArgs),
+    /// Simulate a shared pool under FCFS, HOL or PDP.
+    Simulate(SimulateArgs),
+}
+
+/// `slarm queue cdf`.
+#[derive(Debug, Args)]
+struct CdfArgs {
+    /// Arrival rate lambda.
+    #[arg(long)]
+    lambda: f64,
+    /// Service rate mu.
+    #[arg(long, default_value_t = 1.0)]
+    mu: f64,
+    /// Number of servers m.
+    #[arg(long)]
+    servers: u64,
+    /// Response-time threshold x.
+    #[arg(long)]
+    x: f64,
+}
+
+/// Discipline of the shared pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DisciplineArg {
+    /// First come, first served.
+    Fcfs,
+    /// Head-of-the-line priority (larger G first, or --hol-order).
+    Hol,
+    /// Probability dependent priority.
+    Pdp,
+}
+
+/// Simulation settings shared by `size` and `simulate`.
+#[derive(Debug, Args)]
+struct SimArgs {
+    /// Arrivals stop at this time.
+    #[arg(long, default_value_t = 20_000.0)]
+    horizon: f64,
+    /// Jobs arriving before this time are not measured.
+    #[arg(long, default_value_t = 1_000.0)]
+    warmup: f64,
+    /// Independent replications.
+    #[arg(long, default_value_t = 10)]
+    replications: u32,
+    /// Root seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// HOL priority order, 1-based class numbers highest first (default: larger G first).
+    #[arg(long, value_delimiter = ',')]
+    hol_order: Vec<usize>,
+}
+
+/// `slarm queue size`.
+#[derive(Debug, Args)]
+struct SizeArgs {
+    /// Service rate mu.
+    #[arg(long, default_value_t = 1.0)]
+    mu: f64,
+    /// A class as LAMBDA:X:Y (SLA P(T <= X) >= Y); repeat for each class.
+    #[arg(long = "class", required = true)]
+    classes: Vec<String>,
+    /// Discipline of the shared pool (hol/pdp are sized by simulation).
+    #[arg(long, value_enum, default_value = "fcfs")]
+    discipline: DisciplineArg,
+    #[command(flatten)]
+    sim: SimArgs,
+}
+
+/// `slarm queue simulate`.
+#[derive(Debug, Args)]
+struct SimulateArgs {
+    /// Number of servers m.
+    #[arg(long)]
+    servers: u64,
+    /// Service rate mu.
+    #[arg(long, default_value_t = 1.0)]
+    mu: f64,
+    /// A class as LAMBDA:X:Y; repeat for each class.
+    #[arg(long = "class", required = true)]
+    classes: Vec<String>,
+    /// Discipline.
+    #[arg(long, value_enum, default_value = "fcfs")]
+    discipline: DisciplineArg,
+    #[command(flatten)]
+    sim: SimArgs,
 }
 
 /// Runs `slarm queue`.
 pub fn run(args: &QueueArgs) -> CliResult<Output> {
-    Err(CliError::internal(format!(
-        "'slarm queue' is not available in this build yet (arguments {:?})",
-        args.rest
-    )))
+    match &args.command {
+        QueueCommand::Cdf(a) => cdf(a),
+        QueueCommand::Size(a) => size(a),
+        QueueCommand::Simulate(a) => sim(a),
+    }
+}
+
+fn model(e: QueueError) -> CliError {
+    CliError::bad_input(e)
+}
+
+fn parse_class(s: &str) -> CliResult<JobClass> {
+    let parts: Vec<&str> = s.split(':').collect();
+    let bad = || {
+        CliError::bad_input(format!(
+            "--class {s:?}: expected LAMBDA:X:Y, e.g. 10:3:0.95"
+        ))
+    };
+    if parts.len() != 3 {
+        return Err(bad());
+    }
+    let nums: Vec<f64> = parts
+        .iter()
+        .map(|p| p.trim().parse::<f64>().map_err(|_| bad()))
+        .collect::<CliResult<_>>()?;
+    let sla = Sla::new(nums[1], nums[2])
+        .map_err(|e| CliError::bad_input(format!("--class {s:?}: {e}")))?;
+    JobClass::new(nums[0], sla).map_err(|e| CliError::bad_input(format!("--class {s:?}: {e}")))
+}
+
+fn parse_classes(v: &[String]) -> CliResult<Vec<JobClass>> {
+    v.iter().map(|s| parse_class(s)).collect()
+}
+
+fn sim_config(a: &SimArgs) -> SimConfig {
+    SimConfig {
+        horizon: a.horizon,
+        warmup: a.warmup,
+        replications: a.replications,
+        seed: a.seed,
+    }
+}
+
+fn discipline(
+    d: DisciplineArg,
+    classes: &[JobClass],
+    mu: f64,
+    a: &SimArgs,
+) -> CliResult<Discipline> {
+    Ok(match d {
+        DisciplineArg::Fcfs => Discipline::Fcfs,
+        DisciplineArg::Pdp => Discipline::Pdp,
+        DisciplineArg::Hol => {
+            let order = if a.hol_order.is_empty() {
+                let cfg = HeuristicConfig {
+                    mu,
+                    ..HeuristicConfig::default()
+                };
+                hol_order(classes, &cfg).map_err(model)?
+            } else {
+                a.hol_order
+                    .iter()
+                    .map(|&i| {
+                        i.checked_sub(1).ok_or_else(|| {
+                            CliError::bad_input("--hol-order classes are numbered from 1")
+                        })
+                    })
+                    .collect::<CliResult<_>>()?
+            };
+            Discipline::Hol { order }
+        }
+    })
+}
+
+fn cdf(a: &CdfArgs) -> CliResult<Output> {
+    let q = Mmm::new(a.lambda, a.mu, a.servers).map_err(model)?;
+    if !a.x.is_finite() {
+        return Err(CliError::bad_input(format!(
+            "--x must be finite, got {}",
+            a.x
+        )));
+    }
+    Ok(Output::from_json(json!({
+        "lambda": a.lambda,
+        "mu": a.mu,
+        "servers": a.servers,
+        "x": a.x,
+        "rho": q.rho(),
+        "utilization": q.rho() / a.servers as f64,
+        "erlang_c": q.erlang_c(),
+        "p0": q.p0(),
+        "cdf": q.response_cdf(a.x),
+        "mean_response": q.mean_response(),
+        "mean_waiting": q.mean_waiting(),
+        "mean_in_system": q.mean_in_system(),
+    })))
+}
+
+fn strat(p: &Partition, nodes: u64) -> Value {
+    json!({ "partition": p.name(), "nodes": nodes })
+}
+
+fn size(a: &SizeArgs) -> CliResult<Output> {
+    let classes = parse_classes(&a.classes)?;
+    let mu = a.mu;
+    let mut per_class = Vec::new();
+    for (i, c) in classes.iter().enumerate() {
+        let m = min_nodes(c.lambda(), mu, c.sla()).map_err(model)?;
+        per_class.push(json!({
+            "class": i + 1,
+            "lambda": c.lambda(),
+            "x": c.sla().x(),
+            "y": c.sla().y(),
+            "dedicated_nodes": m,
+        }));
+    }
+    let all = all_strategies(&classes, mu).map_err(model)?;
+    let best = all
+        .iter()
+        .min_by_key(|s| s.nodes)
+        .ok_or_else(|| CliError::bad_input("no classes"))?;
+    let cfg = HeuristicConfig {
+        mu,
+        ..HeuristicConfig::default()
+    };
+    let heuristic = match classes.len() {
+        2 => {
+            let p = match algorithm2(&classes[0], &classes[1], &cfg).map_err(model)? {
+                Choice::Da => Partition::dedicated(2),
+                Choice::Sa => Partition::shared(2),
+            };
+            let n = nodes_for_partition(&classes, &p, mu).map_err(model)?;
+            strat(&p, n)
+        }
+        3 => {
+            let mut rng = RngStreams::new(a.sim.seed).stream(&[0]);
+            let o =
+                algorithm3(&classes, &cfg, Structure3Fix::RemoveLargeD, &mut rng).map_err(model)?;
+            let n = nodes_for_partition(&classes, &o.partition, mu).map_err(model)?;
+            strat(&o.partition, n)
+        }
+        _ => Value::Null,
+    };
+    let mut out = json!({
+        "mu": mu,
+        "classes": per_class,
+        "strategies": all.iter().map(|s| strat(&s.partition, s.nodes)).collect::<Vec<_>>(),
+        "best": strat(&best.partition, best.nodes),
+        "heuristic": heuristic,
+        "discipline": format!("{:?}", a.discipline).to_lowercase(),
+    });
+    if a.discipline != DisciplineArg::Fcfs {
+        let d = discipline(a.discipline, &classes, mu, &a.sim)?;
+        let sa = all
+            .iter()
+            .find(|s| s.partition == Partition::shared(classes.len()))
+            .map_or(best.nodes, |s| s.nodes);
+        let n = min_nodes_sim(&classes, mu, &d, &sim_config(&a.sim), sa, 10_000).map_err(model)?;
+        out["shared_simulated"] = json!({
+            "discipline": d.name(),
+            "partition": Partition::shared(classes.len()).name(),
+            "nodes": n,
+            "seed": a.sim.seed,
+        });
+    }
+    Ok(Output::from_json(out))
+}
+
+fn sim(a: &SimulateArgs) -> CliResult<Output> {
+    let classes = parse_classes(&a.classes)?;
+    let d = discipline(a.discipline, &classes, a.mu, &a.sim)?;
+    let r = simulate(&classes, a.mu, a.servers, &d, &sim_config(&a.sim)).map_err(model)?;
+    let exact = Mmm::new(classes.iter().map(|c| c.lambda()).sum(), a.mu, a.servers).ok();
+    let per: Vec<Value> = r
+        .classes
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            json!({
+                "class": i + 1,
+                "mean_response": c.mean_response,
+                "mean_response_ci95": c.mean_response_ci95,
+                "sla_fraction": c.sla_fraction,
+                "sla_fraction_ci95": c.sla_fraction_ci95,
+                "sla_target": classes[i].sla().y(),
+                "sla_met": c.sla_met,
+                "completed": c.completed,
+            })
+        })
+        .collect();
+    Ok(Output::from_json(json!({
+        "servers": a.servers,
+        "mu": a.mu,
+        "discipline": d.name(),
+        "classes": per,
+        "mean_in_system": r.mean_in_system,
+        "mean_in_system_ci95": r.mean_in_system_ci95,
+        "mean_in_system_exact": exact.map(|q| q.mean_in_system()),
+        "horizon": a.sim.horizon,
+        "warmup": a.sim.warmup,
+        "replications": a.sim.replications,
+        "seed": a.sim.seed,
+    })))
 }

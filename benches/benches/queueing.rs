@@ -1,0 +1,56 @@
+//! Hot paths of slarm-queueing (spec 003): F(x) given Erlang C, Erlang C, and Algorithm 1
+//! sizing at m ~ 10, 10^3, 10^5.
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use slarm::queueing::erlang::{erlang_c, response_cdf_given_c, Mmm};
+use slarm::queueing::{min_nodes, Sla};
+
+/// (lambda, m) with m near the SLA(3, 0.9) size: m ~ 10, 10^3, 10^5.
+const LOADS: [(f64, u64); 3] = [(8.0, 11), (990.0, 1_010), (99_800.0, 100_100)];
+
+fn cdf(c: &mut Criterion) {
+    let mut g = c.benchmark_group("queueing/cdf_given_c");
+    let xs: Vec<f64> = (0..1_000).map(|k| 0.01 * k as f64).collect();
+    g.throughput(Throughput::Elements(xs.len() as u64));
+    for &(l, m) in &LOADS {
+        let q = Mmm::new(l, 1.0, m).unwrap();
+        let cc = q.erlang_c();
+        g.bench_with_input(BenchmarkId::from_parameter(m), &m, |b, &m| {
+            b.iter(|| {
+                let mut s = 0.0;
+                for &x in &xs {
+                    s += response_cdf_given_c(black_box(x), 1.0, m, l, cc);
+                }
+                s
+            })
+        });
+    }
+    g.finish();
+}
+
+fn erlang(c: &mut Criterion) {
+    let mut g = c.benchmark_group("queueing/erlang_c");
+    for &(l, m) in &LOADS {
+        g.bench_with_input(BenchmarkId::from_parameter(m), &m, |b, &m| {
+            b.iter(|| erlang_c(black_box(m), black_box(l)).unwrap())
+        });
+    }
+    g.finish();
+}
+
+fn sizing(c: &mut Criterion) {
+    let mut g = c.benchmark_group("queueing/min_nodes");
+    let sla = Sla::new(3.0, 0.9).unwrap();
+    for &(l, _) in &LOADS {
+        g.bench_with_input(BenchmarkId::new("lambda", l), &l, |b, &l| {
+            b.iter(|| min_nodes(black_box(l), 1.0, sla).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, cdf, erlang, sizing);
+criterion_main!(benches);
