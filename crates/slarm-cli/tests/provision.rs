@@ -1,0 +1,119 @@
+//! `slarm provision`: the JSON contract, determinism and bad input (exit 2).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Command;
+
+fn slarm(args: &[&str]) -> (i32, serde_json::Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_slarm"))
+        .args(args)
+        .output()
+        .expect("run slarm");
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        json,
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn static_four_contract_fields() {
+    let (code, j, err) = slarm(&[
+        "provision",
+        "--heuristic",
+        "static:4",
+        "--cost-function",
+        "1",
+        "--runs",
+        "200",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for f in [
+        "mean_cost",
+        "mean_cost_ci95",
+        "deadline_miss_rate",
+        "mean_deployments",
+    ] {
+        assert!(j[f].is_number(), "{f} missing in {j}");
+    }
+    // spec §7.2: 4 static servers never miss; the cost is near 4 * 92 (1 server on [0, 1))
+    assert_eq!(j["deadline_miss_rate"].as_f64().unwrap(), 0.0);
+    let c = j["mean_cost"].as_f64().unwrap();
+    assert!(c > 360.0 && c < 368.0, "{c}");
+    assert_eq!(j["mean_deployments"].as_f64().unwrap(), 1.0);
+}
+
+#[test]
+fn h1_is_deterministic_and_meets_the_deadline() {
+    let args = [
+        "provision",
+        "--heuristic",
+        "h1",
+        "--runs",
+        "100",
+        "--seed",
+        "9",
+        "--tables",
+        "quick",
+        "--json",
+    ];
+    let (c1, a, e1) = slarm(&args);
+    let (_, b, _) = slarm(&args);
+    assert_eq!(c1, 0, "{e1}");
+    assert_eq!(a, b);
+    // spec §7.1 item 3: no misses under H1; cost well below static (368 at c = 1)
+    assert_eq!(a["deadline_miss_rate"].as_f64().unwrap(), 0.0);
+    assert!(a["mean_cost"].as_f64().unwrap() < 330.0);
+}
+
+#[test]
+fn cost_file_and_text_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("cost.txt");
+    std::fs::write(&f, "# time cost\n0 1\n92 1\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_slarm"))
+        .args([
+            "provision",
+            "--heuristic",
+            "static:2",
+            "--runs",
+            "20",
+            "--cost-file",
+            f.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("mean_cost"));
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let neg = dir.path().join("neg.txt");
+    std::fs::write(&neg, "0 1\n10 -2\n").unwrap();
+    let nan = dir.path().join("nan.txt");
+    std::fs::write(&nan, "0 1\n10 NaN\n").unwrap();
+    let cases: Vec<Vec<String>> = vec![
+        vec!["--u".into(), "92".into()],
+        vec!["--p-min".into(), "6".into()],
+        vec!["--y".into(), "1.5".into()],
+        vec!["--y".into(), "0".into()],
+        vec!["--cost-function".into(), "7".into()],
+        vec!["--cost-lo".into(), "-1".into()],
+        vec!["--cost-file".into(), neg.display().to_string()],
+        vec!["--cost-file".into(), nan.display().to_string()],
+        vec!["--runs".into(), "0".into()],
+    ];
+    for extra in cases {
+        let mut args = vec!["provision", "--heuristic", "static:4", "--runs", "5"];
+        args.extend(extra.iter().map(String::as_str));
+        let (code, _, err) = slarm(&args);
+        assert_eq!(code, 2, "{extra:?}: {err}");
+    }
+    let (code, _, _) = slarm(&["provision", "--heuristic", "h9"]);
+    assert_eq!(code, 2);
+}
