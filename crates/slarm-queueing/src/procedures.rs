@@ -15,8 +15,24 @@ use crate::sampling::{draw_classes, Setting};
 use crate::sim::{min_nodes_sim, Discipline, SimConfig};
 use crate::sla::JobClass;
 
-/// Upward search allowance of simulated sizing above the FCFS-SA node count.
-const SIM_EXTRA: u64 = 200;
+/// Upward search allowance of simulated sizing above the FCFS node count.
+const SIM_EXTRA: u64 = 20;
+
+/// Simulated sizing starting at the analytic FCFS size `fcfs`. When no size within
+/// `SIM_EXTRA` passes (a tiny class whose y is near 1 - e^{-mu x} can fail by sampling noise
+/// at any m), the FCFS size is used instead (decision "Simulated sizing fallback").
+fn sim_nodes(
+    classes: &[JobClass],
+    mu: f64,
+    d: &Discipline,
+    sim: &SimConfig,
+    fcfs: u64,
+) -> Result<u64> {
+    match min_nodes_sim(classes, mu, d, sim, fcfs, SIM_EXTRA) {
+        Err(crate::error::QueueError::IterationCap { .. }) => Ok(fcfs),
+        other => other,
+    }
+}
 
 fn heuristic2(classes: &[JobClass], cfg: &HeuristicConfig) -> Result<(Choice, u64, u64, u64)> {
     let choice = algorithm2(&classes[0], &classes[1], cfg)?;
@@ -142,8 +158,8 @@ pub fn procedure2(
             let hol = Discipline::Hol {
                 order: hol_order(&c, cfg)?,
             };
-            let m_h = min_nodes_sim(&c, cfg.mu, &hol, &sim_i, ms, SIM_EXTRA)?;
-            let m_p = min_nodes_sim(&c, cfg.mu, &Discipline::Pdp, &sim_i, m_h.min(ms), SIM_EXTRA)?;
+            let m_h = sim_nodes(&c, cfg.mu, &hol, &sim_i, ms)?;
+            let m_p = sim_nodes(&c, cfg.mu, &Discipline::Pdp, &sim_i, m_h.min(ms))?;
             Ok(Disciplines2 {
                 m_f: mf,
                 m_f_opt: md.min(ms),
@@ -332,19 +348,12 @@ pub fn procedure5(
                 ..*sim
             };
             let ms = m_sa(&c, cfg.mu)?;
-            let sa = min_nodes_sim(&c, cfg.mu, &Discipline::Pdp, &sim_i, ms, SIM_EXTRA)?;
+            let sa = sim_nodes(&c, cfg.mu, &Discipline::Pdp, &sim_i, ms)?;
             let mut best_mixed = u64::MAX;
             for (j, k, d) in [(0usize, 1usize, 2usize), (0, 2, 1), (1, 2, 0)] {
                 let pair = [c[j], c[k]];
                 let shared_fcfs = pool_nodes(&c, &[j, k], cfg.mu)?;
-                let mp = min_nodes_sim(
-                    &pair,
-                    cfg.mu,
-                    &Discipline::Pdp,
-                    &sim_i,
-                    shared_fcfs,
-                    SIM_EXTRA,
-                )?;
+                let mp = sim_nodes(&pair, cfg.mu, &Discipline::Pdp, &sim_i, shared_fcfs)?;
                 let md = pool_nodes(&c, &[d], cfg.mu)?;
                 best_mixed = best_mixed.min(mp + md);
             }
