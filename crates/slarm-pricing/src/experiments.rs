@@ -146,7 +146,13 @@ fn settings_at(figure: &str, x: f64, spec: SeriesSpec) -> Settings {
         "fig2" | "fig4" => s.qos.delay_factor = x,
         "fig3" => s.beta = x,
         "fig5" => s.qos.high_urgency_pct = x,
-        "fig6" => s.qos.inaccuracy_pct = x,
+        "fig6" => {
+            // Under capped (non-work-conserving) rates a job with RE < R always overruns its
+            // deadline, so every policy would score 0; Fig. 6 runs work-conserving nodes
+            // (docs/decisions.md, "[slarm-pricing] Fig. 6 node model").
+            s.qos.inaccuracy_pct = x;
+            s.control.rate_mode = crate::node::RateMode::WorkConserving;
+        }
         _ => {}
     }
     s
