@@ -1,20 +1,212 @@
-//! `slarm grid` (design.md §4). Not yet available in this build: its model crate is in progress.
+//! `slarm grid` (design.md §4): one overprovisioning scenario of Yigitbasi & Epema 2010
+//! (spec 004) on DAS-3 with the Iosup BoT model: consistency (C_d, C_s), CPU-hours and BoTs.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+use slarm::grid::metrics::bots_meeting;
+use slarm::grid::prelude::*;
+use slarm::grid::run::BackgroundSpec;
+use slarm::grid::workload::{parse_background_trace, SiteMapping, TraceFormat};
+use slarm::stats::RngStreams;
 
 use crate::error::{CliError, CliResult};
-use crate::output::Output;
+use crate::output::{format_num, Output};
 
 /// Arguments of `slarm grid`.
 #[derive(Debug, clap::Args)]
 pub struct GridArgs {
-    /// Arguments (this command is not yet available).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    rest: Vec<String>,
+    /// Overprovisioning strategy: none, all, largest, number, dynamic or feedback.
+    #[arg(long, default_value = "none")]
+    strategy: String,
+    /// Overprovisioning factor kappa >= 1 (target of static and dynamic strategies).
+    #[arg(long, default_value_t = 2.0)]
+    kappa: f64,
+    /// Offered BoT load of the initial system as a fraction (0.8) or a percentage ("80%").
+    #[arg(long, default_value = "0.8")]
+    load: String,
+    /// Root seed (the workload depends only on seed, load, bots and background).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Number of BoTs.
+    #[arg(long, default_value_t = 1650)]
+    bots: usize,
+    /// GRM policy: static, dyn-per-task, dyn-per-bot or ect.
+    #[arg(long, default_value = "dyn-per-task")]
+    policy: String,
+    /// Background load: "synthetic", "none", or a GWF/SWF trace file (plain or gzip).
+    #[arg(long, default_value = "synthetic")]
+    background: String,
+    /// Utilisation of every site by the synthetic background.
+    #[arg(long, default_value_t = 0.15)]
+    background_util: f64,
+    /// Trace time (s) that becomes t = 0 (e.g. 2008-06-01 00:00 for the DAS-3 June trace).
+    #[arg(long, default_value_t = 0.0)]
+    trace_origin: f64,
+    /// Feedback controller target makespan (p90), minutes.
+    #[arg(long, default_value_t = 300.0)]
+    target_min: f64,
+    /// Feedback controller release threshold, minutes.
+    #[arg(long, default_value_t = 250.0)]
+    release_min: f64,
+    /// Cost model: busy-grid-plus-cloud-leases, provisioned-all or busy-only.
+    #[arg(long, default_value = "busy-grid-plus-cloud-leases")]
+    cost_model: String,
+    /// Optional cap of task runtimes in seconds (default off, spec A9).
+    #[arg(long)]
+    max_runtime: Option<f64>,
+}
+
+fn parse_load(s: &str) -> CliResult<f64> {
+    let (num, scale) = match s.strip_suffix('%') {
+        Some(p) => (p, 0.01),
+        None => (s, 1.0),
+    };
+    num.trim()
+        .parse::<f64>()
+        .map(|x| x * scale)
+        .map_err(|_| CliError::bad_input(format!("--load {s}: not a number")))
+}
+
+fn background(args: &GridArgs) -> CliResult<BackgroundSpec> {
+    Ok(match args.background.as_str() {
+        "none" => BackgroundSpec::None,
+        "synthetic" => BackgroundSpec::Synthetic(SyntheticBackground {
+            utilisation: args.background_util,
+            ..SyntheticBackground::default()
+        }),
+        path => {
+            let p = PathBuf::from(path);
+            let file = std::fs::File::open(&p)
+                .map_err(|e| CliError::bad_input(format!("background trace {path}: {e}")))?;
+            let mut input = slarm::workload::reader::decompressing(file, path)
+                .map_err(|e| CliError::bad_input(format!("background trace {path}: {e}")))?;
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut input, &mut text)
+                .map_err(|e| CliError::bad_input(format!("background trace {path}: {e}")))?;
+            let name = p
+                .file_name()
+                .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+            let format = if name.contains(".gwf") {
+                TraceFormat::Gwf
+            } else {
+                TraceFormat::Swf
+            };
+            let (jobs, _skipped) = parse_background_trace(
+                &text,
+                format,
+                &SiteMapping::Modulo,
+                Platform::das3().sites().len(),
+                args.trace_origin,
+            )
+            .map_err(|e| CliError::bad_input(format!("{path}: {e}")))?;
+            BackgroundSpec::Trace { label: name, jobs }
+        }
+    })
 }
 
 /// Runs `slarm grid`.
 pub fn run(args: &GridArgs) -> CliResult<Output> {
-    Err(CliError::internal(format!(
-        "'slarm grid' is not available in this build yet (arguments {:?})",
-        args.rest
-    )))
+    let strategy = StrategyKind::parse(&args.strategy).ok_or_else(|| {
+        CliError::bad_input(format!(
+            "--strategy {}: expected none|all|largest|number|dynamic|feedback",
+            args.strategy
+        ))
+    })?;
+    let policy = PolicyKind::parse(&args.policy).ok_or_else(|| {
+        CliError::bad_input(format!(
+            "--policy {}: expected static|dyn-per-task|dyn-per-bot|ect",
+            args.policy
+        ))
+    })?;
+    let cost_model = match args.cost_model.as_str() {
+        "busy-grid-plus-cloud-leases" => CostModel::BusyGridPlusCloudLeases,
+        "provisioned-all" => CostModel::ProvisionedAll,
+        "busy-only" => CostModel::BusyOnly,
+        other => {
+            return Err(CliError::bad_input(format!(
+                "--cost-model {other}: expected busy-grid-plus-cloud-leases|provisioned-all|busy-only"
+            )))
+        }
+    };
+    let load = parse_load(&args.load)?;
+    let mut sc = Scenario::paper(strategy, args.kappa);
+    sc.load = load;
+    sc.n_bots = args.bots;
+    sc.policy = policy;
+    sc.background = background(args)?;
+    sc.feedback_s = (args.target_min * 60.0, args.release_min * 60.0);
+    sc.sim.cost_model = cost_model;
+    sc.model.max_runtime_s = args.max_runtime;
+    let r = run_scenario(&sc, &RngStreams::new(args.seed)).map_err(CliError::bad_input)?;
+    let met = bots_meeting(&r.run.bots, sc.feedback_s.0);
+    let by_group: Vec<_> = r
+        .consistency_min_group
+        .iter()
+        .map(|(m, c)| {
+            json!({
+                "min_group_count": m,
+                "c_d": c.as_ref().map(|c| c.c_d),
+                "c_s": c.as_ref().map(|c| c.c_s),
+            })
+        })
+        .collect();
+    let json = json!({
+        "strategy": strategy.label(),
+        "policy": policy.label(),
+        "kappa": if matches!(strategy, StrategyKind::None | StrategyKind::Feedback) { 1.0 } else { args.kappa },
+        "load": load,
+        "seed": args.seed,
+        "background": r.run.background,
+        "c_d": r.consistency.c_d,
+        "c_s": r.consistency.c_s,
+        "cpu_hours": r.run.cpu_hours,
+        "bots": r.run.bots.len(),
+        "tasks": r.workload.tasks,
+        "size_groups": r.consistency.groups,
+        "consistency_min_group": by_group,
+        "nsl": r.nsl,
+        "mean_makespan_s": r.mean_makespan_s,
+        "p90_makespan_s": r.p90_makespan_s,
+        "bots_meeting_target": met,
+        "target_makespan_s": sc.feedback_s.0,
+        "kappa_time_avg": r.run.kappa_time_avg,
+        "kappa_max": r.run.kappa_max,
+        "cost": r.run.cost,
+        "cloud_acquisitions": r.run.cloud_acquisitions,
+        "cloud_releases": r.run.cloud_releases,
+        "predictor_accuracy": r.run.predictor_accuracy,
+        "horizon_s": r.run.horizon_s,
+        "workload": r.workload,
+        "runtime_cap_s": args.max_runtime,
+    });
+    let text = format!(
+        "strategy {} (kappa {}), policy {}, load {}, seed {}, background {:?}\n\
+         BoTs {}  tasks {}\n\
+         C_d {}  C_s {}  (over {} size groups)\n\
+         CPU-hours {}  time-averaged kappa {}\n\
+         NSL median {}  mean {}  max {}\n\
+         makespan mean {} s  p90 {} s  BoTs under {} min: {}\n",
+        strategy.label(),
+        format_num(args.kappa),
+        policy.label(),
+        format_num(load),
+        args.seed,
+        r.run.background,
+        r.run.bots.len(),
+        r.workload.tasks,
+        format_num(r.consistency.c_d),
+        format_num(r.consistency.c_s),
+        r.consistency.groups,
+        format_num(r.run.cpu_hours),
+        format_num(r.run.kappa_time_avg),
+        format_num(r.nsl.median),
+        format_num(r.nsl.mean),
+        format_num(r.nsl.max),
+        format_num(r.mean_makespan_s),
+        format_num(r.p90_makespan_s),
+        format_num(args.target_min),
+        met,
+    );
+    Ok(Output::new(json, text))
 }
