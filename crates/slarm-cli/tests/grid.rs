@@ -12,10 +12,24 @@ fn slarm(args: &[&str]) -> std::process::Output {
 #[test]
 fn json_has_the_contract_fields() {
     let out = slarm(&[
-        "grid", "--strategy", "all", "--kappa", "2", "--load", "0.8", "--seed", "3", "--bots",
-        "80", "--json",
+        "grid",
+        "--strategy",
+        "all",
+        "--kappa",
+        "2",
+        "--load",
+        "0.8",
+        "--seed",
+        "3",
+        "--bots",
+        "80",
+        "--json",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["c_d"].as_f64().unwrap() >= 1.0);
     assert!(v["c_s"].as_f64().unwrap() >= 0.0);
@@ -27,8 +41,18 @@ fn json_has_the_contract_fields() {
 #[test]
 fn same_seed_same_answer_and_text_output() {
     let args = [
-        "grid", "--strategy", "dynamic", "--kappa", "1.5", "--load", "80%", "--seed", "5",
-        "--bots", "60", "--json",
+        "grid",
+        "--strategy",
+        "dynamic",
+        "--kappa",
+        "1.5",
+        "--load",
+        "80%",
+        "--seed",
+        "5",
+        "--bots",
+        "60",
+        "--json",
     ];
     let a = slarm(&args);
     let b = slarm(&args);
@@ -48,7 +72,15 @@ fn bad_input_exits_2() {
         vec!["grid", "--load", "-0.3"],
         vec!["grid", "--policy", "x"],
         vec!["grid", "--background", "/nonexistent/trace.gwf"],
-        vec!["grid", "--strategy", "feedback", "--target-min", "100", "--release-min", "200"],
+        vec![
+            "grid",
+            "--strategy",
+            "feedback",
+            "--target-min",
+            "100",
+            "--release-min",
+            "200",
+        ],
     ] {
         let out = slarm(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
