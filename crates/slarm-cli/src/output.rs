@@ -52,7 +52,13 @@ fn scalar(v: &Value) -> Option<String> {
 /// Formats a number with 6 significant digits, plainly where that is readable.
 pub fn format_num(x: f64) -> String {
     if x == 0.0 || (1e-4..1e7).contains(&x.abs()) {
-        let digits = (6 - 1 - x.abs().log10().floor().max(0.0) as i32).max(0) as usize;
+        // Six significant digits: one before the point for x >= 1, more decimals below 1.
+        let magnitude = if x == 0.0 {
+            0
+        } else {
+            x.abs().log10().floor() as i32
+        };
+        let digits = (5 - magnitude).max(0) as usize;
         let s = format!("{x:.digits$}");
         if s.contains('.') {
             s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -168,5 +174,8 @@ mod tests {
         assert_eq!(format_num(0.123456789), "0.123457");
         assert_eq!(format_num(1234.5), "1234.5");
         assert_eq!(format_num(1e-7), "1.00000e-7");
+        assert_eq!(format_num(0.0), "0");
+        assert_eq!(format_num(-0.5), "-0.5");
+        assert_eq!(format_num(0.00123456789), "0.00123457");
     }
 }

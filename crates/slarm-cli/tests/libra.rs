@@ -1,5 +1,6 @@
 //! CLI tests of `slarm libra` (design.md §4, spec 001): the JSON fields, every policy on a
 //! small hand-written trace, and exit code 2 for bad input.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -105,7 +106,14 @@ fn bad_input_exits_with_2() {
     for args in [
         vec!["libra", "--trace", t, "--policy", "nope"],
         vec![
-            "libra", "--trace", t, "--policy", "libra", "--beta=-1", "--nodes", "8",
+            "libra",
+            "--trace",
+            t,
+            "--policy",
+            "libra",
+            "--beta=-1",
+            "--nodes",
+            "8",
         ],
         vec![
             "libra",

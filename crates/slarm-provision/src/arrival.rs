@@ -36,7 +36,7 @@ impl ArrivalProfile {
         }
     }
 
-    /// The scalability variant of Table 5.1: base mean `2400 / p_max` s (spec §6 [D]).
+    /// The scalability variant of Table 5.1: base mean `2400 / p_max` s (spec §6 \[D\]).
     pub fn scaled_for(p_max: usize) -> Result<Self> {
         if p_max == 0 {
             return Err(ProvisionError::invalid("p_max", p_max, "must be >= 1"));

@@ -1,4 +1,4 @@
-//! The evaluation simulator (spec §5 [R], §10.8): the controlled cluster over `[0, d]`,
+//! The evaluation simulator (spec §5 \[R\], §10.8): the controlled cluster over `[0, d]`,
 //! starting empty with `p_min` servers, FCFS, decision epochs at `sΔ` for `s = 1..d-1`,
 //! deployment delay `r_1` (paid, not serving), removal period `r_2` (paid, not serving),
 //! removal of idle servers first, then deploying ones, then the busy server whose job started

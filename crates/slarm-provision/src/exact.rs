@@ -143,7 +143,7 @@ pub fn kolmogorov_q(
 
 /// Mean and variance of the saturated one-interval change `δ = A - C` with
 /// `C ~ Poisson(q Δ / x)`, given the empirical distribution of arrivals in the interval
-/// (`arrival_pmf[a]`): the exact convolution of spec §3.2 [D]. Returns the distribution of
+/// (`arrival_pmf[a]`): the exact convolution of spec §3.2 \[D\]. Returns the distribution of
 /// `δ` as `(offset, probs)` with `δ = offset + index`.
 pub fn saturated_convolution(
     arrival_pmf: &[f64],

@@ -1,7 +1,7 @@
 //! `Q_s(p, n)` and the confidence table `g_s(p)` (spec §3.1, Eqs. 4.3-4.6), with an explicit
 //! NONE (`None`) where even an empty system misses the SLA (spec §8 A8).
 //!
-//! Monte Carlo design (spec §3.1 [R]): common random numbers across `n`, `s` and `p`; per run
+//! Monte Carlo design (spec §3.1 \[R\]): common random numbers across `n`, `s` and `p`; per run
 //! `N_r = max{n : all jobs finish by d}` (monotone in `n` by FCFS monotonicity), `Q(n) =
 //! #{r : N_r >= n} / R` and `g = max{n : Q(n) >= y}`, i.e. the `(f+1)`-th smallest `N_r`
 //! with `f = floor((1 - y) R)` allowed failures. Only the `f + 1` smallest `N_r` per cell are
@@ -61,7 +61,7 @@ impl GTable {
         self.values.len().saturating_sub(1)
     }
 
-    /// Enforces `g_s(p)` non-decreasing in `p` (cumulative max, spec §3.1 [R]).
+    /// Enforces `g_s(p)` non-decreasing in `p` (cumulative max, spec §3.1 \[R\]).
     pub fn monotonise(&mut self) {
         for row in &mut self.values {
             for i in 1..row.len() {

@@ -282,7 +282,7 @@ mod tests {
         assert!(Partition::new(2, vec![vec![0, 5]]).is_err());
     }
 
-    /// spec 003 §5.2, Table 4.2 recomputed ([R] columns; decision 11).
+    /// spec 003 §5.2, Table 4.2 recomputed (\[R\] columns; decision 11).
     #[test]
     fn table_4_2_recomputed() {
         let case1 = [class(0.6, 3.0, 0.80), class(3.0, 5.0, 0.95)];

@@ -1,6 +1,8 @@
 //! The engine on a fake experiment: sharded + merged output is byte-identical to one run,
 //! resume skips finished cells, inconsistent requests are refused.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -38,11 +38,15 @@ fn all_shared_traces_parse_strictly() {
         .filter(|p| p.extension().is_some_and(|x| x == "gz"))
         .collect();
     files.sort();
-    assert!(files.len() >= 17, "expected 17 traces, found {}", files.len());
+    assert!(
+        files.len() >= 17,
+        "expected 17 traces, found {}",
+        files.len()
+    );
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let trace = read_trace(&path, ReadOptions::default())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let trace =
+            read_trace(&path, ReadOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(trace.skipped_lines, 0);
         if let Some((_, n)) = expected.iter().find(|(f, _)| *f == name) {
             assert_eq!(trace.jobs.len(), *n, "{name}");

@@ -123,9 +123,11 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         "busy-grid-plus-cloud-leases" => CostModel::BusyGridPlusCloudLeases,
         "provisioned-all" => CostModel::ProvisionedAll,
         "busy-only" => CostModel::BusyOnly,
-        other => return Err(CliError::bad_input(format!(
+        other => {
+            return Err(CliError::bad_input(format!(
             "--cost-model {other}: expected busy-grid-plus-cloud-leases|provisioned-all|busy-only"
-        ))),
+        )))
+        }
     };
     let load = parse_load(&args.load)?;
     let mut sc = Scenario::paper(strategy, args.kappa);
