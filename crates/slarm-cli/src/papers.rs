@@ -13,5 +13,11 @@ pub const PAPERS: [&str; 5] = [
 
 /// The experiments available in this build, in report order.
 pub fn registry() -> Vec<&'static dyn Experiment> {
-    vec![]
+    vec![
+        &slarm::queueing::experiments::Hu2009,
+        &slarm::overbook::experiments::Birkenheuer2012,
+        &slarm::pricing::experiments::YeoBuyya,
+        &slarm::provision::experiments::Sung2006,
+        &slarm::grid::experiments::Yigitbasi2010,
+    ]
 }

@@ -190,19 +190,6 @@ pub(crate) fn index_html(reports: &[PaperReport], configs: &[PaperConfig]) -> St
     o
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_markup() {
-        assert_eq!(
-            esc("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
-    }
-}
-
 /// Markdown summary of every paper: headline counts and every check, for docs/reproduction.md.
 pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig]) -> String {
     let mut o = String::new();
@@ -249,4 +236,17 @@ pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig])
 /// Escapes a table cell for Markdown.
 fn md(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            esc("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
 }

@@ -81,5 +81,9 @@ pub(crate) fn write_index(experiments: &[&dyn Experiment], out: &Path) -> Result
     write_atomic(
         &out.join("index.html"),
         index_html(&reports, &configs).as_bytes(),
+    )?;
+    write_atomic(
+        &out.join("summary.md"),
+        summary_markdown(&reports, &configs).as_bytes(),
     )
 }
