@@ -1,9 +1,15 @@
 //! Developer automation for slarm (`cargo xtask <task>`).
 //!
 //! - `ci`: the same steps as `.ci/run` (fmt, clippy `-D warnings`, tests, docs, bench build).
+//! - `report-check [DIR]`: renders the reproduction report in headless Chromium and checks it.
+//! - `repro-doc DIR`: regenerates the summary in docs/reproduction.md from a run's summary.md.
+//! - `slurm-smoke`: a one-node Slurm cluster runs a sharded reproduction as a job array.
 //! - `oracle`: cross-checks against independent tools (scipy, pyworkforce, Ciw, a reference EASY).
 
 mod oracle;
+mod report_check;
+mod repro_doc;
+mod slurm;
 
 use std::process::{Command, ExitCode};
 
@@ -61,13 +67,34 @@ fn ci() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The workspace root (the folder above `xtask/`).
+pub fn workspace_root() -> std::path::PathBuf {
+    let here = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or(here)
+}
+
+/// Runs a command to completion; an error names the command when it fails.
+pub fn run_cmd(cmd: &mut Command) -> Result<(), String> {
+    let shown = format!("{cmd:?}");
+    match cmd.status() {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{shown} failed ({s})")),
+        Err(e) => Err(format!("{shown}: {e}")),
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("oracle") => oracle::run(&args[1..]),
+        Some("report-check") => report_check::run(&args[1..]),
+        Some("slurm-smoke") => slurm::run(&args[1..]),
+        Some("repro-doc") => repro_doc::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci    fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  slurm-smoke  sharded reproduction as a Slurm job array on a one-node localhost cluster");
             ExitCode::from(2)
         }
     }
