@@ -61,6 +61,6 @@ pub mod prelude {
     };
     pub use crate::run::{run_scenario, BackgroundSpec, Scenario, ScenarioResult};
     pub use crate::sched::{BotScheduler, DynamicPerBot, DynamicPerTask, Ect, PolicyKind};
-    pub use crate::sim::{simulate, CostModel, RunResult, SimConfig};
+    pub use crate::sim::{simulate, CostModel, LrmPolicy, RunResult, SimConfig};
     pub use crate::workload::{BackgroundSource, IosupBotModel, SyntheticBackground, Workload};
 }
