@@ -1,5 +1,8 @@
 //! Runs the Table III/IV sweep (five kappas, four strategies) for a few seeds and prints the
-//! metrics and the wall time: `cargo run --release -p slarm-grid --example sweep -- SEEDS [BG_UTIL BG_PROCS BG_MEAN_S RUNTIME_CAP_S]`.
+//! metrics and the wall time:
+//! `cargo run --release -p slarm-grid --example sweep -- SEEDS [BG_UTIL BG_PROCS BG_MEAN_S RUNTIME_CAP_S]`.
+//! Defaults: the experiments' workload (15 % single-processor background, the Table II
+//! runtime cap); `RUNTIME_CAP_S` = 0 means uncapped, a negative value keeps the default cap.
 
 use std::time::Instant;
 
@@ -22,7 +25,7 @@ fn main() -> Result<()> {
         procs: arg(3, 1.0) as u64,
         mean_runtime_s: arg(4, 3600.0),
     };
-    let cap = arg(5, 0.0);
+    let cap = arg(5, -1.0);
     let t0 = Instant::now();
     for seed in 0..seeds {
         let streams = RngStreams::new(seed);
@@ -41,12 +44,15 @@ fn main() -> Result<()> {
             let t = Instant::now();
             let mut sc = Scenario::paper(s, k);
             sc.background = slarm_grid::run::BackgroundSpec::Synthetic(bg.clone());
-            if cap > 0.0 {
+            sc.model = slarm_grid::experiments::experiment_model();
+            if cap == 0.0 {
+                sc.model.max_runtime_s = None;
+            } else if cap > 0.0 {
                 sc.model.max_runtime_s = Some(cap);
             }
             let r = run_scenario(&sc, &streams)?;
             println!(
-                "seed {seed} {:8} k={k:.1} C_d={:8.2} C_s={:6.2} cpu_h={:9.0} kavg={:.3} end/T={:.1} mean_ms_min={:.0} tasks={} load={:.2} maxrt={:.2e} {:.2}s",
+                "seed {seed} {:8} k={k:.1} C_d={:8.2} C_s={:6.2} cpu_h={:9.0} kavg={:.3} end/T={:.1} mean_ms_min={:.0} tasks={} load={:.2} maxrt={:.2e} waited={} {:.2}s",
                 s.label(),
                 r.consistency.c_d,
                 r.consistency.c_s,
@@ -57,6 +63,7 @@ fn main() -> Result<()> {
                 r.workload.tasks,
                 r.workload.offered_load,
                 r.workload.max_runtime_s,
+                r.run.bots.iter().filter(|b| b.max_wait_s > 0.0).count(),
                 t.elapsed().as_secs_f64()
             );
         }

@@ -56,8 +56,8 @@ pub mod prelude {
     pub use crate::metrics::{consistency, BotRecord, Consistency, Grouping};
     pub use crate::platform::{Platform, Site, SiteKind};
     pub use crate::provision::{
-        DynamicAutoScale, FeedbackController, NoOverprovisioning, Provisioner, StaticAll,
-        StaticLargest, StaticNumber, StrategyKind,
+        DynamicAutoScale, DynamicSettings, DynamicStart, FeedbackController, NoOverprovisioning,
+        Provisioner, StaticAll, StaticLargest, StaticNumber, StrategyKind,
     };
     pub use crate::run::{run_scenario, BackgroundSpec, Scenario, ScenarioResult};
     pub use crate::sched::{BotScheduler, DynamicPerBot, DynamicPerTask, Ect, PolicyKind};

@@ -281,6 +281,7 @@ struct Job {
 struct BotProgress {
     done: usize,
     last_end: f64,
+    max_wait: f64,
     work_ref: f64,
 }
 
@@ -395,6 +396,11 @@ impl State<'_> {
         let job = &mut self.jobs[q.id];
         job.start_s = now;
         let end = now + job.runtime_s;
+        if let JobKind::Task { bot, .. } = job.kind {
+            let arrival = self.workload.bots[bot].arrival_s;
+            let prog = &mut self.bots[bot];
+            prog.max_wait = prog.max_wait.max(now - arrival);
+        }
         self.schedule(end, Ev::JobEnd(q.id))
     }
 
@@ -539,6 +545,7 @@ impl State<'_> {
                     arrival_s: arrival,
                     makespan_s: makespan,
                     nsl: makespan / prog.work_ref,
+                    max_wait_s: prog.max_wait,
                 });
                 self.completed += 1;
                 let view = self.view();
@@ -677,6 +684,7 @@ pub fn simulate(
             .map(|b| BotProgress {
                 done: 0,
                 last_end: b.arrival_s,
+                max_wait: 0.0,
                 work_ref: b.tasks.iter().map(|t| t.runtime_ref_s).sum(),
             })
             .collect(),
@@ -926,6 +934,7 @@ mod tests {
         assert_eq!(r.bots[0].makespan_s, 100.0);
         assert!((r.bots[0].nsl - 100.0 / 300.0).abs() < 1e-12);
         assert_eq!(r.bots[1].makespan_s, 130.0);
+        assert_eq!((r.bots[0].max_wait_s, r.bots[1].max_wait_s), (0.0, 90.0));
         assert_eq!(r.end_s, 140.0);
         // Per BoT: BoT 0 entirely on a (3 tasks, 2 procs): 0..100, 100..200.
         let r = simulate(
