@@ -905,6 +905,17 @@ mod tests {
         }
     }
 
+    /// One run with the default configuration and seed 1.
+    fn run(
+        platform: &Platform,
+        w: &Workload,
+        prov: &mut dyn Provisioner,
+        sched: &mut dyn BotScheduler,
+    ) -> RunResult {
+        let cfg = SimConfig::default();
+        simulate(platform, w, prov, sched, &cfg, &RngStreams::new(1)).unwrap()
+    }
+
     fn tiny() -> Platform {
         Platform::new(vec![("a".into(), 2, 2.2), ("b".into(), 1, 4.4)]).unwrap()
     }
@@ -922,30 +933,14 @@ mod tests {
             BackgroundSource::None,
         )
         .unwrap();
-        let r = simulate(
-            &tiny(),
-            &w,
-            &mut NoOverprovisioning,
-            &mut DynamicPerTask,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        let r = run(&tiny(), &w, &mut NoOverprovisioning, &mut DynamicPerTask);
         assert_eq!(r.bots[0].makespan_s, 100.0);
         assert!((r.bots[0].nsl - 100.0 / 300.0).abs() < 1e-12);
         assert_eq!(r.bots[1].makespan_s, 130.0);
         assert_eq!((r.bots[0].max_wait_s, r.bots[1].max_wait_s), (0.0, 90.0));
         assert_eq!(r.end_s, 140.0);
         // Per BoT: BoT 0 entirely on a (3 tasks, 2 procs): 0..100, 100..200.
-        let r = simulate(
-            &tiny(),
-            &w,
-            &mut NoOverprovisioning,
-            &mut DynamicPerBot,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        let r = run(&tiny(), &w, &mut NoOverprovisioning, &mut DynamicPerBot);
         assert_eq!(r.bots[0].makespan_s, 200.0);
         // BoT 1 goes to b (load 0): 40 s at double speed = 20 s.
         assert_eq!(r.bots[1].makespan_s, 20.0);
@@ -966,15 +961,12 @@ mod tests {
             BackgroundSource::Synthetic,
         )
         .unwrap();
-        let r = simulate(
+        let r = run(
             &tiny(),
             &w,
             &mut NoOverprovisioning,
             &mut StaticProportional,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        );
         assert_eq!(r.bots[0].makespan_s, 149.0);
         // Cost horizon [1, 2]: static = 3 procs × 1 s.
         assert!((r.cpu_hours - 3.0 / 3600.0).abs() < 1e-12);
@@ -1035,15 +1027,7 @@ mod tests {
         )
         .unwrap();
         let mut all = StaticAll(Kappa::from_f64(2.0).unwrap());
-        let r = simulate(
-            &Platform::das3(),
-            &w,
-            &mut all,
-            &mut DynamicPerTask,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        let r = run(&Platform::das3(), &w, &mut all, &mut DynamicPerTask);
         // provisioned × T = 1088 × 2 h.
         assert_eq!(r.cpu_hours, 2176.0);
         assert_eq!(r.kappa_time_avg, 2.0);
@@ -1058,15 +1042,7 @@ mod tests {
             .collect();
         let w = Workload::new(bots, vec![], BackgroundSource::None).unwrap();
         let mut d = DynamicAutoScale::paper(Kappa::from_f64(2.0).unwrap());
-        let r = simulate(
-            &Platform::das3(),
-            &w,
-            &mut d,
-            &mut DynamicPerTask,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        let r = run(&Platform::das3(), &w, &mut d, &mut DynamicPerTask);
         assert!(r
             .kappa_series
             .iter()

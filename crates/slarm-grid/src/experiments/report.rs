@@ -670,32 +670,38 @@ fn nsl_boxes(rows: &[Row], out: &mut Sections) {
     out.tables.push(boxes);
 }
 
+/// Column names of [`run_cells`].
+const RUN_COLUMNS: [&str; 6] = [
+    "C_d",
+    "C_s",
+    "CPU-hours",
+    "NSL median",
+    "time-avg kappa",
+    "waited BoTs",
+];
+
+/// C_d, C_s, CPU-hours, NSL median, time-averaged κ and waited BoTs of one run.
+fn run_cells(r: &CellResult) -> [Cell; 6] {
+    [
+        Cell::Num(r.c_d),
+        Cell::Num(r.c_s),
+        Cell::Num(r.cpu_hours.round()),
+        Cell::Num(r.nsl.median),
+        Cell::Num(r.kappa_time_avg),
+        Cell::Int(r.waited_bots as i64),
+    ]
+}
+
 fn load_sweep(rows: &[Row], out: &mut Sections) {
     let mut e8 = Table::new(
         "e8-load-sweep",
         "E8: load sweep at kappa 2 (NO at kappa 1), DynPerTask, synthetic background",
-        &[
-            "load",
-            "Strategy",
-            "C_d",
-            "C_s",
-            "CPU-hours",
-            "NSL median",
-            "time-avg kappa",
-            "waited BoTs",
-        ],
+        &[&["load", "Strategy"][..], &RUN_COLUMNS].concat(),
     );
     for (p, r) in rows.iter().filter(|(p, _)| p.exp == "e8") {
-        e8.push(vec![
-            Cell::Num(p.load),
-            Cell::Text(p.strategy.label().into()),
-            Cell::Num(r.c_d),
-            Cell::Num(r.c_s),
-            Cell::Num(r.cpu_hours.round()),
-            Cell::Num(r.nsl.median),
-            Cell::Num(r.kappa_time_avg),
-            Cell::Int(r.waited_bots as i64),
-        ]);
+        let mut row = vec![Cell::Num(p.load), Cell::Text(p.strategy.label().into())];
+        row.extend(run_cells(r));
+        e8.push(row);
     }
     out.tables.push(e8);
 }
@@ -704,28 +710,16 @@ fn period_sweep(rows: &[Row], out: &mut Sections) {
     let mut t = Table::new(
         "dynamic-period",
         "Dynamic at kappa 2: monitoring period sweep (spec §3 [R]; seed 0)",
-        &[
-            "period (s)",
-            "C_d",
-            "C_s",
-            "CPU-hours",
-            "time-avg kappa",
-            "waited BoTs",
-        ],
+        &[&["period (s)"][..], &RUN_COLUMNS].concat(),
     );
     for period in MONITOR_PERIODS_S {
         if let Some((_, r)) = rows
             .iter()
             .find(|(p, _)| p.exp == "period" && p.period_s == Some(period))
         {
-            t.push(vec![
-                Cell::Num(period),
-                Cell::Num(r.c_d),
-                Cell::Num(r.c_s),
-                Cell::Num(r.cpu_hours.round()),
-                Cell::Num(r.kappa_time_avg),
-                Cell::Int(r.waited_bots as i64),
-            ]);
+            let mut row = vec![Cell::Num(period)];
+            row.extend(run_cells(r));
+            t.push(row);
         }
     }
     out.tables.push(t);
