@@ -224,7 +224,7 @@ pub struct RunResult {
     pub kappa_series: Vec<(f64, f64)>,
     /// Time average of κ over the horizon.
     pub kappa_time_avg: f64,
-    /// Largest κ reached.
+    /// Largest κ reached (while monitoring ran; see [`simulate`]).
     pub kappa_max: f64,
     /// Mean min/max accuracy of the last-two-average runtime prediction over BoT tasks.
     pub predictor_accuracy: f64,
@@ -611,7 +611,9 @@ fn validate_cfg(cfg: &SimConfig) -> Result<()> {
 
 /// Simulates `workload` on `platform` overprovisioned by `provisioner` and scheduled by
 /// `scheduler` until every BoT has completed. Randomness (cloud overheads) comes from
-/// `streams`.
+/// `streams`. Periodic monitoring (Dynamic) stops once the cost horizon has passed, every
+/// local queue is empty and nothing is left to arrive: no later decision could change a BoT
+/// record, a cost or the time-averaged κ.
 ///
 /// ```
 /// use slarm_grid::prelude::*;
@@ -722,10 +724,10 @@ pub fn simulate(
     if let Some(j) = workload.background.first() {
         st.schedule(j.submit_s.max(0.0), Ev::BgArrival(0))?;
     }
-    if let Some(p) = provisioner.monitor_period_s() {
+    if provisioner.monitor_period_s().is_some() {
         st.schedule(0.0, Ev::Monitor)?;
-        let _ = p;
     }
+    let mut arrivals_left = n_bots + workload.background.len();
     while st.completed < n_bots {
         let Some(ev) = st.sim.step() else {
             return Err(GridError::Kernel(
@@ -747,6 +749,7 @@ pub fn simulate(
                 }
             }
             Ev::BgArrival(i) => {
+                arrivals_left -= 1;
                 let j = workload.background[i];
                 let size = st.sites[j.site].size;
                 if j.procs > size {
@@ -766,6 +769,7 @@ pub fn simulate(
                 }
             }
             Ev::BotArrival(i) => {
+                arrivals_left -= 1;
                 st.placing = i;
                 scheduler.place(&workload.bots[i], &mut st)?;
                 if let Some(next) = workload.bots.get(i + 1) {
@@ -776,7 +780,14 @@ pub fn simulate(
                 let view = st.view();
                 let action = provisioner.on_monitor(&view);
                 st.apply(action)?;
-                if let Some(p) = provisioner.monitor_period_s() {
+                // Past the cost horizon, with every local queue empty and nothing left to
+                // arrive, no later decision can change a BoT, a cost or the time-averaged κ
+                // (only idle processors are released, leases are clipped to the horizon):
+                // monitoring stops, so runs with year-long tasks stay cheap.
+                let settled = now >= st.horizon.1
+                    && arrivals_left == 0
+                    && st.sites.iter().all(|s| s.queue.is_empty());
+                if let (Some(p), false) = (provisioner.monitor_period_s(), settled) {
                     st.schedule(now + p, Ev::Monitor)?;
                 }
             }
@@ -1054,6 +1065,31 @@ mod tests {
         // 544 leases, each ceil'd: total ≥ number of leases.
         assert!(r.cost.cloud_lease_hours >= 544);
         assert!(r.cost.busy_grid_plus_cloud_leases < r.cost.provisioned_all);
+    }
+
+    #[test]
+    fn monitoring_stops_once_nothing_can_change() {
+        // A 1e10-s task (≈ 317 years) would need 1.7e8 monitoring ticks; past the horizon with
+        // empty queues and no arrivals left the Dynamic strategy stops ticking, so the run
+        // ends at once. The long task runs on the cloud (the largest idle site, 2.2 GHz).
+        let w = Workload::new(
+            vec![bot(0, 0.0, &[1e10, 5.0]), bot(1, 600.0, &[50.0])],
+            vec![],
+            BackgroundSource::None,
+        )
+        .unwrap();
+        let k = Kappa::from_f64(2.0).unwrap();
+        let dynamic = run(
+            &Platform::das3(),
+            &w,
+            &mut DynamicAutoScale::paper(k),
+            &mut DynamicPerTask,
+        );
+        assert_eq!(dynamic.end_s, 1e10);
+        // 600 s of horizon = 11 ticks of 60 s: at most one release each.
+        assert!(dynamic.cloud_releases <= 11);
+        assert_eq!(dynamic.bots[0].makespan_s, 1e10);
+        assert!(dynamic.bots.iter().all(|b| b.max_wait_s == 0.0));
     }
 
     #[test]
