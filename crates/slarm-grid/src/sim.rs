@@ -1067,6 +1067,43 @@ mod tests {
         assert!(r.cost.busy_grid_plus_cloud_leases < r.cost.provisioned_all);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// With single-processor jobs only, a blocked queue head means no free processor, so
+        /// EASY backfilling can never start anything and must reproduce FCFS exactly; every
+        /// BoT completes, no sooner than its longest task on the fastest site.
+        #[test]
+        fn easy_equals_fcfs_for_single_processor_jobs(
+            bots in proptest::collection::vec(
+                (0.0f64..500.0, proptest::collection::vec(1.0f64..300.0, 1..6)), 1..25),
+            bg in proptest::collection::vec((0.0f64..500.0, 1.0f64..400.0, 0usize..2), 0..25),
+        ) {
+            let bots: Vec<Bot> = bots
+                .iter()
+                .enumerate()
+                .map(|(i, (at, rts))| bot(i, *at, rts))
+                .collect();
+            let background = bg
+                .iter()
+                .map(|&(at, rt, site)| BackgroundJob { submit_s: at, runtime_s: rt, procs: 1, site })
+                .collect();
+            let w = Workload::new(bots, background, BackgroundSource::Synthetic).unwrap();
+            let run_with = |lrm| {
+                let cfg = SimConfig { lrm, ..SimConfig::default() };
+                simulate(&tiny(), &w, &mut NoOverprovisioning, &mut DynamicPerTask, &cfg, &RngStreams::new(1))
+                    .unwrap()
+            };
+            let fcfs = run_with(LrmPolicy::Fcfs);
+            let easy = run_with(LrmPolicy::EasyBackfill);
+            proptest::prop_assert_eq!(&fcfs.bots, &easy.bots);
+            proptest::prop_assert_eq!(fcfs.bots.len(), w.bots.len());
+            for (rec, b) in fcfs.bots.iter().zip(&w.bots) {
+                let longest = b.tasks.iter().map(|t| t.runtime_ref_s).fold(0.0, f64::max);
+                proptest::prop_assert!(rec.makespan_s >= longest / 2.0 - 1e-9);
+            }
+        }
+    }
+
     #[test]
     fn monitoring_stops_once_nothing_can_change() {
         // A 1e10-s task (≈ 317 years) would need 1.7e8 monitoring ticks; past the horizon with

@@ -120,7 +120,7 @@ pub const BACKGROUND_CONFIGS: [(StrategyKind, f64); 5] = [
     (StrategyKind::Dynamic, 2.5),
 ];
 
-/// Monitoring periods of the Dynamic strategy swept at κ = 2 (spec §3 [R]).
+/// Monitoring periods of the Dynamic strategy swept at κ = 2 (spec §3, a recommendation).
 pub const MONITOR_PERIODS_S: [f64; 4] = [30.0, 60.0, 300.0, 600.0];
 
 /// The BoT model of every experiment cell: spec readings of Table II, runtime cap such that
