@@ -4,14 +4,14 @@
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use slarm::grid::experiments::{experiment_background, EXPERIMENT_RUNTIME_CAP_S};
+use slarm::grid::experiments::{experiment_background, experiment_model};
 use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
 use slarm::stats::RngStreams;
 
 fn scenario(s: StrategyKind, k: f64, policy: PolicyKind) -> Scenario {
     let mut sc = Scenario::paper(s, k);
-    sc.model.max_runtime_s = Some(EXPERIMENT_RUNTIME_CAP_S);
+    sc.model = experiment_model();
     sc.background = BackgroundSpec::Synthetic(experiment_background());
     sc.policy = policy;
     sc

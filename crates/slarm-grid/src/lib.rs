@@ -12,18 +12,20 @@
 //! - A global resource manager dispatches every arriving BoT immediately with one of four
 //!   [`sched::BotScheduler`] policies (static proportional, dynamic per task, dynamic per BoT,
 //!   ECT with the last-two-average predictor); each site runs an FCFS local manager without
-//!   backfilling or preemption; background jobs go straight to their own site.
+//!   preemption (EASY backfilling as an option, [`sim::LrmPolicy`]); background jobs go
+//!   straight to their own site.
 //! - Overprovisioning strategies implement [`provision::Provisioner`]: none, static All /
 //!   Largest / Number (pure functions of the platform and an exact rational [`kappa::Kappa`]),
 //!   Dynamic auto-scaling with a cloud pool (acquisition U(69,126) s, release U(18,23) s, ±10 %
 //!   κ band) and the §VII feedback controller (window 10, p90 makespan).
 //! - The workload is the Iosup et al. BoT model of Table II ([`workload::IosupBotModel`])
-//!   with load targeting, plus background jobs from a GWF/SWF trace or a labelled synthetic
-//!   generator.
+//!   with load targeting and an optional runtime cap (e.g. the one that makes the mean task
+//!   runtime Table II's 7859.7 s), plus background jobs from a GWF/SWF trace (time shift,
+//!   site mapping) or a labelled synthetic generator.
 //! - [`sim::simulate`] runs one configuration on the shared `slarm-sim` event kernel;
 //!   [`metrics`] computes makespan, NSL, C_d, C_s, box statistics, p90 and CPU-hours.
-//! - [`experiments::Yigitbasi2010`] reproduces E2–E8 (Tables III, IV, VI) for
-//!   `slarm reproduce yigitbasi2010`.
+//! - [`experiments::Yigitbasi2010`] reproduces E2–E8 (Tables III, IV, VI, the load and
+//!   monitoring-period sweeps, a background sensitivity) for `slarm reproduce yigitbasi2010`.
 //!
 //! ```
 //! use slarm_grid::prelude::*;
@@ -56,11 +58,11 @@ pub mod prelude {
     pub use crate::metrics::{consistency, BotRecord, Consistency, Grouping};
     pub use crate::platform::{Platform, Site, SiteKind};
     pub use crate::provision::{
-        DynamicAutoScale, FeedbackController, NoOverprovisioning, Provisioner, StaticAll,
-        StaticLargest, StaticNumber, StrategyKind,
+        DynamicAutoScale, DynamicSettings, DynamicStart, FeedbackController, NoOverprovisioning,
+        Provisioner, StaticAll, StaticLargest, StaticNumber, StrategyKind,
     };
     pub use crate::run::{run_scenario, BackgroundSpec, Scenario, ScenarioResult};
     pub use crate::sched::{BotScheduler, DynamicPerBot, DynamicPerTask, Ect, PolicyKind};
-    pub use crate::sim::{simulate, CostModel, RunResult, SimConfig};
+    pub use crate::sim::{simulate, CostModel, LrmPolicy, RunResult, SimConfig};
     pub use crate::workload::{BackgroundSource, IosupBotModel, SyntheticBackground, Workload};
 }

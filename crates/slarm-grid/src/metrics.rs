@@ -19,6 +19,9 @@ pub struct BotRecord {
     pub makespan_s: f64,
     /// Makespan / Σ task runtimes on the reference processor.
     pub nsl: f64,
+    /// Longest time one of its tasks waited in a local queue, seconds (0: no task waited).
+    #[serde(default)]
+    pub max_wait_s: f64,
 }
 
 /// Standard deviation used for the CoV in C_s (spec §1.8, A20).
@@ -80,7 +83,7 @@ fn mean_cov(xs: &[f64], std: StdKind) -> (f64, f64) {
 ///
 /// ```
 /// use slarm_grid::metrics::{consistency, BotRecord, Grouping};
-/// let rec = |size, nsl| BotRecord { size, arrival_s: 0.0, makespan_s: 1.0, nsl };
+/// let rec = |size, nsl| BotRecord { size, arrival_s: 0.0, makespan_s: 1.0, nsl, max_wait_s: 0.0 };
 /// let bots = [rec(1, 1.0), rec(1, 3.0), rec(4, 0.5)];
 /// let c = consistency(&bots, Grouping::default()).unwrap();
 /// assert_eq!(c.c_d, 4.0); // mean 2.0 / mean 0.5
@@ -245,6 +248,7 @@ mod tests {
             arrival_s: 0.0,
             makespan_s: nsl,
             nsl,
+            max_wait_s: 0.0,
         }
     }
 

@@ -173,6 +173,34 @@ pub enum DynamicStart {
     One,
 }
 
+/// The administrator's settings of the Dynamic strategy (spec §2.2, A17).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DynamicSettings {
+    /// Acquire when the system load exceeds this fraction (0.70).
+    pub high: f64,
+    /// Release when the system load falls below this fraction (0.60).
+    pub low: f64,
+    /// Monitoring period, seconds (60, spec A17).
+    pub period_s: f64,
+    /// κ band in integer percent (10 = ±10 %).
+    pub band_percent: u64,
+    /// Cloud pool at t = 0.
+    pub start: DynamicStart,
+}
+
+impl Default for DynamicSettings {
+    /// The paper's setting: high 70 %, low 60 %, period 60 s, band ±10 %, start at target.
+    fn default() -> Self {
+        Self {
+            high: 0.70,
+            low: 0.60,
+            period_s: 60.0,
+            band_percent: 10,
+            start: DynamicStart::Target,
+        }
+    }
+}
+
 /// Dynamic: load-threshold auto-scaling with a cloud, one processor at a time, κ kept in a
 /// ±band around the target (spec §2.2). Pending acquisitions count toward the band.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -196,6 +224,11 @@ impl DynamicAutoScale {
             band: (1, 10),
             start: DynamicStart::Target,
         }
+    }
+
+    /// The strategy with validated [`DynamicSettings`].
+    pub fn with_settings(kappa: Kappa, d: &DynamicSettings) -> Result<Self> {
+        Self::new(kappa, d.high, d.low, d.period_s, d.band_percent, d.start)
     }
 
     /// Custom thresholds (`low ≤ high` in [0, 1]), monitoring period (> 0 s), band
@@ -402,14 +435,20 @@ impl StrategyKind {
         }
     }
 
-    /// Builds the provisioner for κ (`Feedback` takes `(target_s, release_s)` and window 10).
-    pub fn build(self, kappa: Kappa, feedback: (f64, f64)) -> Result<Box<dyn Provisioner + Send>> {
+    /// Builds the provisioner for κ (`Dynamic` takes `dynamic`; `Feedback` takes
+    /// `(target_s, release_s)` and window 10).
+    pub fn build(
+        self,
+        kappa: Kappa,
+        feedback: (f64, f64),
+        dynamic: &DynamicSettings,
+    ) -> Result<Box<dyn Provisioner + Send>> {
         Ok(match self {
             Self::None => Box::new(NoOverprovisioning),
             Self::All => Box::new(StaticAll(kappa)),
             Self::Largest => Box::new(StaticLargest(kappa)),
             Self::Number => Box::new(StaticNumber(kappa)),
-            Self::Dynamic => Box::new(DynamicAutoScale::paper(kappa)),
+            Self::Dynamic => Box::new(DynamicAutoScale::with_settings(kappa, dynamic)?),
             Self::Feedback => Box::new(FeedbackController::new(10, feedback.0, feedback.1)?),
         })
     }

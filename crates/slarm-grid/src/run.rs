@@ -11,7 +11,7 @@ use crate::metrics::{
     box_stats, consistency, percentile_nearest_rank, BoxStats, Consistency, Grouping,
 };
 use crate::platform::Platform;
-use crate::provision::StrategyKind;
+use crate::provision::{DynamicSettings, StrategyKind};
 use crate::sched::PolicyKind;
 use crate::sim::{simulate, RunResult, SimConfig};
 use crate::workload::{
@@ -56,6 +56,9 @@ pub struct Scenario {
     pub model: IosupBotModel,
     /// Feedback controller (target, release) in seconds.
     pub feedback_s: (f64, f64),
+    /// Dynamic strategy settings (thresholds, period, band, start).
+    #[serde(default)]
+    pub dynamic: DynamicSettings,
     /// Simulation parameters.
     pub sim: SimConfig,
 }
@@ -74,6 +77,7 @@ impl Scenario {
             background: BackgroundSpec::Synthetic(SyntheticBackground::default()),
             model: IosupBotModel::default(),
             feedback_s: (300.0 * 60.0, 250.0 * 60.0),
+            dynamic: DynamicSettings::default(),
             sim: SimConfig::default(),
         }
     }
@@ -150,7 +154,7 @@ pub fn run_scenario_with(
 ) -> Result<ScenarioResult> {
     let workload = build_workload(sc, workload_streams)?;
     let kappa = Kappa::from_f64(sc.kappa)?;
-    let mut prov = sc.strategy.build(kappa, sc.feedback_s)?;
+    let mut prov = sc.strategy.build(kappa, sc.feedback_s, &sc.dynamic)?;
     let mut sched = sc.policy.build();
     let run = simulate(
         &sc.platform,

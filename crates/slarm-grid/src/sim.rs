@@ -31,6 +31,19 @@ pub enum CostModel {
     BusyOnly,
 }
 
+/// Queue discipline of every local resource manager (spec §1.2, A11).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LrmPolicy {
+    /// First come, first served without backfilling (the spec's default).
+    #[default]
+    Fcfs,
+    /// EASY backfilling: a later job may start now if it fits in the free processors and
+    /// does not delay the head job's reservation. Runtime estimates are the actual runtimes
+    /// (the model has no user estimates); ECT's what-if still assumes FCFS.
+    EasyBackfill,
+}
+
 /// Simulation parameters besides platform, workload and policies.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SimConfig {
@@ -46,6 +59,9 @@ pub struct SimConfig {
     pub cost_model: CostModel,
     /// Cold-start prediction of the ECT predictor (2^2.73 s).
     pub cold_prediction_s: f64,
+    /// Local queue discipline (FCFS by default).
+    #[serde(default)]
+    pub lrm: LrmPolicy,
 }
 
 impl Default for SimConfig {
@@ -57,6 +73,7 @@ impl Default for SimConfig {
             horizon_s: None,
             cost_model: CostModel::BusyGridPlusCloudLeases,
             cold_prediction_s: 2f64.powf(2.73),
+            lrm: LrmPolicy::Fcfs,
         }
     }
 }
@@ -207,7 +224,7 @@ pub struct RunResult {
     pub kappa_series: Vec<(f64, f64)>,
     /// Time average of κ over the horizon.
     pub kappa_time_avg: f64,
-    /// Largest κ reached.
+    /// Largest κ reached (while monitoring ran; see [`simulate`]).
     pub kappa_max: f64,
     /// Mean min/max accuracy of the last-two-average runtime prediction over BoT tasks.
     pub predictor_accuracy: f64,
@@ -264,6 +281,7 @@ struct Job {
 struct BotProgress {
     done: usize,
     last_end: f64,
+    max_wait: f64,
     work_ref: f64,
 }
 
@@ -361,31 +379,91 @@ impl State<'_> {
         self.try_start(site)
     }
 
-    fn try_start(&mut self, site: usize) -> Result<()> {
+    /// Starts the queued job `q` on `site` now (its processors must be free).
+    fn start(&mut self, site: usize, q: QueuedJob) -> Result<()> {
         let now = self.sim.now();
-        loop {
-            let s = &mut self.sites[site];
-            let Some(&head) = s.queue.front() else {
-                break;
-            };
+        let s = &mut self.sites[site];
+        s.queued_demand -= q.procs;
+        s.used += q.procs;
+        s.running.insert(
+            q.id,
+            RunningJob {
+                start_s: now,
+                procs: q.procs,
+                is_task: q.is_task,
+            },
+        );
+        let job = &mut self.jobs[q.id];
+        job.start_s = now;
+        let end = now + job.runtime_s;
+        if let JobKind::Task { bot, .. } = job.kind {
+            let arrival = self.workload.bots[bot].arrival_s;
+            let prog = &mut self.bots[bot];
+            prog.max_wait = prog.max_wait.max(now - arrival);
+        }
+        self.schedule(end, Ev::JobEnd(q.id))
+    }
+
+    /// Starts queued jobs of `site` in FCFS order while the head fits, then backfills if the
+    /// LRM policy says so.
+    fn try_start(&mut self, site: usize) -> Result<()> {
+        while let Some(&head) = self.sites[site].queue.front() {
+            let s = &self.sites[site];
             if s.size - s.used < head.procs {
                 break;
             }
-            s.queue.pop_front();
-            s.queued_demand -= head.procs;
-            s.used += head.procs;
-            s.running.insert(
-                head.id,
-                RunningJob {
-                    start_s: now,
-                    procs: head.procs,
-                    is_task: head.is_task,
-                },
-            );
-            let job = &mut self.jobs[head.id];
-            job.start_s = now;
-            let end = now + job.runtime_s;
-            self.schedule(end, Ev::JobEnd(head.id))?;
+            self.sites[site].queue.pop_front();
+            self.start(site, head)?;
+        }
+        if self.cfg.lrm == LrmPolicy::EasyBackfill {
+            self.backfill(site)?;
+        }
+        Ok(())
+    }
+
+    /// EASY backfilling behind a blocked head job: the head's reservation (shadow time) is the
+    /// earliest running-job end at which enough processors are free; a later job starts now
+    /// if it fits and either ends by the shadow time or uses only processors the head will
+    /// not need then.
+    fn backfill(&mut self, site: usize) -> Result<()> {
+        let now = self.sim.now();
+        let s = &self.sites[site];
+        let Some(head) = s.queue.front().copied() else {
+            return Ok(());
+        };
+        let mut free = s.size - s.used;
+        if free == 0 || s.queue.len() < 2 {
+            return Ok(());
+        }
+        let mut ends: Vec<(f64, u64)> = s
+            .running
+            .iter()
+            .map(|(&id, r)| (r.start_s + self.jobs[id].runtime_s, r.procs))
+            .collect();
+        ends.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (mut avail, mut shadow) = (free, f64::INFINITY);
+        for (t, p) in ends {
+            avail += p;
+            if avail >= head.procs {
+                shadow = t;
+                break;
+            }
+        }
+        let mut extra = avail.saturating_sub(head.procs);
+        let mut i = 1;
+        while free > 0 && i < self.sites[site].queue.len() {
+            let q = self.sites[site].queue[i];
+            let in_time = now + self.jobs[q.id].runtime_s <= shadow;
+            if q.procs <= free && (in_time || q.procs <= extra) {
+                self.sites[site].queue.remove(i);
+                if !in_time {
+                    extra -= q.procs;
+                }
+                free -= q.procs;
+                self.start(site, q)?;
+            } else {
+                i += 1;
+            }
         }
         Ok(())
     }
@@ -467,6 +545,7 @@ impl State<'_> {
                     arrival_s: arrival,
                     makespan_s: makespan,
                     nsl: makespan / prog.work_ref,
+                    max_wait_s: prog.max_wait,
                 });
                 self.completed += 1;
                 let view = self.view();
@@ -532,7 +611,9 @@ fn validate_cfg(cfg: &SimConfig) -> Result<()> {
 
 /// Simulates `workload` on `platform` overprovisioned by `provisioner` and scheduled by
 /// `scheduler` until every BoT has completed. Randomness (cloud overheads) comes from
-/// `streams`.
+/// `streams`. Periodic monitoring (Dynamic) stops once the cost horizon has passed, every
+/// local queue is empty and nothing is left to arrive: no later decision could change a BoT
+/// record, a cost or the time-averaged κ.
 ///
 /// ```
 /// use slarm_grid::prelude::*;
@@ -605,6 +686,7 @@ pub fn simulate(
             .map(|b| BotProgress {
                 done: 0,
                 last_end: b.arrival_s,
+                max_wait: 0.0,
                 work_ref: b.tasks.iter().map(|t| t.runtime_ref_s).sum(),
             })
             .collect(),
@@ -642,10 +724,10 @@ pub fn simulate(
     if let Some(j) = workload.background.first() {
         st.schedule(j.submit_s.max(0.0), Ev::BgArrival(0))?;
     }
-    if let Some(p) = provisioner.monitor_period_s() {
+    if provisioner.monitor_period_s().is_some() {
         st.schedule(0.0, Ev::Monitor)?;
-        let _ = p;
     }
+    let mut arrivals_left = n_bots + workload.background.len();
     while st.completed < n_bots {
         let Some(ev) = st.sim.step() else {
             return Err(GridError::Kernel(
@@ -667,6 +749,7 @@ pub fn simulate(
                 }
             }
             Ev::BgArrival(i) => {
+                arrivals_left -= 1;
                 let j = workload.background[i];
                 let size = st.sites[j.site].size;
                 if j.procs > size {
@@ -686,6 +769,7 @@ pub fn simulate(
                 }
             }
             Ev::BotArrival(i) => {
+                arrivals_left -= 1;
                 st.placing = i;
                 scheduler.place(&workload.bots[i], &mut st)?;
                 if let Some(next) = workload.bots.get(i + 1) {
@@ -696,7 +780,14 @@ pub fn simulate(
                 let view = st.view();
                 let action = provisioner.on_monitor(&view);
                 st.apply(action)?;
-                if let Some(p) = provisioner.monitor_period_s() {
+                // Past the cost horizon, with every local queue empty and nothing left to
+                // arrive, no later decision can change a BoT, a cost or the time-averaged κ
+                // (only idle processors are released, leases are clipped to the horizon):
+                // monitoring stops, so runs with year-long tasks stay cheap.
+                let settled = now >= st.horizon.1
+                    && arrivals_left == 0
+                    && st.sites.iter().all(|s| s.queue.is_empty());
+                if let (Some(p), false) = (provisioner.monitor_period_s(), settled) {
                     st.schedule(now + p, Ev::Monitor)?;
                 }
             }
@@ -825,6 +916,17 @@ mod tests {
         }
     }
 
+    /// One run with the default configuration and seed 1.
+    fn run(
+        platform: &Platform,
+        w: &Workload,
+        prov: &mut dyn Provisioner,
+        sched: &mut dyn BotScheduler,
+    ) -> RunResult {
+        let cfg = SimConfig::default();
+        simulate(platform, w, prov, sched, &cfg, &RngStreams::new(1)).unwrap()
+    }
+
     fn tiny() -> Platform {
         Platform::new(vec![("a".into(), 2, 2.2), ("b".into(), 1, 4.4)]).unwrap()
     }
@@ -842,29 +944,14 @@ mod tests {
             BackgroundSource::None,
         )
         .unwrap();
-        let r = simulate(
-            &tiny(),
-            &w,
-            &mut NoOverprovisioning,
-            &mut DynamicPerTask,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        let r = run(&tiny(), &w, &mut NoOverprovisioning, &mut DynamicPerTask);
         assert_eq!(r.bots[0].makespan_s, 100.0);
         assert!((r.bots[0].nsl - 100.0 / 300.0).abs() < 1e-12);
         assert_eq!(r.bots[1].makespan_s, 130.0);
+        assert_eq!((r.bots[0].max_wait_s, r.bots[1].max_wait_s), (0.0, 90.0));
         assert_eq!(r.end_s, 140.0);
         // Per BoT: BoT 0 entirely on a (3 tasks, 2 procs): 0..100, 100..200.
-        let r = simulate(
-            &tiny(),
-            &w,
-            &mut NoOverprovisioning,
-            &mut DynamicPerBot,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        let r = run(&tiny(), &w, &mut NoOverprovisioning, &mut DynamicPerBot);
         assert_eq!(r.bots[0].makespan_s, 200.0);
         // BoT 1 goes to b (load 0): 40 s at double speed = 20 s.
         assert_eq!(r.bots[1].makespan_s, 20.0);
@@ -885,19 +972,61 @@ mod tests {
             BackgroundSource::Synthetic,
         )
         .unwrap();
-        let r = simulate(
+        let r = run(
             &tiny(),
             &w,
             &mut NoOverprovisioning,
             &mut StaticProportional,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        );
         assert_eq!(r.bots[0].makespan_s, 149.0);
         // Cost horizon [1, 2]: static = 3 procs × 1 s.
         assert!((r.cpu_hours - 3.0 / 3600.0).abs() < 1e-12);
         assert_eq!(r.background, BackgroundSource::Synthetic);
+    }
+
+    #[test]
+    fn easy_backfilling_starts_short_jobs_behind_a_blocked_head() {
+        // One 4-processor site. Background A (3 procs, 0..100), B (4 procs, submitted at 1,
+        // blocked until 100, runs 100..110). BoT 0 at t=2: one 50 s task fits the free
+        // processor and ends by B's reservation (100): EASY starts it at 2 (makespan 50);
+        // FCFS queues it behind B (110..160, makespan 158). BoT 1 at t=3: one 500 s task
+        // would delay B, so it waits under both policies and runs after B: 110..610.
+        // (Each policy sends every task to the only site.)
+        let one = Platform::new(vec![("a".into(), 4, 2.2)]).unwrap();
+        let bg = |at: f64, rt: f64, procs: u64| BackgroundJob {
+            submit_s: at,
+            runtime_s: rt,
+            procs,
+            site: 0,
+        };
+        let w = Workload::new(
+            vec![bot(0, 2.0, &[50.0]), bot(1, 3.0, &[500.0])],
+            vec![bg(0.0, 100.0, 3), bg(1.0, 10.0, 4)],
+            BackgroundSource::Synthetic,
+        )
+        .unwrap();
+        let run = |lrm| {
+            let cfg = SimConfig {
+                lrm,
+                ..SimConfig::default()
+            };
+            simulate(
+                &one,
+                &w,
+                &mut NoOverprovisioning,
+                &mut DynamicPerTask,
+                &cfg,
+                &RngStreams::new(1),
+            )
+            .unwrap()
+        };
+        let easy = run(LrmPolicy::EasyBackfill);
+        assert_eq!(easy.bots[0].makespan_s, 50.0);
+        assert_eq!(easy.bots[1].makespan_s, 607.0);
+        let fcfs = run(LrmPolicy::Fcfs);
+        assert_eq!(fcfs.bots[0].makespan_s, 158.0);
+        // FCFS: both tasks start when B ends (110), BoT 1's ends at 610.
+        assert_eq!(fcfs.bots[1].makespan_s, 607.0);
     }
 
     #[test]
@@ -909,15 +1038,7 @@ mod tests {
         )
         .unwrap();
         let mut all = StaticAll(Kappa::from_f64(2.0).unwrap());
-        let r = simulate(
-            &Platform::das3(),
-            &w,
-            &mut all,
-            &mut DynamicPerTask,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        let r = run(&Platform::das3(), &w, &mut all, &mut DynamicPerTask);
         // provisioned × T = 1088 × 2 h.
         assert_eq!(r.cpu_hours, 2176.0);
         assert_eq!(r.kappa_time_avg, 2.0);
@@ -932,15 +1053,7 @@ mod tests {
             .collect();
         let w = Workload::new(bots, vec![], BackgroundSource::None).unwrap();
         let mut d = DynamicAutoScale::paper(Kappa::from_f64(2.0).unwrap());
-        let r = simulate(
-            &Platform::das3(),
-            &w,
-            &mut d,
-            &mut DynamicPerTask,
-            &SimConfig::default(),
-            &RngStreams::new(1),
-        )
-        .unwrap();
+        let r = run(&Platform::das3(), &w, &mut d, &mut DynamicPerTask);
         assert!(r
             .kappa_series
             .iter()
@@ -952,6 +1065,68 @@ mod tests {
         // 544 leases, each ceil'd: total ≥ number of leases.
         assert!(r.cost.cloud_lease_hours >= 544);
         assert!(r.cost.busy_grid_plus_cloud_leases < r.cost.provisioned_all);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// With single-processor jobs only, a blocked queue head means no free processor, so
+        /// EASY backfilling can never start anything and must reproduce FCFS exactly; every
+        /// BoT completes, no sooner than its longest task on the fastest site.
+        #[test]
+        fn easy_equals_fcfs_for_single_processor_jobs(
+            bots in proptest::collection::vec(
+                (0.0f64..500.0, proptest::collection::vec(1.0f64..300.0, 1..6)), 1..25),
+            bg in proptest::collection::vec((0.0f64..500.0, 1.0f64..400.0, 0usize..2), 0..25),
+        ) {
+            let bots: Vec<Bot> = bots
+                .iter()
+                .enumerate()
+                .map(|(i, (at, rts))| bot(i, *at, rts))
+                .collect();
+            let background = bg
+                .iter()
+                .map(|&(at, rt, site)| BackgroundJob { submit_s: at, runtime_s: rt, procs: 1, site })
+                .collect();
+            let w = Workload::new(bots, background, BackgroundSource::Synthetic).unwrap();
+            let run_with = |lrm| {
+                let cfg = SimConfig { lrm, ..SimConfig::default() };
+                simulate(&tiny(), &w, &mut NoOverprovisioning, &mut DynamicPerTask, &cfg, &RngStreams::new(1))
+                    .unwrap()
+            };
+            let fcfs = run_with(LrmPolicy::Fcfs);
+            let easy = run_with(LrmPolicy::EasyBackfill);
+            proptest::prop_assert_eq!(&fcfs.bots, &easy.bots);
+            proptest::prop_assert_eq!(fcfs.bots.len(), w.bots.len());
+            for (rec, b) in fcfs.bots.iter().zip(&w.bots) {
+                let longest = b.tasks.iter().map(|t| t.runtime_ref_s).fold(0.0, f64::max);
+                proptest::prop_assert!(rec.makespan_s >= longest / 2.0 - 1e-9);
+            }
+        }
+    }
+
+    #[test]
+    fn monitoring_stops_once_nothing_can_change() {
+        // A 1e10-s task (≈ 317 years) would need 1.7e8 monitoring ticks; past the horizon with
+        // empty queues and no arrivals left the Dynamic strategy stops ticking, so the run
+        // ends at once. The long task runs on the cloud (the largest idle site, 2.2 GHz).
+        let w = Workload::new(
+            vec![bot(0, 0.0, &[1e10, 5.0]), bot(1, 600.0, &[50.0])],
+            vec![],
+            BackgroundSource::None,
+        )
+        .unwrap();
+        let k = Kappa::from_f64(2.0).unwrap();
+        let dynamic = run(
+            &Platform::das3(),
+            &w,
+            &mut DynamicAutoScale::paper(k),
+            &mut DynamicPerTask,
+        );
+        assert_eq!(dynamic.end_s, 1e10);
+        // 600 s of horizon = 11 ticks of 60 s: at most one release each.
+        assert!(dynamic.cloud_releases <= 11);
+        assert_eq!(dynamic.bots[0].makespan_s, 1e10);
+        assert!(dynamic.bots.iter().all(|b| b.max_wait_s == 0.0));
     }
 
     #[test]

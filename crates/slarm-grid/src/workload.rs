@@ -281,7 +281,96 @@ fn weibull(printed: (f64, f64), order: WeibullOrder) -> Result<Weibull<f64>> {
     })
 }
 
+/// Table II's "Average" task runtime, seconds: a sample statistic of the paper's workloads
+/// (spec §1.6.1).
+pub const TABLE2_MEAN_RUNTIME_S: f64 = 7859.7;
+
+/// Complementary error function (Numerical Recipes `erfcc`, Chebyshev fit, fractional error
+/// below 1.2e-7 everywhere).
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
+/// Standard normal CDF.
+fn normal_cdf(z: f64) -> f64 {
+    0.5 * erfc(-z / std::f64::consts::SQRT_2)
+}
+
 impl IosupBotModel {
+    /// Standard deviation of log2 runtime under the configured reading of Table II (A5).
+    pub fn runtime_sigma_log2(&self) -> f64 {
+        match self.spread {
+            RuntimeSpread::StdDev => self.runtime_params.1,
+            RuntimeSpread::LiteralVariance => self.runtime_params.1.sqrt(),
+        }
+    }
+
+    /// Expected task runtime E[min(2^X, cap)] in seconds, X ~ N(mean, σ²) in log2 seconds
+    /// (closed form of the capped log-normal mean; `∞` cannot occur for finite parameters).
+    pub fn expected_runtime_s(&self) -> f64 {
+        let ln2 = std::f64::consts::LN_2;
+        let (m, s) = (self.runtime_params.0 * ln2, self.runtime_sigma_log2() * ln2);
+        let uncapped = (m + 0.5 * s * s).exp();
+        match self.max_runtime_s {
+            None => uncapped,
+            Some(c) => {
+                let lc = c.ln();
+                uncapped * normal_cdf((lc - m - s * s) / s) + c * normal_cdf((m - lc) / s)
+            }
+        }
+    }
+
+    /// The same model with the spec-A9 runtime cap set so that the *expected* task runtime
+    /// equals `mean_s` (e.g. [`TABLE2_MEAN_RUNTIME_S`]); no cap if the uncapped mean is
+    /// already at most `mean_s`. Bisection on log(cap) to a relative 1e-12.
+    ///
+    /// ```
+    /// use slarm_grid::workload::{IosupBotModel, TABLE2_MEAN_RUNTIME_S};
+    /// let m = IosupBotModel::default().with_mean_runtime(TABLE2_MEAN_RUNTIME_S).unwrap();
+    /// let cap = m.max_runtime_s.unwrap();
+    /// assert!((cap / 1.7452e6 - 1.0).abs() < 1e-3); // about 20 days
+    /// assert!((m.expected_runtime_s() - 7859.7).abs() < 1e-3);
+    /// ```
+    pub fn with_mean_runtime(mut self, mean_s: f64) -> Result<Self> {
+        check_positive("mean runtime", mean_s)?;
+        check_positive("runtime sigma", self.runtime_sigma_log2())?;
+        self.max_runtime_s = None;
+        if self.expected_runtime_s() <= mean_s {
+            return Ok(self);
+        }
+        // E[min(2^X, c)] increases from 0 to the uncapped mean as c grows.
+        let (mut lo, mut hi) = (mean_s.ln(), (mean_s * 1e12).ln());
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            self.max_runtime_s = Some(mid.exp());
+            if self.expected_runtime_s() < mean_s {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            if hi - lo < 1e-12 {
+                break;
+            }
+        }
+        self.max_runtime_s = Some(hi.exp());
+        Ok(self)
+    }
+
     /// Generates `n_bots` BoTs and rescales their arrivals so that the offered load on
     /// `platform` equals `load` (0 < load ≤ 10, spec A8). The first BoT arrives at 0.
     pub fn generate<R: Rng + ?Sized>(
@@ -309,10 +398,7 @@ impl IosupBotModel {
         }
         let iat = weibull(self.iat_params, self.order)?;
         let size = weibull(self.size_params, self.order)?;
-        let sigma = match self.spread {
-            RuntimeSpread::StdDev => self.runtime_params.1,
-            RuntimeSpread::LiteralVariance => self.runtime_params.1.sqrt(),
-        };
+        let sigma = self.runtime_sigma_log2();
         check_positive("runtime sigma", sigma)?;
         let rt =
             Normal::new(self.runtime_params.0, sigma).map_err(|_| GridError::InvalidParameter {
@@ -449,7 +535,8 @@ impl SyntheticBackground {
 pub enum TraceFormat {
     /// Standard Workload Format (18 fields); the site is field 16 (partition).
     Swf,
-    /// Grid Workloads Format (29 fields); the site is field 18 (LastRunSiteID), else 17.
+    /// Grid Workloads Format (29 fields, some of them text); the site is field 18
+    /// (LastRunSiteID), else field 17 (OrigSiteID).
     Gwf,
 }
 
@@ -457,17 +544,53 @@ pub enum TraceFormat {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SiteMapping {
-    /// `site = id mod n_sites` (ids < 0 go to site 0).
+    /// A numeric id, or the trailing number of a site name such as `fs3`, modulo the number
+    /// of sites (negative ids go to site 0); names without a number take consecutive indices
+    /// in order of first appearance, modulo the number of sites.
     Modulo,
-    /// Explicit `(trace id, site index)` pairs; unmapped jobs are skipped.
-    Explicit(Vec<(i64, usize)>),
+    /// Explicit `(trace site id or name, site index)` pairs; unmapped jobs are skipped.
+    Explicit(Vec<(String, usize)>),
 }
 
-/// Background jobs parsed from trace text (`;` comments), shifted by `-time_origin_s` so
-/// that the trace's `time_origin_s` becomes t = 0; jobs before it are skipped.
+/// Index of the trace site `token` under `mapping`, remembering unnamed-number sites in
+/// `seen` (first-appearance order).
+fn map_site(
+    token: &str,
+    mapping: &SiteMapping,
+    n_sites: usize,
+    seen: &mut Vec<String>,
+) -> Option<usize> {
+    match mapping {
+        SiteMapping::Explicit(pairs) => pairs
+            .iter()
+            .find(|(id, _)| id == token)
+            .map(|&(_, s)| s)
+            .filter(|&s| s < n_sites),
+        SiteMapping::Modulo => {
+            if let Ok(id) = token.parse::<f64>() {
+                return Some(id.max(0.0) as usize % n_sites);
+            }
+            let digits = token.len() - token.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            if let Ok(id) = token[token.len() - digits..].parse::<usize>() {
+                return Some(id % n_sites);
+            }
+            let idx = seen.iter().position(|s| s == token).unwrap_or_else(|| {
+                seen.push(token.to_string());
+                seen.len() - 1
+            });
+            Some(idx % n_sites)
+        }
+    }
+}
+
+/// Background jobs parsed from trace text (`;` or `#` comments), shifted by
+/// `-time_origin_s` so that the trace's `time_origin_s` becomes t = 0; jobs before it are
+/// skipped.
 ///
-/// Returns the jobs and the number of skipped job lines (non-positive runtime or processors,
-/// before the origin, or unmapped). Processors = allocated (field 5) else requested (field 8).
+/// Only the fields the model needs are read: submit time (2), run time (4), allocated
+/// processors (5, else requested processors 8) and the site; other fields may be text (GWF
+/// has text columns). Returns the jobs and the number of skipped job lines (non-positive
+/// runtime or processors, before the origin, or unmapped).
 pub fn parse_background_trace(
     text: &str,
     format: TraceFormat,
@@ -478,57 +601,50 @@ pub fn parse_background_trace(
     if n_sites == 0 {
         return Err(GridError::InvalidPlatform("no sites to map to".into()));
     }
-    let min_fields = match format {
-        TraceFormat::Swf => 18,
-        TraceFormat::Gwf => 18,
-    };
+    const MIN_FIELDS: usize = 18;
     let mut jobs = Vec::new();
     let mut skipped = 0;
+    let mut seen = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
             continue;
         }
-        let fields: Vec<f64> = line
-            .split_whitespace()
-            .map(|f| f.parse::<f64>())
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|e| GridError::MalformedTrace {
-                line: i + 1,
-                message: e.to_string(),
-            })?;
-        if fields.len() < min_fields {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < MIN_FIELDS {
             return Err(GridError::MalformedTrace {
                 line: i + 1,
-                message: format!("{} fields, expected at least {min_fields}", fields.len()),
+                message: format!("{} fields, expected at least {MIN_FIELDS}", fields.len()),
             });
         }
-        let submit = fields[1] - time_origin_s;
-        let runtime = fields[3];
-        let procs = if fields[4] > 0.0 {
-            fields[4]
+        let num = |idx: usize, name: &str| -> Result<f64> {
+            fields[idx]
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| GridError::MalformedTrace {
+                    line: i + 1,
+                    message: format!(
+                        "field {} ({name}) = {:?} is not a number",
+                        idx + 1,
+                        fields[idx]
+                    ),
+                })
+        };
+        let submit = num(1, "submit time")? - time_origin_s;
+        let runtime = num(3, "run time")?;
+        let allocated = num(4, "processors")?;
+        let procs = if allocated > 0.0 {
+            allocated
         } else {
-            fields[7]
+            num(7, "requested processors")?
         };
-        let site_id = match format {
+        let site_token = match format {
             TraceFormat::Swf => fields[15],
-            TraceFormat::Gwf => {
-                if fields.len() > 17 && fields[17] >= 0.0 {
-                    fields[17]
-                } else {
-                    fields[16]
-                }
-            }
-        } as i64;
-        let site = match mapping {
-            SiteMapping::Modulo => Some(site_id.max(0) as usize % n_sites),
-            SiteMapping::Explicit(pairs) => pairs
-                .iter()
-                .find(|(id, _)| *id == site_id)
-                .map(|&(_, s)| s)
-                .filter(|&s| s < n_sites),
+            TraceFormat::Gwf if fields[17] != "-1" => fields[17],
+            TraceFormat::Gwf => fields[16],
         };
-        match site {
+        match map_site(site_token, mapping, n_sites, &mut seen) {
             Some(site) if runtime > 0.0 && procs >= 1.0 && submit >= 0.0 => {
                 jobs.push(BackgroundJob {
                     submit_s: submit,
@@ -650,7 +766,7 @@ mod tests {
         assert_eq!(jobs.len(), 1);
         assert_eq!(jobs[0].site, 3);
         assert_eq!(jobs[0].submit_s, 40.0);
-        let map = SiteMapping::Explicit(vec![(3, 1)]);
+        let map = SiteMapping::Explicit(vec![("3".into(), 1)]);
         let (jobs, _) = parse_background_trace(swf, TraceFormat::Swf, &map, 5, 0.0).unwrap();
         assert_eq!(jobs.len(), 1);
         assert_eq!(jobs[0].site, 1);
@@ -663,5 +779,109 @@ mod tests {
             parse_background_trace("x y\n", TraceFormat::Gwf, &SiteMapping::Modulo, 5, 0.0)
                 .is_err()
         );
+        // A non-numeric submit time names its line and field.
+        let bad = "1 x 0 50 2 -1 -1 2 60 -1 1 1 1 1 1 3 -1 -1\n";
+        match parse_background_trace(bad, TraceFormat::Swf, &SiteMapping::Modulo, 5, 0.0) {
+            Err(GridError::MalformedTrace { line: 1, message }) => {
+                assert!(message.contains("field 2"), "{message}")
+            }
+            other => panic!("expected a malformed-trace error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn gwf_text_columns_and_site_names() {
+        // GWF: 29 columns, text in JobStructure/ReqPlatform; sites by name (OrigSiteID 17,
+        // LastRunSiteID 18). `fs3` maps by its trailing number, `delft` by first appearance.
+        let tail = "UNITARY -1 -1 -1 -1 linux -1 -1 -1 vo1 -1";
+        let gwf = format!(
+            "# GWF header\n\
+             1 100 5 50 4 -1 -1 4 60 -1 1 7 1 1 1 -1 fs0 fs3 {tail}\n\
+             2 200 5 70 2 -1 -1 2 60 -1 1 7 1 1 1 -1 delft -1 {tail}\n\
+             3 300 5 90 0 -1 -1 8 60 -1 1 7 1 1 1 -1 leiden -1 {tail}\n"
+        );
+        let (jobs, skipped) =
+            parse_background_trace(&gwf, TraceFormat::Gwf, &SiteMapping::Modulo, 5, 0.0).unwrap();
+        assert_eq!(skipped, 0);
+        let sites: Vec<usize> = jobs.iter().map(|j| j.site).collect();
+        assert_eq!(sites, vec![3, 0, 1]);
+        assert_eq!(jobs[2].procs, 8); // allocated 0: requested processors
+        let map = SiteMapping::Explicit(vec![("delft".into(), 2)]);
+        let (jobs, skipped) = parse_background_trace(&gwf, TraceFormat::Gwf, &map, 5, 0.0).unwrap();
+        assert_eq!((jobs.len(), skipped), (1, 2));
+        assert_eq!(jobs[0].site, 2);
+    }
+
+    #[test]
+    fn raw_interarrival_follows_shape_first_reading() {
+        // spec A4: W(4.25, 7.86) read shape-first is X ~ Weibull(shape 4.25, scale 7.86) in
+        // log2 s, median 7.86 · ln(2)^(1/4.25) = 7.21, i.e. a raw IAT median of 2^7.21 ≈ 148 s
+        // (the other order gives ≈ 16.6 s). Load targeting rescales all IATs by one factor, so
+        // the ratio median/mean of the scaled IATs is the invariant to test.
+        let p = Platform::das3();
+        let mut rng = RngStreams::new(21).stream(&[5]);
+        let m = IosupBotModel {
+            max_runtime_s: Some(10.0),
+            ..IosupBotModel::default()
+        };
+        let bots = m.generate(20_001, 0.5, &p, &mut rng).unwrap();
+        let mut iat: Vec<f64> = bots
+            .windows(2)
+            .map(|w| w[1].arrival_s - w[0].arrival_s)
+            .collect();
+        iat.sort_by(f64::total_cmp);
+        let log_ratio = (iat[iat.len() / 2] / iat.iter().sum::<f64>() * iat.len() as f64).log2();
+        // Closed form of log2(median / mean) for the shape-first reading, by numerical
+        // integration of E[2^X] over the Weibull density.
+        let (k, lam) = (4.25f64, 7.86f64);
+        let median_x = lam * std::f64::consts::LN_2.powf(1.0 / k);
+        let steps = 200_000;
+        let mut mean = 0.0;
+        for i in 0..steps {
+            let x = (i as f64 + 0.5) * 20.0 / steps as f64;
+            let pdf = k / lam * (x / lam).powf(k - 1.0) * (-(x / lam).powf(k)).exp();
+            mean += 2f64.powf(x) * pdf * 20.0 / steps as f64;
+        }
+        let want = median_x - mean.log2();
+        // Tolerance 0.05 in log2 (≈3.5 %): sampling error of a median and a mean of 20 000.
+        assert!((log_ratio - want).abs() < 0.05, "{log_ratio} vs {want}");
+    }
+
+    #[test]
+    fn mean_runtime_cap_matches_closed_form_and_samples() {
+        // Cap at which E[min(2^X, cap)] = 7859.7 s (Table II's average runtime).
+        let m = IosupBotModel::default()
+            .with_mean_runtime(TABLE2_MEAN_RUNTIME_S)
+            .unwrap();
+        let cap = m.max_runtime_s.unwrap();
+        assert!((m.expected_runtime_s() - TABLE2_MEAN_RUNTIME_S).abs() < 1e-6);
+        // Uncapped mean 2^(2.73 + 6.1² ln2 / 2) ≈ 50 570 s; the literal-variance model's mean
+        // (28.7 s) is below the target, so it stays uncapped.
+        assert!((IosupBotModel::default().expected_runtime_s() / 50_570.3 - 1.0).abs() < 1e-4);
+        let lit = IosupBotModel {
+            spread: RuntimeSpread::LiteralVariance,
+            ..IosupBotModel::default()
+        };
+        assert!((lit.expected_runtime_s() - 28.7).abs() < 0.1);
+        assert_eq!(
+            lit.with_mean_runtime(TABLE2_MEAN_RUNTIME_S)
+                .unwrap()
+                .max_runtime_s,
+            None
+        );
+        // Monte Carlo of the capped mean: 400 000 draws; the capped variable's sd is below
+        // 1.2e5 s, so 5 standard errors ≈ 950 s.
+        let mut rng = RngStreams::new(8).stream(&[6]);
+        let bots = m
+            .generate(80_000, 0.8, &Platform::das3(), &mut rng)
+            .unwrap();
+        let rts: Vec<f64> = bots
+            .iter()
+            .flat_map(|b| b.tasks.iter().map(|t| t.runtime_ref_s))
+            .collect();
+        let mc = rts.iter().sum::<f64>() / rts.len() as f64;
+        assert!((mc - TABLE2_MEAN_RUNTIME_S).abs() < 950.0, "{mc}");
+        assert!(rts.iter().all(|&r| r <= cap));
+        assert!(IosupBotModel::default().with_mean_runtime(-1.0).is_err());
     }
 }

@@ -7,7 +7,10 @@ use serde_json::json;
 use slarm::grid::metrics::bots_meeting;
 use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
-use slarm::grid::workload::{parse_background_trace, SiteMapping, TraceFormat};
+use slarm::grid::workload::{
+    parse_background_trace, RuntimeSharing, RuntimeSpread, SiteMapping, TraceFormat,
+    TABLE2_MEAN_RUNTIME_S,
+};
 use slarm::stats::RngStreams;
 
 use crate::error::{CliError, CliResult};
@@ -40,6 +43,34 @@ pub struct GridArgs {
     /// Utilisation of every site by the synthetic background.
     #[arg(long, default_value_t = 0.15)]
     background_util: f64,
+    /// Processors per synthetic background job (1 = the spec default; more = rigid parallel jobs).
+    #[arg(long, default_value_t = 1)]
+    background_procs: u64,
+    /// Mapping of trace site ids or names to DAS-3 clusters, e.g. "fs0:0,fs1:4" (default:
+    /// numeric ids or trailing numbers modulo 5).
+    #[arg(long)]
+    site_map: Option<String>,
+    /// Local resource managers: fcfs (spec default) or easy (EASY backfilling).
+    #[arg(long, default_value = "fcfs")]
+    lrm: String,
+    /// Dynamic strategy: monitoring period, seconds.
+    #[arg(long, default_value_t = 60.0)]
+    period: f64,
+    /// Dynamic strategy: high load threshold (acquire above).
+    #[arg(long, default_value_t = 0.70)]
+    high: f64,
+    /// Dynamic strategy: low load threshold (release below).
+    #[arg(long, default_value_t = 0.60)]
+    low: f64,
+    /// Dynamic strategy: cloud pool at t = 0: target, lower-bound or one (kappa(0) = 1).
+    #[arg(long, default_value = "target")]
+    dynamic_start: String,
+    /// Table II runtime spread: stddev (6.1 is the std dev, spec default) or variance.
+    #[arg(long, default_value = "stddev")]
+    runtime_spread: String,
+    /// Runtimes within a BoT: per-task (spec default) or per-bot (one shared runtime).
+    #[arg(long, default_value = "per-task")]
+    runtime_sharing: String,
     /// Trace time (s) that becomes t = 0 (e.g. 2008-06-01 00:00 for the DAS-3 June trace).
     #[arg(long, default_value_t = 0.0)]
     trace_origin: f64,
@@ -52,9 +83,82 @@ pub struct GridArgs {
     /// Cost model: busy-grid-plus-cloud-leases, provisioned-all or busy-only.
     #[arg(long, default_value = "busy-grid-plus-cloud-leases")]
     cost_model: String,
-    /// Optional cap of task runtimes in seconds (default off, spec A9).
+    /// Optional cap of task runtimes: seconds, or "table2" for the cap at which the mean
+    /// task runtime is Table II's 7859.7 s (the experiments' setting); default off (spec A9).
     #[arg(long)]
-    max_runtime: Option<f64>,
+    max_runtime: Option<String>,
+}
+
+/// One of `choices` (`(name, value)` pairs) or exit 2 naming the option.
+fn choose<T: Copy>(option: &str, given: &str, choices: &[(&str, T)]) -> CliResult<T> {
+    choices
+        .iter()
+        .find(|(name, _)| *name == given)
+        .map(|&(_, v)| v)
+        .ok_or_else(|| {
+            let names: Vec<&str> = choices.iter().map(|c| c.0).collect();
+            CliError::bad_input(format!("--{option} {given}: expected {}", names.join("|")))
+        })
+}
+
+/// `--site-map "fs0:0,fs1:4"` as explicit (trace site, cluster) pairs.
+fn parse_site_map(s: &str, n_sites: usize) -> CliResult<SiteMapping> {
+    let mut pairs = Vec::new();
+    for item in s.split(',').filter(|i| !i.trim().is_empty()) {
+        let (id, idx) = item
+            .split_once(':')
+            .ok_or_else(|| CliError::bad_input(format!("--site-map {item}: expected ID:INDEX")))?;
+        let idx: usize = idx
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&i| i < n_sites)
+            .ok_or_else(|| {
+                CliError::bad_input(format!(
+                    "--site-map {item}: the cluster index must be 0..{}",
+                    n_sites - 1
+                ))
+            })?;
+        pairs.push((id.trim().to_string(), idx));
+    }
+    Ok(SiteMapping::Explicit(pairs))
+}
+
+fn model(args: &GridArgs) -> CliResult<IosupBotModel> {
+    let mut m = IosupBotModel {
+        spread: choose(
+            "runtime-spread",
+            &args.runtime_spread,
+            &[
+                ("stddev", RuntimeSpread::StdDev),
+                ("variance", RuntimeSpread::LiteralVariance),
+            ],
+        )?,
+        sharing: choose(
+            "runtime-sharing",
+            &args.runtime_sharing,
+            &[
+                ("per-task", RuntimeSharing::PerTask),
+                ("per-bot", RuntimeSharing::SharedPerBot),
+            ],
+        )?,
+        ..IosupBotModel::default()
+    };
+    match args.max_runtime.as_deref() {
+        None => {}
+        Some("table2") => {
+            m = m
+                .with_mean_runtime(TABLE2_MEAN_RUNTIME_S)
+                .map_err(CliError::bad_input)?
+        }
+        Some(x) => {
+            let cap = x.trim().parse::<f64>().map_err(|_| {
+                CliError::bad_input(format!("--max-runtime {x}: not a number or table2"))
+            })?;
+            m.max_runtime_s = Some(cap);
+        }
+    }
+    Ok(m)
 }
 
 fn parse_load(s: &str) -> CliResult<f64> {
@@ -73,6 +177,7 @@ fn background(args: &GridArgs) -> CliResult<BackgroundSpec> {
         "none" => BackgroundSpec::None,
         "synthetic" => BackgroundSpec::Synthetic(SyntheticBackground {
             utilisation: args.background_util,
+            procs: args.background_procs,
             ..SyntheticBackground::default()
         }),
         path => {
@@ -92,14 +197,14 @@ fn background(args: &GridArgs) -> CliResult<BackgroundSpec> {
             } else {
                 TraceFormat::Swf
             };
-            let (jobs, _skipped) = parse_background_trace(
-                &text,
-                format,
-                &SiteMapping::Modulo,
-                Platform::das3().sites().len(),
-                args.trace_origin,
-            )
-            .map_err(|e| CliError::bad_input(format!("{path}: {e}")))?;
+            let n_sites = Platform::das3().sites().len();
+            let mapping = match &args.site_map {
+                Some(m) => parse_site_map(m, n_sites)?,
+                None => SiteMapping::Modulo,
+            };
+            let (jobs, _skipped) =
+                parse_background_trace(&text, format, &mapping, n_sites, args.trace_origin)
+                    .map_err(|e| CliError::bad_input(format!("{path}: {e}")))?;
             BackgroundSpec::Trace { label: name, jobs }
         }
     })
@@ -119,16 +224,32 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
             args.policy
         ))
     })?;
-    let cost_model = match args.cost_model.as_str() {
-        "busy-grid-plus-cloud-leases" => CostModel::BusyGridPlusCloudLeases,
-        "provisioned-all" => CostModel::ProvisionedAll,
-        "busy-only" => CostModel::BusyOnly,
-        other => {
-            return Err(CliError::bad_input(format!(
-            "--cost-model {other}: expected busy-grid-plus-cloud-leases|provisioned-all|busy-only"
-        )))
-        }
-    };
+    let cost_model = choose(
+        "cost-model",
+        &args.cost_model,
+        &[
+            (
+                "busy-grid-plus-cloud-leases",
+                CostModel::BusyGridPlusCloudLeases,
+            ),
+            ("provisioned-all", CostModel::ProvisionedAll),
+            ("busy-only", CostModel::BusyOnly),
+        ],
+    )?;
+    let lrm = choose(
+        "lrm",
+        &args.lrm,
+        &[("fcfs", LrmPolicy::Fcfs), ("easy", LrmPolicy::EasyBackfill)],
+    )?;
+    let start = choose(
+        "dynamic-start",
+        &args.dynamic_start,
+        &[
+            ("target", DynamicStart::Target),
+            ("lower-bound", DynamicStart::LowerBound),
+            ("one", DynamicStart::One),
+        ],
+    )?;
     let load = parse_load(&args.load)?;
     let mut sc = Scenario::paper(strategy, args.kappa);
     sc.load = load;
@@ -137,7 +258,15 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
     sc.background = background(args)?;
     sc.feedback_s = (args.target_min * 60.0, args.release_min * 60.0);
     sc.sim.cost_model = cost_model;
-    sc.model.max_runtime_s = args.max_runtime;
+    sc.sim.lrm = lrm;
+    sc.model = model(args)?;
+    sc.dynamic = DynamicSettings {
+        high: args.high,
+        low: args.low,
+        period_s: args.period,
+        start,
+        ..DynamicSettings::default()
+    };
     let r = run_scenario(&sc, &RngStreams::new(args.seed)).map_err(CliError::bad_input)?;
     let met = bots_meeting(&r.run.bots, sc.feedback_s.0);
     let by_group: Vec<_> = r
@@ -178,7 +307,9 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         "predictor_accuracy": r.run.predictor_accuracy,
         "horizon_s": r.run.horizon_s,
         "workload": r.workload,
-        "runtime_cap_s": args.max_runtime,
+        "runtime_cap_s": sc.model.max_runtime_s,
+        "lrm": args.lrm,
+        "waited_bots": r.run.bots.iter().filter(|b| b.max_wait_s > 0.0).count(),
     });
     let text = format!(
         "strategy {} (kappa {}), policy {}, load {}, seed {}, background {:?}\n\

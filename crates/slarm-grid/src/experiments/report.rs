@@ -1,0 +1,911 @@
+//! Assembly of the `yigitbasi2010` report from typed cell rows: Tables III, IV and VI beside
+//! the published values, the Fig. 3–8 statistics, the sweeps and sensitivities, and the
+//! spec §4 orderings as claims.
+
+use slarm_report::{Cell, Check, Figure, FigureKind, PaperReport, RunConfig, Series, Table};
+use slarm_stats::ConfidenceInterval;
+
+use super::{
+    strategy_tag, CellParams, CellResult, Yigitbasi2010, BACKGROUND_CONFIGS, BACKGROUND_VARIANTS,
+    KAPPAS, MONITOR_PERIODS_S, TABLE3_PUBLISHED, TABLE3_STRATEGIES, TABLE4_PUBLISHED,
+    TABLE6_INITIAL_MEAN_MAKESPAN_MIN, TABLE6_PUBLISHED, TABLE6_SPAN_DAYS,
+};
+use crate::metrics::{improvement_pct_truncated, reduction_pct_truncated, BoxStats};
+use crate::provision::StrategyKind;
+use crate::sched::PolicyKind;
+use slarm_report::Experiment;
+
+/// One cell's parameters and result.
+pub type Row = (CellParams, CellResult);
+
+/// κ values of the Table III columns (1.0 = NO).
+const COLUMNS: [f64; 5] = [1.0, 1.5, 2.0, 2.5, 3.0];
+
+const BG_REASON: &str = "the published values come from a congested grid; ours depend on how many BoTs queue at all (table3-waited; none at kappa >= 1.5 in the reference runs), i.e. on the realised load, which is far below the offered 80 % (spec A8, docs/reproduction.md yigitbasi2010); the DAS-3 June 2008 trace is not available and the synthetic background follows spec §1.6.2";
+
+/// What the report is built into.
+#[derive(Default)]
+struct Sections {
+    tables: Vec<Table>,
+    checks: Vec<Check>,
+    figures: Vec<Figure>,
+    notes: Vec<String>,
+}
+
+fn mean_of<'a>(rows: impl Iterator<Item = &'a Row>, f: impl Fn(&CellResult) -> f64) -> Option<f64> {
+    let v: Vec<f64> = rows.map(|(_, r)| f(r)).collect();
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// Rows of experiment `exp` for strategy `s` at κ `k` (κ = 1 selects NO).
+fn select<'a>(
+    rows: &'a [Row],
+    exp: &'a str,
+    s: StrategyKind,
+    k: f64,
+) -> impl Iterator<Item = &'a Row> {
+    rows.iter().filter(move |(p, _)| {
+        p.exp == exp
+            && ((k == 1.0 && p.strategy == StrategyKind::None)
+                || (p.strategy == s && (p.kappa - k).abs() < 1e-9))
+    })
+}
+
+fn t3(rows: &[Row], s: StrategyKind, k: f64) -> impl Iterator<Item = &Row> {
+    select(rows, "t3", s, k)
+}
+
+/// Builds the report from typed rows (used by [`Experiment::assemble`]).
+pub fn assemble_rows(cfg: &RunConfig, rows: &[Row]) -> PaperReport {
+    let mut out = Sections::default();
+    let seeds = rows
+        .iter()
+        .filter(|(p, _)| p.exp == "t3")
+        .map(|(p, _)| p.seed + 1)
+        .max()
+        .unwrap_or(0);
+    table3(rows, seeds, &mut out);
+    table4(rows, &mut out);
+    table6(rows, "t6", &mut out);
+    table6(rows, "t6cal", &mut out);
+    policies(rows, &mut out);
+    nsl_boxes(rows, &mut out);
+    load_sweep(rows, &mut out);
+    period_sweep(rows, &mut out);
+    background_sensitivity(rows, &mut out);
+    dynamic_band(rows, &mut out);
+    workload_notes(cfg, rows, seeds, &mut out);
+    PaperReport {
+        paper: super::PAPER.into(),
+        title: Yigitbasi2010.title().into(),
+        workload: "Iosup BoT model at 80 % load (runtime cap so that the mean task runtime is Table II's 7859.7 s) on simulated DAS-3 with the spec's synthetic background (15 % per cluster, single-processor jobs; labelled synthetic, no GWA trace)".into(),
+        tables: out.tables,
+        checks: out.checks,
+        figures: out.figures,
+        notes: out.notes,
+    }
+}
+
+fn kappa_columns(metrics: &[&str]) -> Vec<String> {
+    let mut cols = vec!["Strategy".to_string()];
+    for k in COLUMNS {
+        for m in metrics {
+            cols.push(format!("k={k:.1} {m}"));
+        }
+    }
+    cols
+}
+
+fn table_with(id: &str, title: String, cols: &[String]) -> Table {
+    let refs: Vec<&str> = cols.iter().map(String::as_str).collect();
+    Table::new(id, title, &refs)
+}
+
+/// One table of per-strategy, per-κ values computed by `f` over the seeds' rows.
+fn per_kappa_table(
+    rows: &[Row],
+    id: &str,
+    title: String,
+    metrics: &[&str],
+    f: impl Fn(&[&Row]) -> Vec<f64>,
+) -> Table {
+    let mut t = table_with(id, title, &kappa_columns(metrics));
+    for s in TABLE3_STRATEGIES {
+        let mut row = vec![Cell::Text(s.label().into())];
+        for k in COLUMNS {
+            let sel: Vec<&Row> = t3(rows, s, k).collect();
+            row.extend(f(&sel).into_iter().map(Cell::Num));
+        }
+        t.push(row);
+    }
+    t
+}
+
+fn mean_over(sel: &[&Row], f: impl Fn(&CellResult) -> f64) -> f64 {
+    mean_of(sel.iter().copied(), f).unwrap_or(f64::NAN)
+}
+
+fn ci_half_width(sel: &[&Row], f: impl Fn(&CellResult) -> f64) -> f64 {
+    let xs: Vec<f64> = sel.iter().map(|(_, r)| f(r)).collect();
+    ConfidenceInterval::of_samples(&xs, 0.95).map_or(f64::NAN, |c| 0.5 * (c.upper() - c.lower()))
+}
+
+fn table3(rows: &[Row], seeds: usize, out: &mut Sections) {
+    let mut grid3 = [[(f64::NAN, f64::NAN); 5]; 4];
+    let mut pub3 = table_with(
+        "table3-published",
+        "Table III as published".into(),
+        &kappa_columns(&["C_d", "C_s"]),
+    );
+    for (si, s) in TABLE3_STRATEGIES.iter().enumerate() {
+        let mut prow = vec![Cell::Text(s.label().into())];
+        for (ki, &k) in COLUMNS.iter().enumerate() {
+            let cd = mean_of(t3(rows, *s, k), |r| r.c_d).unwrap_or(f64::NAN);
+            let cs = mean_of(t3(rows, *s, k), |r| r.c_s).unwrap_or(f64::NAN);
+            grid3[si][ki] = (cd, cs);
+            let (pd, ps) = TABLE3_PUBLISHED[si][ki];
+            prow.push(Cell::Num(pd));
+            prow.push(Cell::Num(ps));
+            if !cd.is_finite() || (ki == 0 && si > 0) {
+                continue;
+            }
+            for (metric, ours, published) in [("C_d", cd, pd), ("C_s", cs, ps)] {
+                out.checks.push(
+                    Check::relative(
+                        format!("table3/{}/k{k:.1}/{metric}", strategy_tag(*s)),
+                        format!("{metric} of {} at kappa {k:.1}", s.label()),
+                        ours,
+                        published,
+                        0.5,
+                    )
+                    .with_reason(BG_REASON),
+                );
+            }
+        }
+        pub3.push(prow);
+    }
+    out.tables.push(per_kappa_table(
+        rows,
+        "table3",
+        format!("Table III: consistency at 80 % load, DynPerTask (ours, mean of {seeds} seeds)"),
+        &["C_d", "C_s"],
+        |sel| vec![mean_over(sel, |r| r.c_d), mean_over(sel, |r| r.c_s)],
+    ));
+    out.tables.push(pub3);
+    if seeds > 1 {
+        out.tables.push(per_kappa_table(
+            rows,
+            "table3-ci95",
+            format!("Table III: half-width of the Student-t 95 % interval over {seeds} seeds"),
+            &["C_d ±", "C_s ±"],
+            |sel| vec![ci_half_width(sel, |r| r.c_d), ci_half_width(sel, |r| r.c_s)],
+        ));
+    }
+    out.tables.push(per_kappa_table(
+        rows,
+        "table3-min5",
+        "Table III with size groups of at least 5 BoTs (ours; spec A20)".into(),
+        &["C_d", "C_s"],
+        |sel| {
+            vec![
+                mean_over(sel, |r| r.c_d_min5.unwrap_or(f64::NAN)),
+                mean_over(sel, |r| r.c_s_min5.unwrap_or(f64::NAN)),
+            ]
+        },
+    ));
+    out.tables.push(per_kappa_table(
+        rows,
+        "table3-waited",
+        "BoTs of which at least one task waited in a local queue (ours, mean over seeds, of 1650)"
+            .into(),
+        &["waited"],
+        |sel| vec![mean_over(sel, |r| r.waited_bots as f64)],
+    ));
+    if seeds > 0 {
+        claims_table3(&grid3, &mut out.checks);
+    }
+}
+
+fn claims_table3(g: &[[(f64, f64); 5]; 4], checks: &mut Vec<Check>) {
+    // Dynamic lowest C_d and C_s in every column kappa >= 1.5.
+    let mut lowest = true;
+    let mut detail = Vec::new();
+    let mut dyn_le_all = 0;
+    for ki in 1..5 {
+        let (dd, ds) = g[3][ki];
+        let min_d = (0..3).map(|s| g[s][ki].0).fold(f64::INFINITY, f64::min);
+        let min_s = (0..3).map(|s| g[s][ki].1).fold(f64::INFINITY, f64::min);
+        lowest &= dd <= min_d && ds <= min_s;
+        detail.push(format!(
+            "k={}: Dyn {dd:.2}/{ds:.2} vs best static {min_d:.2}/{min_s:.2}",
+            COLUMNS[ki]
+        ));
+        dyn_le_all += usize::from(dd <= g[0][ki].0) + usize::from(ds <= g[0][ki].1);
+    }
+    checks.push(Check::claim(
+        "table3/dynamic-lowest",
+        "Dynamic has the lowest C_d and C_s in every column (kappa 1.5-3)",
+        lowest,
+        detail.join("; "),
+    ));
+    checks.push(Check::claim(
+        "table3/dynamic-le-all",
+        "Dynamic <= All for at least 6 of the 8 (C_d, C_s) pairs (paper: 8 of 8)",
+        dyn_le_all >= 6,
+        format!("{dyn_le_all} of 8"),
+    ));
+    // Both metrics fall or stay flat as kappa rises (5 % slack for "flat").
+    let mut bad = Vec::new();
+    for (si, s) in TABLE3_STRATEGIES.iter().enumerate() {
+        for ki in 1..5 {
+            let (d0, s0) = g[si][ki - 1];
+            let (d1, s1) = g[si][ki];
+            if d1 > 1.05 * d0 || s1 > 1.05 * s0 {
+                bad.push(format!(
+                    "{} {}->{}",
+                    s.label(),
+                    COLUMNS[ki - 1],
+                    COLUMNS[ki]
+                ));
+            }
+        }
+    }
+    checks.push(Check::claim(
+        "table3/monotone",
+        "C_d and C_s fall or stay flat (within 5 %) as kappa rises, for every strategy",
+        bad.is_empty(),
+        if bad.is_empty() {
+            "holds for all 16 steps".to_string()
+        } else {
+            format!("rises at {}", bad.join(", "))
+        },
+    ));
+    // Knee near 2.5.
+    let big_gain = g[0][0].0 / g[0][3].0;
+    checks.push(Check::claim(
+        "table3/knee-gain",
+        "C_d(NO) / C_d(All, kappa 2.5) >= 5 (paper 11.2)",
+        big_gain >= 5.0,
+        format!("{big_gain:.2}"),
+    ));
+    let flat = g[0][3].0 / g[0][4].0;
+    checks.push(Check::claim(
+        "table3/knee-flat",
+        "C_d(All, 2.5) / C_d(All, 3.0) <= 1.15: little gain beyond the critical value (paper 1.008)",
+        flat <= 1.15,
+        format!("{flat:.3}"),
+    ));
+}
+
+fn table4(rows: &[Row], out: &mut Sections) {
+    let mut t4 = Table::new(
+        "table4",
+        "Table IV: cost in CPU-hours, All vs Dynamic (ours beside published)",
+        &[
+            "kappa",
+            "All (ours)",
+            "Dynamic (ours)",
+            "Reduction % (ours)",
+            "All (paper)",
+            "Dynamic (paper)",
+            "Reduction % (paper)",
+        ],
+    );
+    let mut reds = Vec::new();
+    let mut all_costs = Vec::new();
+    for &(k, pa, pd, pr) in &TABLE4_PUBLISHED {
+        let a = mean_of(t3(rows, StrategyKind::All, k), |r| r.cpu_hours).unwrap_or(f64::NAN);
+        let d = mean_of(t3(rows, StrategyKind::Dynamic, k), |r| r.cpu_hours).unwrap_or(f64::NAN);
+        let red = reduction_pct_truncated(a, d);
+        reds.push(red);
+        all_costs.push((k, a, d));
+        t4.push(vec![
+            Cell::Num(k),
+            Cell::Num(a.round()),
+            Cell::Num(d.round()),
+            Cell::Num(red),
+            Cell::Num(pa),
+            Cell::Num(pd),
+            Cell::Num(pr),
+        ]);
+        if red.is_finite() {
+            out.checks.push(
+                Check::numeric(
+                    format!("table4/k{k:.1}/reduction"),
+                    format!("cost reduction of Dynamic vs All at kappa {k:.1} (%)"),
+                    red,
+                    Some(pr),
+                    10.0,
+                )
+                .with_reason("the horizon T and the busy time depend on our workload span and background; the relative facts are checked as claims (spec §4.2)"),
+            );
+        }
+    }
+    out.tables.push(t4);
+    if all_costs.iter().all(|c| c.1.is_finite() && c.2.is_finite()) && !all_costs.is_empty() {
+        claims_table4(&all_costs, &reds, &mut out.checks);
+    }
+    // Static cost equality across static strategies at equal kappa (spec §4.2).
+    for k in KAPPAS {
+        let costs: Vec<f64> = [
+            StrategyKind::All,
+            StrategyKind::Largest,
+            StrategyKind::Number,
+        ]
+        .iter()
+        .filter_map(|&s| mean_of(t3(rows, s, k), |r| r.cpu_hours))
+        .collect();
+        if costs.len() == 3 {
+            let same = costs
+                .iter()
+                .all(|c| (c - costs[0]).abs() <= 1e-6 * costs[0].abs());
+            out.checks.push(Check::claim(
+                format!("table4/k{k:.1}/static-equal"),
+                format!("static strategies cost the same at kappa {k:.1}"),
+                same,
+                format!(
+                    "All {:.0}, Largest {:.0}, Number {:.0}",
+                    costs[0], costs[1], costs[2]
+                ),
+            ));
+        }
+    }
+}
+
+fn claims_table4(costs: &[(f64, f64, f64)], reds: &[f64], checks: &mut Vec<Check>) {
+    let per_k: Vec<f64> = costs.iter().map(|c| c.1 / c.0).collect();
+    let linear = per_k
+        .iter()
+        .all(|x| (x - per_k[0]).abs() <= 1e-9 * per_k[0].abs());
+    checks.push(Check::claim(
+        "table4/static-linear",
+        "static (All) cost is exactly linear in kappa (paper: 37 770 kappa)",
+        linear,
+        format!("All/kappa = {:.1}", per_k[0]),
+    ));
+    checks.push(Check::claim(
+        "table4/dynamic-cheaper",
+        "Dynamic costs less than All at every kappa",
+        costs.iter().all(|c| c.2 < c.1),
+        reds.iter()
+            .map(|r| format!("{r:.1} %"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    ));
+    let in_paper_range = reds.iter().all(|&r| (24.0..=43.0).contains(&r));
+    let in_accept_range = reds.iter().all(|&r| (15.0..=55.0).contains(&r));
+    checks.push(
+        Check::claim(
+            "table4/reduction-range",
+            "Dynamic is 24-43 % cheaper than All (acceptance: within 15-55 %, spec §4.2)",
+            in_accept_range,
+            format!("reductions {reds:?}; inside the paper's 24-43 %: {in_paper_range}"),
+        )
+        .with_reason("the absolute reduction depends on the horizon T and on how much BoT and background work the grid carries; see [slarm-grid] cost model in docs/decisions.md"),
+    );
+    checks.push(Check::claim(
+        "table4/reduction-falls",
+        "the cost reduction falls as kappa rises",
+        reds.windows(2).all(|w| w[1] <= w[0]),
+        format!("{reds:?}"),
+    ));
+}
+
+/// Table VI of one variant: `t6` (80 % load, spec A22 as written) or `t6cal` (load
+/// calibrated so that the initial system's mean makespan is the paper's 3120 min, A22).
+fn table6(rows: &[Row], exp: &str, out: &mut Sections) {
+    let t6: Vec<&Row> = rows.iter().filter(|(p, _)| p.exp == exp).collect();
+    if t6.is_empty() {
+        return;
+    }
+    let (id, what) = if exp == "t6cal" {
+        (
+            "table6-a22",
+            "initial system calibrated to the paper's 3120-min mean makespan (spec A22)",
+        )
+    } else {
+        ("table6", "80 % load")
+    };
+    let no_ctl: Vec<&Row> = t6
+        .iter()
+        .copied()
+        .filter(|(p, _)| p.strategy == StrategyKind::None)
+        .collect();
+    let total = no_ctl.first().map_or(0, |(_, r)| r.bots);
+    let mut t = Table::new(
+        id,
+        format!("Table VI, {what}: BoTs with makespan < TargetMakespan out of {total} (ours, mean over seeds) beside 32 860 (paper)"),
+        &[
+            "[Release-Target]",
+            "w/o Controller (ours)",
+            "w Controller (ours)",
+            "Improvement % (ours)",
+            "time-avg kappa (ours)",
+            "w/o (paper)",
+            "w (paper)",
+            "Improvement % (paper)",
+        ],
+    );
+    let mut wo_list = Vec::new();
+    let mut w_list = Vec::new();
+    let mut imp_list = Vec::new();
+    for (i, &(rel, target, pwo, pw, pimp)) in TABLE6_PUBLISHED.iter().enumerate() {
+        let met = |r: &CellResult| r.meeting.get(i).copied().unwrap_or(0) as f64;
+        let ctl = |p: &CellParams| p.controller_min == Some((target, rel));
+        let with: Vec<&Row> = t6.iter().copied().filter(|(p, _)| ctl(p)).collect();
+        let wo = mean_over(&no_ctl, met);
+        let w = mean_over(&with, met);
+        let kavg = mean_over(&with, |r| r.kappa_time_avg);
+        let imp = improvement_pct_truncated(w.round() as usize, wo.round() as usize, total);
+        wo_list.push(wo);
+        w_list.push(w);
+        imp_list.push(imp);
+        t.push(vec![
+            Cell::Text(format!("[{rel:.0}m-{target:.0}m]")),
+            Cell::Num(wo.round()),
+            Cell::Num(w.round()),
+            Cell::Int(imp),
+            Cell::Num(kavg),
+            Cell::Int(pwo as i64),
+            Cell::Int(pw as i64),
+            Cell::Int(pimp),
+        ]);
+        out.checks.push(
+            Check::numeric(
+                format!("{id}/{i}/improvement"),
+                format!("{what}: improvement in BoTs meeting {target:.0} min (% of all BoTs)"),
+                imp as f64,
+                Some(pimp as f64),
+                15.0,
+            )
+            .with_reason("our initial system's congestion differs from the paper's (spec A22); see docs/reproduction.md yigitbasi2010"),
+        );
+        if let Some((_, r)) = with.iter().find(|(p, _)| p.seed == 0) {
+            out.figures.push(
+                Figure::new(
+                    format!("fig8-{id}-kappa-{i}"),
+                    format!(
+                        "Fig. 8 ({what}): kappa(t) with the controller [{rel:.0}m-{target:.0}m]"
+                    ),
+                    "time (days)",
+                    "kappa",
+                    FigureKind::Step,
+                )
+                .with_series(Series::ours(
+                    format!("[{rel:.0}m-{target:.0}m]"),
+                    r.kappa_series.clone(),
+                )),
+            );
+        }
+    }
+    out.tables.push(t);
+    claims_table6(id, &wo_list, &w_list, &imp_list, &mut out.checks);
+    let mean_ms = mean_over(&no_ctl, |r| r.mean_makespan_s / 60.0);
+    let span = mean_over(&no_ctl, |r| r.span_days);
+    let load = mean_over(&no_ctl, |r| r.load);
+    out.checks.push(
+        Check::relative(
+            format!("{id}/initial-mean-makespan"),
+            format!("{what}: mean BoT makespan of the initial system (min)"),
+            mean_ms,
+            TABLE6_INITIAL_MEAN_MAKESPAN_MIN,
+            0.10,
+        )
+        .with_reason(if exp == "t6cal" {
+            "the calibration target of this variant (spec A22), not an independent result"
+        } else {
+            "at 80 % offered load our initial system hardly queues (spec A22, docs/reproduction.md)"
+        }),
+    );
+    out.checks.push(
+        Check::relative(
+            format!("{id}/span"),
+            format!("{what}: span of the workload (days)"),
+            span,
+            TABLE6_SPAN_DAYS,
+            0.25,
+        )
+        .with_reason("the span follows from the load level and the sampled work; the two A22 calibration checks cannot both hold with one load knob"),
+    );
+    out.notes.push(format!(
+        "Table VI ({what}): {total} BoTs, no background, offered load {load:.3}, span {span:.1} days (paper ≈45), initial-system mean makespan {mean_ms:.0} min (paper ≈3120)."
+    ));
+}
+
+fn claims_table6(id: &str, wo: &[f64], w: &[f64], imp: &[i64], checks: &mut Vec<Check>) {
+    checks.push(Check::claim(
+        format!("{id}/without-rises"),
+        "without the controller, the count meeting the target rises as the target loosens",
+        wo.windows(2).all(|x| x[1] >= x[0]),
+        format!("{wo:?}"),
+    ));
+    checks.push(Check::claim(
+        format!("{id}/with-falls"),
+        "with the controller, the count meeting the target falls as the target loosens",
+        w.windows(2).all(|x| x[1] <= x[0]),
+        format!("{w:?}"),
+    ));
+    checks.push(Check::claim(
+        format!("{id}/improvement-large"),
+        "the controller raises the share of BoTs meeting the target by tens of points (> 25 for the tight pair) and the gain falls from tight to loose",
+        imp.first().is_some_and(|&i| i > 25) && imp.windows(2).all(|x| x[1] <= x[0]),
+        format!("{imp:?} points"),
+    ));
+}
+
+fn policies(rows: &[Row], out: &mut Sections) {
+    for (exp, title) in [
+        (
+            "e2",
+            "Fig. 3: policies on the initial system (kappa 1), NSL statistics",
+        ),
+        ("e3", "Fig. 4: policies under All, kappa 2, NSL statistics"),
+    ] {
+        let sel: Vec<&Row> = rows.iter().filter(|(p, _)| p.exp == exp).collect();
+        if sel.is_empty() {
+            continue;
+        }
+        let mut t = Table::new(
+            format!("{exp}-policies"),
+            title,
+            &[
+                "Policy",
+                "C_d",
+                "C_s",
+                "min",
+                "Q1",
+                "median",
+                "mean",
+                "Q3",
+                "max",
+                "waited BoTs",
+                "prediction accuracy",
+            ],
+        );
+        for (p, r) in &sel {
+            let mut row = vec![
+                Cell::Text(p.policy.label().into()),
+                Cell::Num(r.c_d),
+                Cell::Num(r.c_s),
+            ];
+            row.extend(box_cells(&r.nsl));
+            row.push(Cell::Int(r.waited_bots as i64));
+            row.push(if p.policy == PolicyKind::Ect {
+                Cell::Num(r.predictor_accuracy)
+            } else {
+                Cell::Empty
+            });
+            t.push(row);
+        }
+        out.tables.push(t);
+        if exp == "e2" {
+            let mut f = Figure::new(
+                "fig3-nsl-cdf",
+                "Fig. 3: NSL CDF per policy (kappa 1)",
+                "NSL",
+                "CDF",
+                FigureKind::Step,
+            );
+            f.x_log = true;
+            for (p, r) in &sel {
+                f = f.with_series(Series::ours(p.policy.label(), r.nsl_cdf.clone()));
+            }
+            out.figures.push(f);
+        }
+        let get = |k: PolicyKind| sel.iter().find(|(p, _)| p.policy == k).map(|(_, r)| r);
+        if let (Some(ect), Some(pt), Some(pb), Some(st)) = (
+            get(PolicyKind::Ect),
+            get(PolicyKind::DynPerTask),
+            get(PolicyKind::DynPerBot),
+            get(PolicyKind::Static),
+        ) {
+            policy_claims(exp, [st, pt, pb, ect], &mut out.checks);
+        }
+    }
+}
+
+/// The Fig. 3 (`e2`) or Fig. 4 (`e3`) claims on [Static, DynPerTask, DynPerBoT, ECT].
+fn policy_claims(exp: &str, [st, pt, pb, ect]: [&CellResult; 4], checks: &mut Vec<Check>) {
+    if exp == "e2" {
+        checks.push(Check::claim(
+            "fig3/ect-worst",
+            "ECT has the worst NSL on the initial system (highest mean NSL)",
+            ect.nsl.mean >= pt.nsl.mean.max(pb.nsl.mean).max(st.nsl.mean),
+            format!(
+                "mean NSL: ECT {:.3}, DynPerTask {:.3}, DynPerBoT {:.3}, Static {:.3}",
+                ect.nsl.mean, pt.nsl.mean, pb.nsl.mean, st.nsl.mean
+            ),
+        ));
+        checks.push(
+            Check::numeric(
+                "fig3/ect-accuracy",
+                "ECT prediction accuracy (mean min/max)",
+                ect.predictor_accuracy,
+                Some(0.40),
+                0.15,
+            )
+            .with_reason("with i.i.d. per-task runtimes the previous-two predictor reaches ≈14 % (spec §1.6.1 side note): a soft check"),
+        );
+    } else {
+        let iqr = |r: &CellResult| r.nsl.q3 - r.nsl.q1;
+        checks.push(Check::claim(
+            "fig4/dynamic-better",
+            "under All kappa 2, DynPerTask and DynPerBoT have a smaller NSL interquartile range than Static and ECT",
+            iqr(pt).max(iqr(pb)) <= iqr(st).min(iqr(ect)),
+            format!(
+                "IQR: DynPerTask {:.3}, DynPerBoT {:.3}, Static {:.3}, ECT {:.3}",
+                iqr(pt),
+                iqr(pb),
+                iqr(st),
+                iqr(ect)
+            ),
+        ));
+    }
+}
+
+fn box_cells(b: &BoxStats) -> [Cell; 6] {
+    [
+        Cell::Num(b.min),
+        Cell::Num(b.q1),
+        Cell::Num(b.median),
+        Cell::Num(b.mean),
+        Cell::Num(b.q3),
+        Cell::Num(b.max),
+    ]
+}
+
+fn nsl_boxes(rows: &[Row], out: &mut Sections) {
+    let mut boxes = Table::new(
+        "fig5-7-nsl-boxes",
+        "Figs. 5-7: NSL box statistics per strategy and kappa (ours, seed 0)",
+        &[
+            "Strategy", "kappa", "min", "Q1", "median", "mean", "Q3", "max",
+        ],
+    );
+    for (p, r) in rows.iter().filter(|(p, _)| p.exp == "t3" && p.seed == 0) {
+        let mut row = vec![Cell::Text(p.strategy.label().into()), Cell::Num(p.kappa)];
+        row.extend(box_cells(&r.nsl));
+        boxes.push(row);
+    }
+    out.tables.push(boxes);
+}
+
+/// Column names of [`run_cells`].
+const RUN_COLUMNS: [&str; 6] = [
+    "C_d",
+    "C_s",
+    "CPU-hours",
+    "NSL median",
+    "time-avg kappa",
+    "waited BoTs",
+];
+
+/// C_d, C_s, CPU-hours, NSL median, time-averaged κ and waited BoTs of one run.
+fn run_cells(r: &CellResult) -> [Cell; 6] {
+    [
+        Cell::Num(r.c_d),
+        Cell::Num(r.c_s),
+        Cell::Num(r.cpu_hours.round()),
+        Cell::Num(r.nsl.median),
+        Cell::Num(r.kappa_time_avg),
+        Cell::Int(r.waited_bots as i64),
+    ]
+}
+
+fn load_sweep(rows: &[Row], out: &mut Sections) {
+    let mut e8 = Table::new(
+        "e8-load-sweep",
+        "E8: load sweep at kappa 2 (NO at kappa 1), DynPerTask, synthetic background",
+        &[&["load", "Strategy"][..], &RUN_COLUMNS].concat(),
+    );
+    for (p, r) in rows.iter().filter(|(p, _)| p.exp == "e8") {
+        let mut row = vec![Cell::Num(p.load), Cell::Text(p.strategy.label().into())];
+        row.extend(run_cells(r));
+        e8.push(row);
+    }
+    out.tables.push(e8);
+}
+
+fn period_sweep(rows: &[Row], out: &mut Sections) {
+    let mut t = Table::new(
+        "dynamic-period",
+        "Dynamic at kappa 2: monitoring period sweep (spec §3 [R]; seed 0)",
+        &[&["period (s)"][..], &RUN_COLUMNS].concat(),
+    );
+    for period in MONITOR_PERIODS_S {
+        if let Some((_, r)) = rows
+            .iter()
+            .find(|(p, _)| p.exp == "period" && p.period_s == Some(period))
+        {
+            let mut row = vec![Cell::Num(period)];
+            row.extend(run_cells(r));
+            t.push(row);
+        }
+    }
+    out.tables.push(t);
+}
+
+fn background_sensitivity(rows: &[Row], out: &mut Sections) {
+    let mut cols = vec!["background".to_string()];
+    for (s, k) in BACKGROUND_CONFIGS {
+        for m in ["C_d", "C_s", "waited"] {
+            cols.push(format!("{} k={k:.1} {m}", s.label()));
+        }
+    }
+    let mut t = table_with(
+        "background-sensitivity",
+        "Sensitivity to the synthetic background (not the paper's setup): C_d, C_s and BoTs that waited, mean over seeds".into(),
+        &cols,
+    );
+    for (u, procs) in BACKGROUND_VARIANTS {
+        let mut row = vec![Cell::Text(format!(
+            "{:.0} %, {procs}-processor jobs",
+            u * 100.0
+        ))];
+        for (s, k) in BACKGROUND_CONFIGS {
+            let sel: Vec<&Row> = select(rows, "bgs", s, k)
+                .filter(|(p, _)| p.background_variant == Some((u, procs)))
+                .collect();
+            row.push(Cell::Num(mean_over(&sel, |r| r.c_d)));
+            row.push(Cell::Num(mean_over(&sel, |r| r.c_s)));
+            row.push(Cell::Num(mean_over(&sel, |r| r.waited_bots as f64)));
+        }
+        t.push(row);
+    }
+    out.tables.push(t);
+}
+
+/// Dynamic's time-averaged κ lies in its band (spec §2.2).
+fn dynamic_band(rows: &[Row], out: &mut Sections) {
+    let mut in_band = true;
+    let mut detail = Vec::new();
+    for k in KAPPAS {
+        if let Some(avg) = mean_of(t3(rows, StrategyKind::Dynamic, k), |r| r.kappa_time_avg) {
+            in_band &= avg >= 0.9 * k - 1e-9 && avg <= 1.1 * k + 1e-9;
+            detail.push(format!("k={k}: {avg:.3}"));
+        }
+    }
+    if !detail.is_empty() {
+        out.checks.push(Check::claim(
+            "dynamic/kappa-band",
+            "Dynamic keeps the time-averaged kappa within ±10 % of the target",
+            in_band,
+            detail.join(", "),
+        ));
+    }
+}
+
+fn workload_notes(cfg: &RunConfig, rows: &[Row], seeds: usize, out: &mut Sections) {
+    let t3_rows = || rows.iter().filter(|(p, _)| p.exp == "t3");
+    let max_rt = t3_rows().map(|(_, r)| r.max_runtime_s).fold(0.0, f64::max);
+    let mean_rt = mean_of(t3_rows(), |r| r.mean_runtime_s).unwrap_or(f64::NAN);
+    let span = mean_of(t3_rows(), |r| r.span_days).unwrap_or(f64::NAN);
+    out.notes.push(format!(
+        "Workload: Iosup et al. BoT model (Table II; shape-first Weibulls, log2 runtime std dev 6.1, per-task runtimes, size max(1, round(2^X))), load-targeted to 80 % of DAS-3's 591.8 reference processors; spec-A9 runtime cap {:.4e} s, set so that the expected task runtime is Table II's 7859.7 s (sample means {mean_rt:.0} s, largest task {max_rt:.3e} s, mean span {span:.2} days). Background: synthetic (spec §1.6.2 defaults: 15 % per cluster, single-processor jobs, exponential 1 h runtimes; the DAS-3 June 2008 GWA trace is not available). {} scale, seed {}, {seeds} seed(s) per Table III/IV/VI cell. See docs/decisions.md [slarm-grid] experiment workload.",
+        super::experiment_model().max_runtime_s.unwrap_or(f64::INFINITY),
+        cfg.scale.name(),
+        cfg.seed
+    ));
+    let busy = mean_of(select(rows, "t3", StrategyKind::None, 1.0), |r| {
+        r.busy_fraction
+    })
+    .unwrap_or(f64::NAN);
+    let waited_over = |pred: fn(f64) -> bool| {
+        mean_of(t3_rows().filter(|(p, _)| pred(p.kappa)), |r| {
+            r.waited_bots as f64
+        })
+        .unwrap_or(f64::NAN)
+    };
+    out.notes.push(format!(
+        "Realised load: on the initial system the busy processor-time within the span (BoT tasks and background) is {:.1} % of 544 × T, although the offered BoT load is 80 % of 591.8 reference processors: most of the offered work sits in tasks that run long after the last arrival. BoTs with a task that waited in a local queue, mean per Table III run: {:.2} at kappa 1, {:.2} at kappa >= 1.5. The paper's Table IV implies a grid busy time of 19-22k CPU-hours for Dynamic, 51-59 % of 544 × 69.4 h (spec §2.4).",
+        100.0 * busy,
+        waited_over(|k| k <= 1.0),
+        waited_over(|k| k > 1.0),
+    ));
+    out.notes.push("Costs use the BusyGridPlusCloudLeases model (spec §2.4, A19): static = provisioned processors × T with T = first to last BoT arrival; Dynamic = busy grid processor-hours + ceiled cloud lease hours within T.".into());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{plan_cells, Plan};
+    use super::*;
+    use slarm_report::{CellOutput, Scale};
+
+    #[test]
+    fn quick_plan_runs_and_assembles_on_a_reduced_config() {
+        // A reduced plan (few BoTs) so the full cells -> run_cell -> assemble path is covered.
+        let cfg = RunConfig {
+            scale: Scale::Quick,
+            seed: 7,
+            traces: None,
+        };
+        let plan = Plan {
+            seeds: 2,
+            bots: 120,
+            controller_bots: 200,
+            sweep_loads: &[0.8],
+        };
+        let cells = plan_cells(&plan);
+        let ids: std::collections::BTreeSet<&str> = cells.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids.len(), cells.len(), "cell ids are unique");
+        assert!(cells.iter().all(|c| c
+            .id
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || "._-".contains(ch))));
+        let exp = Yigitbasi2010;
+        let outputs: Vec<CellOutput> = cells
+            .iter()
+            .map(|c| CellOutput {
+                cell: c.clone(),
+                result: exp.run_cell(&cfg, c).unwrap(),
+            })
+            .collect();
+        // Determinism: a cell is a pure function of (cfg, cell).
+        assert_eq!(exp.run_cell(&cfg, &cells[9]).unwrap(), outputs[9].result);
+        let report = exp.assemble(&cfg, &outputs).unwrap();
+        let ids: Vec<&str> = report.tables.iter().map(|t| t.id.as_str()).collect();
+        for want in [
+            "table3",
+            "table3-published",
+            "table3-ci95",
+            "table3-waited",
+            "table4",
+            "table6",
+            "table6-a22",
+            "e2-policies",
+            "dynamic-period",
+            "background-sensitivity",
+        ] {
+            assert!(ids.contains(&want), "{want} missing from {ids:?}");
+        }
+        for want in [
+            "table3/dynamic-lowest",
+            "table4/static-linear",
+            "table6/improvement-large",
+            "table6-a22/improvement-large",
+            "table6-a22/initial-mean-makespan",
+        ] {
+            assert!(report.checks.iter().any(|c| c.id == want), "{want} missing");
+        }
+        // Static cost is exactly linear in kappa by construction.
+        let lin = report
+            .checks
+            .iter()
+            .find(|c| c.id == "table4/static-linear")
+            .unwrap();
+        assert_eq!(lin.verdict, slarm_report::Verdict::Match);
+        // The same workload is shared by all strategies of a seed: equal task counts.
+        for seed in 0..2 {
+            let tasks: Vec<u64> = outputs
+                .iter()
+                .filter(|o| {
+                    o.cell.id.starts_with("t3-") && o.cell.id.ends_with(&format!("-s{seed}"))
+                })
+                .map(|o| o.result["tasks"].as_u64().unwrap())
+                .collect();
+            assert!(tasks.windows(2).all(|w| w[0] == w[1]));
+        }
+        // Every t6cal cell of a seed runs at the same calibrated load, whose initial system
+        // has a mean makespan of 3120 min unless the search hit a bound.
+        let cal: Vec<(f64, f64, String)> = outputs
+            .iter()
+            .filter(|o| o.cell.id.starts_with("t6cal-") && o.cell.id.ends_with("-s0"))
+            .map(|o| {
+                (
+                    o.result["load"].as_f64().unwrap(),
+                    o.result["mean_makespan_s"].as_f64().unwrap(),
+                    o.cell.id.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(cal.len(), 4);
+        assert!(cal.iter().all(|c| c.0 == cal[0].0));
+        let (load, ms, _) = cal.iter().find(|c| c.2.contains("none")).unwrap();
+        let at_bound = (*load - super::super::PAPER_LOAD).abs() < 1e-12
+            || (*load - super::super::MAX_CALIBRATED_LOAD).abs() < 1e-9;
+        assert!(
+            at_bound || (ms / 60.0 / 3120.0 - 1.0).abs() < 0.05,
+            "{load} {ms}"
+        );
+    }
+}
