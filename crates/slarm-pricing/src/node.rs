@@ -160,10 +160,42 @@ impl Process {
         }
     }
 
+    /// This process's next event at its current rate, seen at `now`: its real work done,
+    /// its estimate running out or its deadline passing (the last two only while on
+    /// schedule). A candidate certainly later than `horizon` is skipped (without its
+    /// division); callers take the minimum with `horizon`, so the result is unchanged.
+    fn next_event(&self, now: f64, horizon: f64) -> f64 {
+        let mut t = f64::INFINITY;
+        if self.rate > 0.0 {
+            // x / rate > horizon - now for sure once x >= 4·rate·(horizon - now) > 0.
+            let reach = 4.0 * self.rate * (horizon - now);
+            let at = |x: f64| {
+                if reach > 0.0 && x >= reach {
+                    f64::INFINITY
+                } else {
+                    now + x / self.rate
+                }
+            };
+            t = t.min(at((self.work - self.cpu).max(0.0)));
+            if !self.overrun {
+                t = t.min(at((self.estimate - self.cpu).max(0.0)));
+            }
+        }
+        if !self.overrun {
+            t = t.min(self.arrival + self.deadline);
+        }
+        t
+    }
+
     /// Remaining estimate `max(0, RE - clockCPU)`.
     pub fn remaining_estimate(&self) -> f64 {
         (self.estimate - self.cpu).max(0.0)
     }
+}
+
+/// Capped rates with demands summing to at most 1: partitions stay constant.
+fn steady(jc: &JobControl, demand_sum: f64) -> bool {
+    jc.rate_mode == RateMode::Capped && demand_sum <= 1.0 + crate::admission::SHARE_EPS
 }
 
 /// `x` has reached `target` up to rounding.
@@ -228,19 +260,35 @@ impl TimeSharedNode {
 
     /// Advances the clock to `t` at the current rates (no event may lie in between).
     pub fn advance(&mut self, t: f64) {
+        self.advance_to(t);
+    }
+
+    /// [`advance`](Self::advance); returns whether some process has now done its real work.
+    fn advance_to(&mut self, t: f64) -> bool {
         let dt = t - self.clock;
+        let mut done = false;
         if dt > 0.0 {
             for p in &mut self.procs {
                 let step = p.rate * dt;
                 p.cpu += step;
                 self.busy += step;
+                done |= reached(p.cpu, p.work);
             }
             self.clock = t;
+        } else {
+            done = self.procs.iter().any(|p| reached(p.cpu, p.work));
         }
+        done
     }
 
     /// Algorithm 2 at the current clock: recomputes every partition and rate.
     pub fn control(&mut self, jc: &JobControl) {
+        self.control_and_next(jc);
+    }
+
+    /// [`control`](Self::control), returning [`next_event`](Self::next_event) of the
+    /// controlled node (computed in the same pass as the rates).
+    fn control_and_next(&mut self, jc: &JobControl) -> f64 {
         let now = self.clock;
         let mut on_schedule = 0.0;
         let mut overrunners = 0usize;
@@ -270,37 +318,51 @@ impl TimeSharedNode {
             RateMode::Capped => s.max(1.0),
             RateMode::WorkConserving => s,
         };
+        let tick = self.tick(jc, s);
+        let mut t = tick;
         for p in &mut self.procs {
             p.rate = if div > 0.0 { p.demand / div } else { 0.0 };
+            t = t.min(p.next_event(now, tick));
+        }
+        t
+    }
+
+    /// The next control tick if the node (with demand sum `s`) is busy and not steady, else
+    /// `INFINITY`.
+    fn tick(&self, jc: &JobControl, s: f64) -> f64 {
+        if self.procs.is_empty() || steady(jc, s) {
+            f64::INFINITY
+        } else {
+            let k = (self.clock / jc.control_interval).floor() + 1.0;
+            k * jc.control_interval
         }
     }
 
     /// Whether partitions stay constant until the next process event (no squeeze, capped).
     pub fn is_steady(&self, jc: &JobControl) -> bool {
-        jc.rate_mode == RateMode::Capped && self.demand_sum() <= 1.0 + crate::admission::SHARE_EPS
+        steady(jc, self.demand_sum())
     }
 
     /// Time of the next event of this node: a completion, an estimate running out, a
     /// deadline passing, or (when not steady) the next control tick. `INFINITY` if idle.
     pub fn next_event(&self, jc: &JobControl) -> f64 {
         let now = self.clock;
-        let mut t = f64::INFINITY;
-        for p in &self.procs {
-            if p.rate > 0.0 {
-                t = t.min(now + (p.work - p.cpu).max(0.0) / p.rate);
-                if !p.overrun {
-                    t = t.min(now + (p.estimate - p.cpu).max(0.0) / p.rate);
-                }
-            }
-            if !p.overrun {
-                t = t.min(p.arrival + p.deadline);
+        let tick = self.tick(jc, self.demand_sum());
+        self.procs
+            .iter()
+            .fold(tick, |t, p| t.min(p.next_event(now, tick)))
+    }
+
+    /// One event of this node at time `t` (its [`next_event`](Self::next_event)): advances,
+    /// removes the processes that have done their work (passing their job indices to
+    /// `finished`) and runs Algorithm 2; returns the node's next event time.
+    pub fn step(&mut self, t: f64, jc: &JobControl, mut finished: impl FnMut(usize)) -> f64 {
+        if self.advance_to(t) {
+            for j in self.take_finished() {
+                finished(j);
             }
         }
-        if !self.procs.is_empty() && !self.is_steady(jc) {
-            let k = (now / jc.control_interval).floor() + 1.0;
-            t = t.min(k * jc.control_interval);
-        }
-        t
+        self.control_and_next(jc)
     }
 
     /// Committed processor time inside the window ending at `window_end` (eq. 6, §5.1).
@@ -383,6 +445,69 @@ mod tests {
             n.control(&jc);
             assert!((n.processes()[0].demand - 0.25).abs() < 1e-12, "t={t}");
             assert!((n.processes()[1].demand - 0.3).abs() < 1e-12, "t={t}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        // Spec §2.5 (derived): with exact estimates and shares summing to <= 1, every
+        // process's partition is RE/D when it starts and stays RE/D at every later control,
+        // and it finishes exactly at its absolute deadline.
+        #[test]
+        fn partitions_stay_re_over_d_on_schedule(
+            jobs in proptest::collection::vec((0.0f64..500.0, 1.0f64..400.0, 1.01f64..12.0), 1..12),
+            ticks in proptest::collection::vec(0.0f64..3000.0, 0..20),
+        ) {
+            let jc = JobControl::default();
+            let mut n = node();
+            let mut arrivals: Vec<(f64, f64, f64)> = jobs.iter().map(|&(at, re, dr)| (at, re, re * dr)).collect();
+            arrivals.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut ticks = ticks;
+            ticks.sort_by(f64::total_cmp);
+            let mut share = 0.0;
+            let mut started = Vec::new();
+            let mut finished = Vec::new();
+            // Interleave arrivals (admitted while the share sum stays <= 1) and extra
+            // control points, running the node's own events in between.
+            let mut points: Vec<(f64, Option<usize>)> = arrivals.iter().enumerate().map(|(k, a)| (a.0, Some(k))).collect();
+            points.extend(ticks.iter().map(|&t| (t, None)));
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            points.push((f64::INFINITY, None));
+            for (t, arrival) in points {
+                let mut next = n.next_event(&jc);
+                while next.is_finite() && next <= t {
+                    let now = next;
+                    next = n.step(now, &jc, |j| finished.push((j, now)));
+                    for p in n.processes() {
+                        proptest::prop_assert!((p.demand - p.estimate / p.deadline).abs() <= 1e-9 * p.demand);
+                    }
+                }
+                if !t.is_finite() {
+                    break;
+                }
+                n.advance(t);
+                n.control(&jc);
+                if let Some(k) = arrival {
+                    let (at, re, d) = arrivals[k];
+                    share = n.demand_sum();
+                    if share + re / d <= 1.0 {
+                        n.add(Process::start(k, at, d, re, re));
+                        started.push(k);
+                        proptest::prop_assert_eq!(n.processes().last().map(|p| p.demand), Some(re / d));
+                        n.control(&jc);
+                    }
+                }
+                proptest::prop_assert!(n.demand_sum() <= 1.0 + 1e-9, "share {}", share);
+                for p in n.processes() {
+                    proptest::prop_assert!((p.demand - p.estimate / p.deadline).abs() <= 1e-9 * p.demand);
+                    proptest::prop_assert_eq!(p.rate, p.demand);
+                }
+            }
+            proptest::prop_assert_eq!(finished.len(), started.len());
+            for (k, ft) in finished {
+                let (at, _, d) = arrivals[k];
+                proptest::prop_assert!((ft - (at + d)).abs() <= 1e-6 * d.max(1.0), "job {} finished {} DT {}", k, ft, at + d);
+            }
         }
     }
 
