@@ -6,17 +6,17 @@
 //! `cargo run --release -p slarm-pricing --example digest [JOBS]` (default 5000 jobs).
 //! `SLARM_TRACES` (default: the shared trace folder) locates SDSC-SP2; skips when absent.
 
-use std::path::Path;
 use std::time::Instant;
 
 use slarm_pricing::admission::DeadlineTest;
 use slarm_pricing::metrics::{evaluate, Outcome};
 use slarm_pricing::node::{CommitMode, OverrunPolicy, RateMode};
 use slarm_pricing::scenario::{run_jobs, BaseWorkload, Policy, Settings};
-use slarm_pricing::workload::{synthesize, trace_candidate, SDSC_SP2};
+use slarm_pricing::workload::synthesize;
 use slarm_stats::rng::RngStreams;
 
-const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/traces");
+mod common;
+use common::thread_cpu;
 
 /// FNV-1a over 64-bit words.
 fn fnv(words: impl IntoIterator<Item = u64>) -> u64 {
@@ -41,14 +41,9 @@ fn words(o: &Outcome) -> Vec<u64> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let jobs: usize = std::env::args().nth(1).map_or(Ok(5000), |a| a.parse())?;
-    let path = trace_candidate(SDSC_SP2, Path::new(TRACES));
-    if !path.is_file() {
-        eprintln!(
-            "skipping: {} not found (set SLARM_TRACES to the folder holding {SDSC_SP2})",
-            path.display()
-        );
+    let Some(path) = common::sdsc_sp2() else {
         return Ok(());
-    }
+    };
     let base = BaseWorkload::from_swf(&path, jobs, 128)?;
     println!("{}", base.label);
     let streams = RngStreams::new(1);
@@ -94,15 +89,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut s = Settings::table_i();
         tweak(&mut s);
         let jobs = synthesize(&base.jobs, &s.qos, &streams)?;
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), thread_cpu());
         let out = run_jobs(&jobs, policy, &s)?;
         let ms = t.elapsed().as_secs_f64() * 1e3;
+        let cpu_ms = (thread_cpu() - cpu) * 1e3;
 
         let m = evaluate(&jobs, &out, s.nodes)?;
         let d = fnv(out.iter().flat_map(words));
         all.push(d);
         println!(
-            "{name:34} digest {d:016x} JQS {:.4} CP {:.4} ({ms:.0} ms wall)",
+            "{name:34} digest {d:016x} JQS {:.4} CP {:.4} ({cpu_ms:.0} ms CPU, {ms:.0} ms wall)",
             m.qos_satisfaction, m.profitability
         );
     }

@@ -154,16 +154,20 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
-    fn lapsed_jobs_are_rejected_and_priorities_reorder() {
-        // 2 nodes. Job 0 occupies both until 100. Jobs 1 (long, late deadline) and 2 (short,
-        // early deadline) wait; job 3 lapses (DT = 52 + 40 < 100).
-        let jobs = vec![
+    /// 2 nodes. Job 0 occupies both until 100. Jobs 1 (long, late deadline) and 2 (short,
+    /// early deadline) wait; job 3 lapses (DT = 52 + 40 < 100).
+    fn queue() -> Vec<Job> {
+        vec![
             job(0, 0.0, 100.0, 100.0, 2, 1000.0),
             job(1, 1.0, 300.0, 300.0, 2, 2000.0),
             job(2, 2.0, 50.0, 50.0, 2, 400.0),
             job(3, 52.0, 10.0, 10.0, 2, 40.0),
-        ];
+        ]
+    }
+
+    #[test]
+    fn lapsed_jobs_are_rejected_and_priorities_reorder() {
+        let jobs = queue();
         let fixed = FixedRate::new(1.0).unwrap();
         let fcfs =
             simulate_backfill(&jobs, Priority::Fcfs, LapseRule::DeadlinePassed, 2, &fixed).unwrap();
@@ -194,14 +198,9 @@ mod tests {
 
     #[test]
     fn strict_lapse_drops_jobs_that_cannot_finish() {
-        // Same queue as above. FCFS: job 2 (RE 50, DT 402) would start at 400 and finish
-        // late; the strict rule drops it as soon as now + 50 > 402 (at the completion at 400).
-        let jobs = vec![
-            job(0, 0.0, 100.0, 100.0, 2, 1000.0),
-            job(1, 1.0, 300.0, 300.0, 2, 2000.0),
-            job(2, 2.0, 50.0, 50.0, 2, 400.0),
-            job(3, 52.0, 10.0, 10.0, 2, 40.0),
-        ];
+        // FCFS: job 2 (RE 50, DT 402) would start at 400 and finish late; the strict rule
+        // drops it as soon as now + 50 > 402 (at the completion at 400).
+        let jobs = queue();
         let fixed = FixedRate::new(1.0).unwrap();
         let strict =
             simulate_backfill(&jobs, Priority::Fcfs, LapseRule::CannotFinish, 2, &fixed).unwrap();

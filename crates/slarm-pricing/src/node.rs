@@ -213,6 +213,13 @@ pub struct TimeSharedNode {
     mem_used: f64,
     disk_used: f64,
     busy: f64,
+    /// Whether `sum` and `next` describe the current processes (set by Algorithm 2).
+    #[serde(skip)]
+    fresh: bool,
+    #[serde(skip)]
+    sum: f64,
+    #[serde(skip)]
+    next: f64,
 }
 
 impl TimeSharedNode {
@@ -225,6 +232,9 @@ impl TimeSharedNode {
             mem_used: 0.0,
             disk_used: 0.0,
             busy: 0.0,
+            fresh: false,
+            sum: 0.0,
+            next: f64::INFINITY,
         }
     }
 
@@ -255,76 +265,117 @@ impl TimeSharedNode {
 
     /// Σ of the current demands (Algorithm-2 partitions).
     pub fn demand_sum(&self) -> f64 {
-        self.procs.iter().map(|p| p.demand).sum()
+        if self.fresh {
+            self.sum
+        } else {
+            self.procs.iter().map(|p| p.demand).sum()
+        }
     }
 
     /// Advances the clock to `t` at the current rates (no event may lie in between).
     pub fn advance(&mut self, t: f64) {
-        self.advance_to(t);
-    }
-
-    /// [`advance`](Self::advance); returns whether some process has now done its real work.
-    fn advance_to(&mut self, t: f64) -> bool {
         let dt = t - self.clock;
-        let mut done = false;
         if dt > 0.0 {
             for p in &mut self.procs {
                 let step = p.rate * dt;
                 p.cpu += step;
                 self.busy += step;
-                done |= reached(p.cpu, p.work);
             }
             self.clock = t;
-        } else {
-            done = self.procs.iter().any(|p| reached(p.cpu, p.work));
+            self.fresh = false;
         }
-        done
     }
 
     /// Algorithm 2 at the current clock: recomputes every partition and rate.
     pub fn control(&mut self, jc: &JobControl) {
-        self.control_and_next(jc);
+        self.update(self.clock, jc, None);
     }
 
-    /// [`control`](Self::control), returning [`next_event`](Self::next_event) of the
-    /// controlled node (computed in the same pass as the rates).
-    fn control_and_next(&mut self, jc: &JobControl) -> f64 {
+    /// [`advance`](Self::advance) to `t` then [`control`](Self::control) (what every node
+    /// does at an arrival), in one pass; returns [`next_event`](Self::next_event).
+    pub fn advance_and_control(&mut self, t: f64, jc: &JobControl) -> f64 {
+        self.update(t, jc, None)
+    }
+
+    /// One event of this node at time `t` (its [`next_event`](Self::next_event)): advances,
+    /// removes the processes that have done their work (passing their job indices to
+    /// `finished`) and runs Algorithm 2; returns the node's next event time.
+    pub fn step(&mut self, t: f64, jc: &JobControl, mut finished: impl FnMut(usize)) -> f64 {
+        self.update(t, jc, Some(&mut finished))
+    }
+
+    /// Advance to `t`, then (with `finished`) remove the finished processes, then
+    /// Algorithm 2. The advance and the per-process part of Algorithm 2 share one pass; a
+    /// removal re-sums in the new process order. Every floating-point operation is the one
+    /// of `advance`, `take_finished` and `control` called in turn, in the same order.
+    fn update(&mut self, t: f64, jc: &JobControl, finished: Option<&mut dyn FnMut(usize)>) -> f64 {
+        let dt = t - self.clock;
+        if dt > 0.0 {
+            self.clock = t;
+        }
         let now = self.clock;
-        let mut on_schedule = 0.0;
-        let mut overrunners = 0usize;
+        let (mut done, mut busy) = (false, self.busy);
         for p in &mut self.procs {
+            if dt > 0.0 {
+                let step = p.rate * dt;
+                p.cpu += step;
+                busy += step;
+            }
+            done |= reached(p.cpu, p.work);
             let wall = now - p.arrival;
             p.overrun = p.overrun || reached(p.cpu, p.estimate) || reached(wall, p.deadline);
-            if p.overrun {
-                overrunners += 1;
-                p.demand = match jc.overrun {
+            p.demand = if p.overrun {
+                match jc.overrun {
                     OverrunPolicy::FullDemand => 1.0,
                     OverrunPolicy::KeepLastShare => p.demand,
                     OverrunPolicy::LeftoverOnly => 0.0,
-                };
+                }
             } else {
-                p.demand = ((p.estimate - p.cpu) / (p.deadline - wall)).min(1.0);
+                ((p.estimate - p.cpu) / (p.deadline - wall)).min(1.0)
+            };
+        }
+        self.busy = busy;
+        if done {
+            if let Some(f) = finished {
+                for j in self.take_finished() {
+                    f(j);
+                }
+            }
+        }
+        // Sums in process order, as `control` and `demand_sum` form them.
+        let (mut on_schedule, mut overrunners, mut s) = (0.0, 0usize, -0.0);
+        for p in &self.procs {
+            if p.overrun {
+                overrunners += 1;
+            } else {
                 on_schedule += p.demand;
             }
+            s += p.demand;
         }
         if jc.overrun == OverrunPolicy::LeftoverOnly && overrunners > 0 {
             let share = (1.0 - on_schedule).max(0.0) / overrunners as f64;
-            for p in self.procs.iter_mut().filter(|p| p.overrun) {
-                p.demand = share;
+            s = -0.0;
+            for p in &mut self.procs {
+                if p.overrun {
+                    p.demand = share;
+                }
+                s += p.demand;
             }
         }
-        let s = self.demand_sum();
         let div = match jc.rate_mode {
             RateMode::Capped => s.max(1.0),
             RateMode::WorkConserving => s,
         };
         let tick = self.tick(jc, s);
-        let mut t = tick;
+        let mut next = tick;
         for p in &mut self.procs {
             p.rate = if div > 0.0 { p.demand / div } else { 0.0 };
-            t = t.min(p.next_event(now, tick));
+            next = next.min(p.next_event(now, tick));
         }
-        t
+        self.sum = s;
+        self.next = next;
+        self.fresh = true;
+        next
     }
 
     /// The next control tick if the node (with demand sum `s`) is busy and not steady, else
@@ -353,16 +404,14 @@ impl TimeSharedNode {
             .fold(tick, |t, p| t.min(p.next_event(now, tick)))
     }
 
-    /// One event of this node at time `t` (its [`next_event`](Self::next_event)): advances,
-    /// removes the processes that have done their work (passing their job indices to
-    /// `finished`) and runs Algorithm 2; returns the node's next event time.
-    pub fn step(&mut self, t: f64, jc: &JobControl, mut finished: impl FnMut(usize)) -> f64 {
-        if self.advance_to(t) {
-            for j in self.take_finished() {
-                finished(j);
-            }
+    /// [`next_event`](Self::next_event) as computed by the last Algorithm-2 pass if nothing
+    /// changed since (the simulator always uses one [`JobControl`]).
+    pub(crate) fn pending_event(&self, jc: &JobControl) -> f64 {
+        if self.fresh {
+            self.next
+        } else {
+            self.next_event(jc)
         }
-        self.control_and_next(jc)
     }
 
     /// Committed processor time inside the window ending at `window_end` (eq. 6, §5.1).
@@ -383,6 +432,7 @@ impl TimeSharedNode {
         self.mem_used += p.mem;
         self.disk_used += p.disk;
         self.procs.push(p);
+        self.fresh = false;
     }
 
     /// Removes the processes that have done their real work; returns their job indices
@@ -396,6 +446,7 @@ impl TimeSharedNode {
                 self.mem_used -= p.mem;
                 self.disk_used -= p.disk;
                 done.push(p.job);
+                self.fresh = false;
             } else {
                 i += 1;
             }

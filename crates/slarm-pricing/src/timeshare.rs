@@ -96,8 +96,7 @@ pub fn simulate_time_shared<P: PricingPolicy + ?Sized>(
         let now = job.arrival;
         for n in &mut nodes {
             run_node_until(n, now, &jc, &mut ledger);
-            n.advance(now);
-            n.control(&jc);
+            n.advance_and_control(now, &jc);
         }
         match admit(job, now, &nodes, pricing, &cfg.admission)? {
             Decision::Reject(r) => ledger.outcomes[i] = Some(Outcome::Rejected(r)),
@@ -174,7 +173,7 @@ pub(crate) fn collect_outcomes(
 /// Runs node `n`'s own events (completions, estimates running out, deadlines passing,
 /// control ticks) up to and including time `until`, each followed by Algorithm 2.
 fn run_node_until(n: &mut TimeSharedNode, until: f64, jc: &JobControl, ledger: &mut Ledger<'_>) {
-    let mut t = n.next_event(jc);
+    let mut t = n.pending_event(jc);
     while t.is_finite() && t <= until {
         let now = t;
         t = n.step(now, jc, |j| ledger.process_finished(j, now));
