@@ -67,6 +67,20 @@ impl FigureData {
         self.get(fig, x, name).map_or(f64::NAN, |s| metric.of(s))
     }
 
+    /// Mean deadline misses among accepted jobs of series `name` of `fig` at `x`.
+    pub(super) fn value_misses(&self, fig: &str, x: f64, name: &str) -> f64 {
+        self.get(fig, x, name)
+            .map_or(f64::NAN, |s| s.deadline_misses)
+    }
+
+    /// The 95 % half width over seeds of `metric` of series `name` of `fig` at `x`.
+    pub(super) fn ci95(&self, fig: &str, x: f64, name: &str, metric: Metric) -> f64 {
+        self.get(fig, x, name).map_or(f64::NAN, |s| match metric {
+            Metric::Jqs => s.jqs.ci95,
+            Metric::Cp => s.cp.ci95,
+        })
+    }
+
     /// `metric` of a policy in the default-settings reference cell of Fig. 3.
     pub(super) fn reference(&self, name: &str, metric: Metric) -> f64 {
         self.value("fig3ref", 0.0, name, metric)
