@@ -1,11 +1,12 @@
-//! Hot paths of slarm-pricing: Algorithm 1 over a loaded 128-node cluster, and one whole
-//! time-shared Libra+$ run and one EASY baseline run on a synthetic 1000-job workload.
+//! Hot paths of slarm-pricing: Algorithm 1 over a loaded 128-node cluster, and whole
+//! time-shared Libra+$ runs (capped Table I nodes; work-conserving nodes with under-estimates
+//! as in Fig. 6) and one EASY baseline run on a synthetic 1000-job workload.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 #![allow(clippy::unwrap_used)] // fixed, valid bench inputs
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use slarm::pricing::admission::{admit, place, AdmissionConfig};
-use slarm::pricing::node::{JobControl, Node, TimeSharedNode};
+use slarm::pricing::node::{JobControl, Node, RateMode, TimeSharedNode};
 use slarm::pricing::pricing::LibraPlusDollar;
 use slarm::pricing::scenario::{run, BaseWorkload, Policy, Settings};
 use slarm::pricing::spec::{Job, JobSpec, Urgency};
@@ -51,6 +52,14 @@ fn bench(c: &mut Criterion) {
     let s = Settings::table_i();
     c.bench_function("pricing/libra_plus_1000_jobs", |b| {
         b.iter(|| run(black_box(&base.jobs), Policy::LibraPlus, &s, &streams).unwrap())
+    });
+    // Fig. 6 set-up: work-conserving nodes and 40 % under-estimates, where every busy node
+    // runs Algorithm 2 at each 60 s control tick (the sweep's dominant cost).
+    let mut wc = Settings::table_i();
+    wc.qos.inaccuracy_pct = -40.0;
+    wc.control.rate_mode = RateMode::WorkConserving;
+    c.bench_function("pricing/libra_plus_work_conserving_1000_jobs", |b| {
+        b.iter(|| run(black_box(&base.jobs), Policy::LibraPlus, &wc, &streams).unwrap())
     });
     c.bench_function("pricing/edf_bf_1000_jobs", |b| {
         b.iter(|| run(black_box(&base.jobs), Policy::EdfBf, &s, &streams).unwrap())

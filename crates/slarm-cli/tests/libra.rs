@@ -96,6 +96,31 @@ fn every_policy_reports_the_contract_fields() {
     let b = json(&slarm(&args));
     assert_eq!(a, b);
     assert_eq!(a["settings"]["inaccuracy_pct"].as_f64(), Some(-20.0));
+    // The strict lapse rule drops, rather than starts, jobs that can no longer finish in
+    // time: no more deadline misses among started baseline jobs than the paper's rule.
+    let edf = |lapse: &str| {
+        json(&slarm(&[
+            "libra",
+            "--trace",
+            t,
+            "--policy",
+            "edf-bf",
+            "--nodes",
+            "4",
+            "--delay-factor",
+            "0.1",
+            "--lapse",
+            lapse,
+            "--json",
+        ]))
+    };
+    let (paper, strict) = (edf("deadline-passed"), edf("cannot-finish"));
+    assert_eq!(strict["settings"]["lapse"], "cannot_finish");
+    assert_eq!(strict["deadline_misses"].as_u64(), Some(0), "{strict}");
+    assert!(
+        paper["deadline_misses"].as_u64() >= strict["deadline_misses"].as_u64(),
+        "{paper}"
+    );
 }
 
 #[test]
@@ -127,6 +152,9 @@ fn bad_input_exits_with_2() {
             "8",
         ],
         vec!["libra", "--trace", "/nonexistent.swf", "--policy", "libra"],
+        vec![
+            "libra", "--trace", t, "--policy", "edf-bf", "--lapse", "never", "--nodes", "8",
+        ],
     ] {
         let out = slarm(&args);
         assert_eq!(

@@ -307,6 +307,65 @@ mod tests {
     }
 
     #[test]
+    fn reject_cannot_meet_deadline_when_resfree_would_be_zero() {
+        // Share test passes with equality (0.5 + 0.5 = 1), but RESFree = 100 - 50 - 50 = 0
+        // would make eq. (4) infinite: line 10 rejects (spec §5.2).
+        let mut ns = nodes(1);
+        place(0, &job(0, 50.0, 1, 100.0, 1e6), &[0], &mut ns, 168.0);
+        ns[0].control(&JobControl::default());
+        let cfg = AdmissionConfig::default();
+        let j = job(1, 50.0, 1, 100.0, 1e6);
+        assert_eq!(
+            admit(&j, 0.0, &ns, &libra_plus(0.1), &cfg).unwrap(),
+            Decision::Reject(RejectReason::CannotMeetDeadline)
+        );
+        // Slightly less work leaves RESFree > 0: accepted at P = 1 + 0.1·100/1.
+        match admit(
+            &job(2, 49.0, 1, 100.0, 1e6),
+            0.0,
+            &ns,
+            &libra_plus(0.1),
+            &cfg,
+        )
+        .unwrap()
+        {
+            Decision::Accept { cost, .. } => {
+                assert!((cost - 49.0 * (1.0 + 0.1 * 100.0)).abs() < 1e-9)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn reject_cannot_meet_deadline_on_a_slower_node() {
+        // Heterogeneous nodes (spec §1.4 item 5): RE = 60 s on the reference rating 168 is
+        // 120 s on a node of rating 84, longer than D = 100 s.
+        let mut ns = nodes(2);
+        ns[1] = TimeSharedNode::new(Node::new(1, 84.0).unwrap());
+        let cfg = AdmissionConfig::default();
+        let p = libra_plus(0.0);
+        assert_eq!(
+            admit(&job(0, 60.0, 2, 100.0, 1e6), 0.0, &ns, &p, &cfg).unwrap(),
+            Decision::Reject(RejectReason::CannotMeetDeadline)
+        );
+        match admit(&job(1, 60.0, 1, 100.0, 1e6), 0.0, &ns, &p, &cfg).unwrap() {
+            Decision::Accept { nodes, cost } => {
+                assert_eq!(nodes, vec![0]);
+                assert!((cost - 60.0).abs() < 1e-12);
+            }
+            other => panic!("{other:?}"),
+        }
+        // A 40 s job fits both; on the slow node it is priced on its translated 80 s.
+        match admit(&job(2, 40.0, 2, 100.0, 1e6), 0.0, &ns, &p, &cfg).unwrap() {
+            Decision::Accept { nodes, cost } => {
+                assert_eq!(nodes, vec![1, 0]); // RESFree 20 on the slow node, 60 on the fast
+                assert!((cost - 80.0).abs() < 1e-12);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn reject_cannot_meet_budget_and_cost_is_max_not_sum() {
         // Node 0 is loaded (RESFree small -> expensive), node 1 empty.
         let mut ns = nodes(2);

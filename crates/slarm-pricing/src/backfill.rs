@@ -16,6 +16,7 @@ use crate::metrics::Outcome;
 use crate::node::reached;
 use crate::pricing::{FixedRate, PriceQuote, PricingPolicy, ResourceWindow};
 use crate::spec::Job;
+use crate::timeshare::collect_outcomes;
 
 /// Queue priority of an EASY baseline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,14 +30,37 @@ pub enum Priority {
     Edf,
 }
 
+/// When a waiting job is dropped from the queue (spec §5.11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LapseRule {
+    /// The paper's rule: dropped once its deadline has passed (`now > DT_i`); a job that
+    /// starts too late to finish in time still runs and earns nothing (default).
+    #[default]
+    DeadlinePassed,
+    /// Strict variant: dropped once it can no longer finish in time (`now + RE_i > DT_i`).
+    CannotFinish,
+}
+
+impl LapseRule {
+    /// The time after which a waiting `job` is dropped.
+    pub fn expiry(self, job: &Job) -> f64 {
+        match self {
+            LapseRule::DeadlinePassed => job.absolute_deadline(),
+            LapseRule::CannotFinish => job.absolute_deadline() - job.estimate(),
+        }
+    }
+}
+
 /// Simulates `jobs` on `nodes` single-processor nodes under EASY backfilling with
-/// `priority`; returns one [`Outcome`] per job, in the order of `jobs`.
+/// `priority`, dropping waiting jobs by `lapse`; returns one [`Outcome`] per job, in the
+/// order of `jobs`.
 ///
 /// `slarm-sim` ends a job at min(run time, estimate) (design.md §3), so with under-estimates a
 /// baseline job is killed at its estimate ([`Outcome::Killed`], QoS not met).
 ///
 /// ```
-/// use slarm_pricing::backfill::{simulate_backfill, Priority};
+/// use slarm_pricing::backfill::{simulate_backfill, LapseRule, Priority};
 /// use slarm_pricing::metrics::Outcome;
 /// use slarm_pricing::pricing::FixedRate;
 /// use slarm_pricing::spec::{Job, JobSpec, Urgency};
@@ -44,13 +68,18 @@ pub enum Priority {
 /// let j = |id, at: f64, d| Job::new(JobSpec::simple(id, 100.0, 2, d, 500.0).unwrap(), at, 100.0, Urgency::Low).unwrap();
 /// // Job 1 must wait for job 0 (both need 2 nodes); it starts at 100, before DT = 102 lapses.
 /// let jobs = vec![j(0, 0.0, 200.0), j(1, 1.0, 101.0)];
-/// let out = simulate_backfill(&jobs, Priority::Fcfs, 2, &FixedRate::new(1.0).unwrap()).unwrap();
+/// let fixed = FixedRate::new(1.0).unwrap();
+/// let out = simulate_backfill(&jobs, Priority::Fcfs, LapseRule::DeadlinePassed, 2, &fixed).unwrap();
 /// assert!(matches!(out[0], Outcome::Completed { finish, .. } if finish == 100.0));
 /// assert!(matches!(out[1], Outcome::Completed { start, .. } if start == 100.0));
+/// // The strict rule drops it at t = 2, when 100 s of work no longer fit before DT = 102.
+/// let out = simulate_backfill(&jobs, Priority::Fcfs, LapseRule::CannotFinish, 2, &fixed).unwrap();
+/// assert!(matches!(out[1], Outcome::Rejected(_)));
 /// ```
 pub fn simulate_backfill(
     jobs: &[Job],
     priority: Priority,
+    lapse: LapseRule,
     nodes: u32,
     pricing: &FixedRate,
 ) -> Result<Vec<Outcome>> {
@@ -72,9 +101,9 @@ pub fn simulate_backfill(
         order: match priority {
             Priority::Fcfs => QueueOrder::Fcfs,
             Priority::Sjf => QueueOrder::ShortestEstimate,
-            Priority::Edf => QueueOrder::Key(deadlines.clone()),
+            Priority::Edf => QueueOrder::Key(deadlines),
         },
-        expiry: Some(deadlines),
+        expiry: Some(jobs.iter().map(|j| lapse.expiry(j)).collect()),
     };
     let schedule =
         simulate(&sim_jobs, nodes, &cfg).map_err(|e| PricingError::Simulation(e.to_string()))?;
@@ -106,14 +135,7 @@ pub fn simulate_backfill(
             }
         });
     }
-    out.into_iter()
-        .enumerate()
-        .map(|(i, o)| {
-            o.ok_or_else(|| {
-                PricingError::Simulation(format!("job {} neither ran nor expired", jobs[i].spec.id))
-            })
-        })
-        .collect()
+    collect_outcomes(jobs, out, "neither ran nor expired")
 }
 
 #[cfg(test)]
@@ -132,20 +154,27 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
-    fn lapsed_jobs_are_rejected_and_priorities_reorder() {
-        // 2 nodes. Job 0 occupies both until 100. Jobs 1 (long, late deadline) and 2 (short,
-        // early deadline) wait; job 3 lapses (DT = 52 + 40 < 100).
-        let jobs = vec![
+    /// 2 nodes. Job 0 occupies both until 100. Jobs 1 (long, late deadline) and 2 (short,
+    /// early deadline) wait; job 3 lapses (DT = 52 + 40 < 100).
+    fn queue() -> Vec<Job> {
+        vec![
             job(0, 0.0, 100.0, 100.0, 2, 1000.0),
             job(1, 1.0, 300.0, 300.0, 2, 2000.0),
             job(2, 2.0, 50.0, 50.0, 2, 400.0),
             job(3, 52.0, 10.0, 10.0, 2, 40.0),
-        ];
+        ]
+    }
+
+    #[test]
+    fn lapsed_jobs_are_rejected_and_priorities_reorder() {
+        let jobs = queue();
         let fixed = FixedRate::new(1.0).unwrap();
-        let fcfs = simulate_backfill(&jobs, Priority::Fcfs, 2, &fixed).unwrap();
-        let sjf = simulate_backfill(&jobs, Priority::Sjf, 2, &fixed).unwrap();
-        let edf = simulate_backfill(&jobs, Priority::Edf, 2, &fixed).unwrap();
+        let fcfs =
+            simulate_backfill(&jobs, Priority::Fcfs, LapseRule::DeadlinePassed, 2, &fixed).unwrap();
+        let sjf =
+            simulate_backfill(&jobs, Priority::Sjf, LapseRule::DeadlinePassed, 2, &fixed).unwrap();
+        let edf =
+            simulate_backfill(&jobs, Priority::Edf, LapseRule::DeadlinePassed, 2, &fixed).unwrap();
         for out in [&fcfs, &sjf, &edf] {
             assert_eq!(
                 out[3],
@@ -168,10 +197,33 @@ mod tests {
     }
 
     #[test]
+    fn strict_lapse_drops_jobs_that_cannot_finish() {
+        // FCFS: job 2 (RE 50, DT 402) would start at 400 and finish late; the strict rule
+        // drops it as soon as now + 50 > 402 (at the completion at 400).
+        let jobs = queue();
+        let fixed = FixedRate::new(1.0).unwrap();
+        let strict =
+            simulate_backfill(&jobs, Priority::Fcfs, LapseRule::CannotFinish, 2, &fixed).unwrap();
+        let lapsed = Outcome::Rejected(RejectReason::DeadlineLapsedInQueue);
+        assert_eq!(strict[2], lapsed);
+        assert_eq!(strict[3], lapsed);
+        let m = evaluate(&jobs, &strict, 2).unwrap();
+        assert_eq!((m.qos_met, m.deadline_misses), (2, 0));
+        assert_eq!(LapseRule::default(), LapseRule::DeadlinePassed);
+        assert_eq!(LapseRule::CannotFinish.expiry(&jobs[2]), 352.0);
+    }
+
+    #[test]
     fn underestimated_jobs_are_killed() {
         let jobs = vec![job(0, 0.0, 50.0, 100.0, 1, 1000.0)];
-        let out =
-            simulate_backfill(&jobs, Priority::Fcfs, 1, &FixedRate::new(1.0).unwrap()).unwrap();
+        let out = simulate_backfill(
+            &jobs,
+            Priority::Fcfs,
+            LapseRule::DeadlinePassed,
+            1,
+            &FixedRate::new(1.0).unwrap(),
+        )
+        .unwrap();
         assert_eq!(
             out[0],
             Outcome::Killed {

@@ -160,10 +160,42 @@ impl Process {
         }
     }
 
+    /// This process's next event at its current rate, seen at `now`: its real work done,
+    /// its estimate running out or its deadline passing (the last two only while on
+    /// schedule). A candidate certainly later than `horizon` is skipped (without its
+    /// division); callers take the minimum with `horizon`, so the result is unchanged.
+    fn next_event(&self, now: f64, horizon: f64) -> f64 {
+        let mut t = f64::INFINITY;
+        if self.rate > 0.0 {
+            // x / rate > horizon - now for sure once x >= 4·rate·(horizon - now) > 0.
+            let reach = 4.0 * self.rate * (horizon - now);
+            let at = |x: f64| {
+                if reach > 0.0 && x >= reach {
+                    f64::INFINITY
+                } else {
+                    now + x / self.rate
+                }
+            };
+            t = t.min(at((self.work - self.cpu).max(0.0)));
+            if !self.overrun {
+                t = t.min(at((self.estimate - self.cpu).max(0.0)));
+            }
+        }
+        if !self.overrun {
+            t = t.min(self.arrival + self.deadline);
+        }
+        t
+    }
+
     /// Remaining estimate `max(0, RE - clockCPU)`.
     pub fn remaining_estimate(&self) -> f64 {
         (self.estimate - self.cpu).max(0.0)
     }
+}
+
+/// Capped rates with demands summing to at most 1: partitions stay constant.
+fn steady(jc: &JobControl, demand_sum: f64) -> bool {
+    jc.rate_mode == RateMode::Capped && demand_sum <= 1.0 + crate::admission::SHARE_EPS
 }
 
 /// `x` has reached `target` up to rounding.
@@ -181,6 +213,13 @@ pub struct TimeSharedNode {
     mem_used: f64,
     disk_used: f64,
     busy: f64,
+    /// Whether `sum` and `next` describe the current processes (set by Algorithm 2).
+    #[serde(skip)]
+    fresh: bool,
+    #[serde(skip)]
+    sum: f64,
+    #[serde(skip)]
+    next: f64,
 }
 
 impl TimeSharedNode {
@@ -193,6 +232,9 @@ impl TimeSharedNode {
             mem_used: 0.0,
             disk_used: 0.0,
             busy: 0.0,
+            fresh: false,
+            sum: 0.0,
+            next: f64::INFINITY,
         }
     }
 
@@ -223,7 +265,11 @@ impl TimeSharedNode {
 
     /// Σ of the current demands (Algorithm-2 partitions).
     pub fn demand_sum(&self) -> f64 {
-        self.procs.iter().map(|p| p.demand).sum()
+        if self.fresh {
+            self.sum
+        } else {
+            self.procs.iter().map(|p| p.demand).sum()
+        }
     }
 
     /// Advances the clock to `t` at the current rates (no event may lie in between).
@@ -236,71 +282,136 @@ impl TimeSharedNode {
                 self.busy += step;
             }
             self.clock = t;
+            self.fresh = false;
         }
     }
 
     /// Algorithm 2 at the current clock: recomputes every partition and rate.
     pub fn control(&mut self, jc: &JobControl) {
+        self.update(self.clock, jc, None);
+    }
+
+    /// [`advance`](Self::advance) to `t` then [`control`](Self::control) (what every node
+    /// does at an arrival), in one pass; returns [`next_event`](Self::next_event).
+    pub fn advance_and_control(&mut self, t: f64, jc: &JobControl) -> f64 {
+        self.update(t, jc, None)
+    }
+
+    /// One event of this node at time `t` (its [`next_event`](Self::next_event)): advances,
+    /// removes the processes that have done their work (passing their job indices to
+    /// `finished`) and runs Algorithm 2; returns the node's next event time.
+    pub fn step(&mut self, t: f64, jc: &JobControl, mut finished: impl FnMut(usize)) -> f64 {
+        self.update(t, jc, Some(&mut finished))
+    }
+
+    /// Advance to `t`, then (with `finished`) remove the finished processes, then
+    /// Algorithm 2. The advance and the per-process part of Algorithm 2 share one pass; a
+    /// removal re-sums in the new process order. Every floating-point operation is the one
+    /// of `advance`, `take_finished` and `control` called in turn, in the same order.
+    fn update(&mut self, t: f64, jc: &JobControl, finished: Option<&mut dyn FnMut(usize)>) -> f64 {
+        let dt = t - self.clock;
+        if dt > 0.0 {
+            self.clock = t;
+        }
         let now = self.clock;
-        let mut on_schedule = 0.0;
-        let mut overrunners = 0usize;
+        let (mut done, mut busy) = (false, self.busy);
         for p in &mut self.procs {
+            if dt > 0.0 {
+                let step = p.rate * dt;
+                p.cpu += step;
+                busy += step;
+            }
+            done |= reached(p.cpu, p.work);
             let wall = now - p.arrival;
             p.overrun = p.overrun || reached(p.cpu, p.estimate) || reached(wall, p.deadline);
-            if p.overrun {
-                overrunners += 1;
-                p.demand = match jc.overrun {
+            p.demand = if p.overrun {
+                match jc.overrun {
                     OverrunPolicy::FullDemand => 1.0,
                     OverrunPolicy::KeepLastShare => p.demand,
                     OverrunPolicy::LeftoverOnly => 0.0,
-                };
+                }
             } else {
-                p.demand = ((p.estimate - p.cpu) / (p.deadline - wall)).min(1.0);
+                ((p.estimate - p.cpu) / (p.deadline - wall)).min(1.0)
+            };
+        }
+        self.busy = busy;
+        if done {
+            if let Some(f) = finished {
+                for j in self.take_finished() {
+                    f(j);
+                }
+            }
+        }
+        // Sums in process order, as `control` and `demand_sum` form them.
+        let (mut on_schedule, mut overrunners, mut s) = (0.0, 0usize, -0.0);
+        for p in &self.procs {
+            if p.overrun {
+                overrunners += 1;
+            } else {
                 on_schedule += p.demand;
             }
+            s += p.demand;
         }
         if jc.overrun == OverrunPolicy::LeftoverOnly && overrunners > 0 {
             let share = (1.0 - on_schedule).max(0.0) / overrunners as f64;
-            for p in self.procs.iter_mut().filter(|p| p.overrun) {
-                p.demand = share;
+            s = -0.0;
+            for p in &mut self.procs {
+                if p.overrun {
+                    p.demand = share;
+                }
+                s += p.demand;
             }
         }
-        let s = self.demand_sum();
         let div = match jc.rate_mode {
             RateMode::Capped => s.max(1.0),
             RateMode::WorkConserving => s,
         };
+        let tick = self.tick(jc, s);
+        let mut next = tick;
         for p in &mut self.procs {
             p.rate = if div > 0.0 { p.demand / div } else { 0.0 };
+            next = next.min(p.next_event(now, tick));
+        }
+        self.sum = s;
+        self.next = next;
+        self.fresh = true;
+        next
+    }
+
+    /// The next control tick if the node (with demand sum `s`) is busy and not steady, else
+    /// `INFINITY`.
+    fn tick(&self, jc: &JobControl, s: f64) -> f64 {
+        if self.procs.is_empty() || steady(jc, s) {
+            f64::INFINITY
+        } else {
+            let k = (self.clock / jc.control_interval).floor() + 1.0;
+            k * jc.control_interval
         }
     }
 
     /// Whether partitions stay constant until the next process event (no squeeze, capped).
     pub fn is_steady(&self, jc: &JobControl) -> bool {
-        jc.rate_mode == RateMode::Capped && self.demand_sum() <= 1.0 + crate::admission::SHARE_EPS
+        steady(jc, self.demand_sum())
     }
 
     /// Time of the next event of this node: a completion, an estimate running out, a
     /// deadline passing, or (when not steady) the next control tick. `INFINITY` if idle.
     pub fn next_event(&self, jc: &JobControl) -> f64 {
         let now = self.clock;
-        let mut t = f64::INFINITY;
-        for p in &self.procs {
-            if p.rate > 0.0 {
-                t = t.min(now + (p.work - p.cpu).max(0.0) / p.rate);
-                if !p.overrun {
-                    t = t.min(now + (p.estimate - p.cpu).max(0.0) / p.rate);
-                }
-            }
-            if !p.overrun {
-                t = t.min(p.arrival + p.deadline);
-            }
+        let tick = self.tick(jc, self.demand_sum());
+        self.procs
+            .iter()
+            .fold(tick, |t, p| t.min(p.next_event(now, tick)))
+    }
+
+    /// [`next_event`](Self::next_event) as computed by the last Algorithm-2 pass if nothing
+    /// changed since (the simulator always uses one [`JobControl`]).
+    pub(crate) fn pending_event(&self, jc: &JobControl) -> f64 {
+        if self.fresh {
+            self.next
+        } else {
+            self.next_event(jc)
         }
-        if !self.procs.is_empty() && !self.is_steady(jc) {
-            let k = (now / jc.control_interval).floor() + 1.0;
-            t = t.min(k * jc.control_interval);
-        }
-        t
     }
 
     /// Committed processor time inside the window ending at `window_end` (eq. 6, §5.1).
@@ -321,6 +432,7 @@ impl TimeSharedNode {
         self.mem_used += p.mem;
         self.disk_used += p.disk;
         self.procs.push(p);
+        self.fresh = false;
     }
 
     /// Removes the processes that have done their real work; returns their job indices
@@ -334,6 +446,7 @@ impl TimeSharedNode {
                 self.mem_used -= p.mem;
                 self.disk_used -= p.disk;
                 done.push(p.job);
+                self.fresh = false;
             } else {
                 i += 1;
             }
@@ -383,6 +496,69 @@ mod tests {
             n.control(&jc);
             assert!((n.processes()[0].demand - 0.25).abs() < 1e-12, "t={t}");
             assert!((n.processes()[1].demand - 0.3).abs() < 1e-12, "t={t}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        // Spec §2.5 (derived): with exact estimates and shares summing to <= 1, every
+        // process's partition is RE/D when it starts and stays RE/D at every later control,
+        // and it finishes exactly at its absolute deadline.
+        #[test]
+        fn partitions_stay_re_over_d_on_schedule(
+            jobs in proptest::collection::vec((0.0f64..500.0, 1.0f64..400.0, 1.01f64..12.0), 1..12),
+            ticks in proptest::collection::vec(0.0f64..3000.0, 0..20),
+        ) {
+            let jc = JobControl::default();
+            let mut n = node();
+            let mut arrivals: Vec<(f64, f64, f64)> = jobs.iter().map(|&(at, re, dr)| (at, re, re * dr)).collect();
+            arrivals.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut ticks = ticks;
+            ticks.sort_by(f64::total_cmp);
+            let mut share = 0.0;
+            let mut started = Vec::new();
+            let mut finished = Vec::new();
+            // Interleave arrivals (admitted while the share sum stays <= 1) and extra
+            // control points, running the node's own events in between.
+            let mut points: Vec<(f64, Option<usize>)> = arrivals.iter().enumerate().map(|(k, a)| (a.0, Some(k))).collect();
+            points.extend(ticks.iter().map(|&t| (t, None)));
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            points.push((f64::INFINITY, None));
+            for (t, arrival) in points {
+                let mut next = n.next_event(&jc);
+                while next.is_finite() && next <= t {
+                    let now = next;
+                    next = n.step(now, &jc, |j| finished.push((j, now)));
+                    for p in n.processes() {
+                        proptest::prop_assert!((p.demand - p.estimate / p.deadline).abs() <= 1e-9 * p.demand);
+                    }
+                }
+                if !t.is_finite() {
+                    break;
+                }
+                n.advance(t);
+                n.control(&jc);
+                if let Some(k) = arrival {
+                    let (at, re, d) = arrivals[k];
+                    share = n.demand_sum();
+                    if share + re / d <= 1.0 {
+                        n.add(Process::start(k, at, d, re, re));
+                        started.push(k);
+                        proptest::prop_assert_eq!(n.processes().last().map(|p| p.demand), Some(re / d));
+                        n.control(&jc);
+                    }
+                }
+                proptest::prop_assert!(n.demand_sum() <= 1.0 + 1e-9, "share {}", share);
+                for p in n.processes() {
+                    proptest::prop_assert!((p.demand - p.estimate / p.deadline).abs() <= 1e-9 * p.demand);
+                    proptest::prop_assert_eq!(p.rate, p.demand);
+                }
+            }
+            proptest::prop_assert_eq!(finished.len(), started.len());
+            for (k, ft) in finished {
+                let (at, _, d) = arrivals[k];
+                proptest::prop_assert!((ft - (at + d)).abs() <= 1e-6 * d.max(1.0), "job {} finished {} DT {}", k, ft, at + d);
+            }
         }
     }
 

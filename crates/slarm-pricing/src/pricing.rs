@@ -23,16 +23,24 @@ pub struct ResourceWindow {
 }
 
 impl ResourceWindow {
-    /// A validated window (all amounts finite and >= 0, `max` > 0).
+    /// A validated window (all amounts finite and >= 0, `max` > 0, and RESFree finite:
+    /// amounts near `f64::MAX` whose difference overflows are rejected).
     pub fn new(max: f64, committed: f64, request: f64) -> Result<Self> {
         positive("RESMax", max)?;
         non_negative("committed resource", committed)?;
         non_negative("requested resource", request)?;
-        Ok(Self {
+        let w = Self {
             max,
             committed,
             request,
-        })
+        };
+        if !w.free().is_finite() {
+            return Err(PricingError::NonFinite {
+                what: "RESFree",
+                value: w.free(),
+            });
+        }
+        Ok(w)
     }
 
     /// RESFree_ij = RESMax_j - Σ RES_k - RES_i (eq. 5 / 6).
@@ -231,6 +239,13 @@ mod tests {
         ));
         assert!(ResourceWindow::new(0.0, 0.0, 0.0).is_err());
         assert!(ResourceWindow::new(1.0, -1.0, 0.0).is_err());
+        assert!(matches!(
+            ResourceWindow::new(1.0, f64::MAX, f64::MAX),
+            Err(PricingError::NonFinite {
+                what: "RESFree",
+                ..
+            })
+        ));
         assert!(LibraPlusDollar::new(-1.0, 0.0, 1.0).is_err());
         assert!(LibraPlusDollar::new(1.0, f64::NAN, 1.0).is_err());
         assert!(LibraStatic::new(-1.0, 0.0).is_err());

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use slarm_stats::rng::RngStreams;
 
 use crate::admission::AdmissionConfig;
-use crate::backfill::{simulate_backfill, Priority};
+use crate::backfill::{simulate_backfill, LapseRule, Priority};
 use crate::error::{PricingError, Result};
 use crate::metrics::{evaluate, Metrics, Outcome};
 use crate::node::JobControl;
@@ -102,6 +102,9 @@ pub struct Settings {
     pub admission: AdmissionConfig,
     /// Algorithm 2 options.
     pub control: JobControl,
+    /// Queue-lapse rule of the backfilling baselines (spec §5.11).
+    #[serde(default)]
+    pub lapse: LapseRule,
 }
 
 impl Settings {
@@ -120,6 +123,7 @@ impl Settings {
             jobs: 5000,
             admission: AdmissionConfig::default(),
             control: JobControl::default(),
+            lapse: LapseRule::DeadlinePassed,
         }
     }
 }
@@ -215,7 +219,7 @@ pub fn run_jobs(jobs: &[Job], policy: Policy, s: &Settings) -> Result<Vec<Outcom
                 value: s.nodes as f64,
                 reason: "too many nodes",
             })?;
-            simulate_backfill(jobs, prio, nodes, &FixedRate::new(s.qos.pbase)?)
+            simulate_backfill(jobs, prio, s.lapse, nodes, &FixedRate::new(s.qos.pbase)?)
         }
     }
 }

@@ -112,8 +112,9 @@ impl JobSpec {
     }
 
     /// A validated specification: lengths, deadline and budget finite and > 0, memory and
-    /// disk >= 0, at least one processor. A deadline shorter than the estimate is rejected
-    /// here only for `RuntimeEstimate` lengths (the job could never meet it on a reference node).
+    /// disk finite and >= 0, at least one processor. A deadline shorter than the estimate is
+    /// rejected here only for `RuntimeEstimate` lengths (the job could never meet it on a
+    /// reference node).
     pub fn new(
         id: u64,
         details: JobDetails,
@@ -121,45 +122,73 @@ impl JobSpec {
         qos: QosConstraints,
         optimization: QosOptimization,
     ) -> Result<Self> {
-        match details.length {
-            JobLength::RuntimeEstimate(re) => positive("runtime estimate", re)?,
-            JobLength::LengthMi(mi) => positive("job length (MI)", mi)?,
-        };
-        non_negative("memory requirement", resources.mem)?;
-        non_negative("disk requirement", resources.disk)?;
-        if resources.procs == 0 {
-            return Err(PricingError::InvalidJob {
-                job: id,
-                reason: "needs at least one processor".into(),
-            });
-        }
-        positive("deadline", qos.deadline)?;
-        positive("budget", qos.budget)?;
-        if let JobLength::RuntimeEstimate(re) = details.length {
-            if qos.deadline < re {
-                return Err(PricingError::InvalidJob {
-                    job: id,
-                    reason: format!(
-                        "deadline {} s is shorter than its estimate {re} s",
-                        qos.deadline
-                    ),
-                });
-            }
-        }
-        Ok(Self {
+        let spec = Self {
             id,
             details,
             resources,
             qos,
             optimization,
             extra: Vec::new(),
-        })
+        };
+        spec.validate()?;
+        Ok(spec)
     }
 
-    /// Adds an extra segment (eq. 1).
-    pub fn with_segment(mut self, segment: ExtraSegment) -> Self {
+    /// Checks every segment (eq. 2): JobDetails (length > 0), ResourceRequirements (memory
+    /// and disk >= 0, processors >= 1), QoSConstraints (deadline and budget > 0, deadline
+    /// not shorter than a runtime estimate), QoSOptimization (any goal) and the extra
+    /// segments (non-empty names, finite parameters). For specifications built by hand or
+    /// deserialised.
+    ///
+    /// ```
+    /// use slarm_pricing::spec::JobSpec;
+    /// let mut j = JobSpec::simple(1, 100.0, 4, 800.0, 200.0).unwrap();
+    /// j.qos.budget = -1.0;
+    /// assert!(j.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<()> {
+        match self.details.length {
+            JobLength::RuntimeEstimate(re) => positive("runtime estimate", re)?,
+            JobLength::LengthMi(mi) => positive("job length (MI)", mi)?,
+        };
+        non_negative("memory requirement", self.resources.mem)?;
+        non_negative("disk requirement", self.resources.disk)?;
+        let invalid = |reason: String| PricingError::InvalidJob {
+            job: self.id,
+            reason,
+        };
+        if self.resources.procs == 0 {
+            return Err(invalid("needs at least one processor".into()));
+        }
+        positive("deadline", self.qos.deadline)?;
+        positive("budget", self.qos.budget)?;
+        if let JobLength::RuntimeEstimate(re) = self.details.length {
+            if self.qos.deadline < re {
+                return Err(invalid(format!(
+                    "deadline {} s is shorter than its estimate {re} s",
+                    self.qos.deadline
+                )));
+            }
+        }
+        for seg in &self.extra {
+            if seg.name.trim().is_empty() {
+                return Err(invalid("an extra segment has an empty name".into()));
+            }
+            if let Some((k, v)) = seg.params.iter().find(|(_, v)| !v.is_finite()) {
+                return Err(invalid(format!(
+                    "segment {}: parameter {k} = {v} is not finite",
+                    seg.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds an extra segment (eq. 1), validated like [`validate`](Self::validate).
+    pub fn with_segment(mut self, segment: ExtraSegment) -> Result<Self> {
         self.extra.push(segment);
-        self
+        self.validate()?;
+        Ok(self)
     }
 
     /// The runtime estimate RE_ij on a node of `rating`, given the reference rating the
@@ -244,6 +273,91 @@ mod tests {
     }
 
     #[test]
+    fn every_segment_is_validated() {
+        let ok = JobSpec::simple(7, 10.0, 2, 20.0, 5.0).unwrap();
+        let broken = |f: &dyn Fn(&mut JobSpec)| {
+            let mut j = ok.clone();
+            f(&mut j);
+            j.validate()
+        };
+        // JobDetails
+        assert!(matches!(
+            broken(&|j| j.details.length = JobLength::LengthMi(0.0)),
+            Err(PricingError::NotPositive {
+                what: "job length (MI)",
+                ..
+            })
+        ));
+        assert!(matches!(
+            broken(&|j| j.details.length = JobLength::RuntimeEstimate(f64::INFINITY)),
+            Err(PricingError::NonFinite { .. })
+        ));
+        // ResourceRequirements
+        assert!(matches!(
+            broken(&|j| j.resources.mem = -1.0),
+            Err(PricingError::Negative {
+                what: "memory requirement",
+                ..
+            })
+        ));
+        assert!(matches!(
+            broken(&|j| j.resources.disk = f64::NAN),
+            Err(PricingError::NonFinite {
+                what: "disk requirement",
+                ..
+            })
+        ));
+        assert!(matches!(
+            broken(&|j| j.resources.procs = 0),
+            Err(PricingError::InvalidJob { job: 7, .. })
+        ));
+        // QoSConstraints
+        assert!(matches!(
+            broken(&|j| j.qos.deadline = 0.0),
+            Err(PricingError::NotPositive {
+                what: "deadline",
+                ..
+            })
+        ));
+        assert!(matches!(
+            broken(&|j| j.qos.budget = f64::NEG_INFINITY),
+            Err(PricingError::NonFinite { what: "budget", .. })
+        ));
+        assert!(matches!(
+            broken(&|j| j.qos.deadline = 9.0),
+            Err(PricingError::InvalidJob { job: 7, .. })
+        ));
+        // A length in MI cannot be compared with the deadline before a node is chosen.
+        assert!(broken(&|j| {
+            j.details.length = JobLength::LengthMi(1e9);
+            j.qos.deadline = 1.0;
+        })
+        .is_ok());
+        // QoSOptimization: every goal is admissible.
+        for goal in [
+            QosOptimization::None,
+            QosOptimization::MinFinishTime,
+            QosOptimization::MinCost,
+        ] {
+            assert!(broken(&|j| j.optimization = goal).is_ok());
+        }
+        // Extra segments.
+        let seg = |name: &str, v: f64| ExtraSegment {
+            name: name.into(),
+            params: BTreeMap::from([("size".to_string(), v)]),
+        };
+        assert!(ok.clone().with_segment(seg("data", 3.0)).is_ok());
+        assert!(ok.clone().with_segment(seg(" ", 3.0)).is_err());
+        assert!(ok.clone().with_segment(seg("data", f64::NAN)).is_err());
+        // A deserialised specification is checked by `validate`.
+        let json = serde_json::to_string(&ok)
+            .unwrap()
+            .replace("\"budget\":5.0", "\"budget\":-5.0");
+        let back: JobSpec = serde_json::from_str(&json).unwrap();
+        assert!(back.validate().is_err());
+    }
+
+    #[test]
     fn heterogeneous_translation_and_mi() {
         let j = JobSpec::simple(1, 168.0, 1, 400.0, 5.0).unwrap();
         assert!((j.estimate_on(336.0, 168.0) - 84.0).abs() < 1e-12);
@@ -267,7 +381,8 @@ mod tests {
         .with_segment(ExtraSegment {
             name: "data".into(),
             params: BTreeMap::new(),
-        });
+        })
+        .unwrap();
         assert!((mi.estimate_on(168.0, 168.0) - 10.0).abs() < 1e-12);
         assert_eq!(mi.extra.len(), 1);
     }

@@ -1,12 +1,13 @@
 //! `slarm libra --trace FILE --policy libra|libra-plus|fcfs-bf|sjf-bf|edf-bf [options]`
 //! (design.md §4, spec 001): runs the Yeo & Buyya evaluation on the last `--jobs` jobs of an
 //! SWF trace with the Table I defaults, overridable by `--alpha`, `--beta`, `--delay-factor`,
-//! `--high-urgency`, `--underestimate` and `--seed`, and reports Job QoS Satisfaction,
+//! `--high-urgency`, `--underestimate` and `--seed` (and `--lapse` for the baselines), and reports Job QoS Satisfaction,
 //! Cluster Profitability, accepted jobs and rejections by reason.
 
 use std::path::PathBuf;
 
 use serde_json::json;
+use slarm::pricing::backfill::LapseRule;
 use slarm::pricing::scenario::{run as run_scenario, BaseWorkload, Policy, Settings};
 use slarm::stats::RngStreams;
 
@@ -15,6 +16,16 @@ use crate::output::Output;
 
 fn parse_policy(s: &str) -> Result<Policy, String> {
     s.parse::<Policy>().map_err(|e| e.to_string())
+}
+
+fn parse_lapse(s: &str) -> Result<LapseRule, String> {
+    match s {
+        "deadline-passed" => Ok(LapseRule::DeadlinePassed),
+        "cannot-finish" => Ok(LapseRule::CannotFinish),
+        _ => Err(format!(
+            "unknown lapse rule {s:?} (expected deadline-passed or cannot-finish)"
+        )),
+    }
 }
 
 /// Arguments of `slarm libra`.
@@ -57,6 +68,10 @@ pub struct LibraArgs {
     /// Compute nodes (128).
     #[arg(long, default_value_t = 128)]
     nodes: usize,
+    /// When the backfilling baselines drop a waiting job: deadline-passed (the paper's
+    /// now > DT) or cannot-finish (the strict now + RE > DT).
+    #[arg(long, value_parser = parse_lapse, default_value = "deadline-passed")]
+    lapse: LapseRule,
 }
 
 /// Runs `slarm libra`.
@@ -72,6 +87,7 @@ pub fn run(args: &LibraArgs) -> CliResult<Output> {
     s.qos.inaccuracy_pct = -args.underestimate.abs();
     s.jobs = args.jobs;
     s.nodes = args.nodes;
+    s.lapse = args.lapse;
     if args.jobs < 2 {
         return Err(CliError::bad_input("--jobs must be at least 2"));
     }
@@ -97,6 +113,7 @@ pub fn run(args: &LibraArgs) -> CliResult<Output> {
             "alpha": s.alpha, "beta": s.beta, "gamma": s.gamma, "delta": s.delta,
             "delay_factor": s.qos.delay_factor, "high_urgency_pct": s.qos.high_urgency_pct,
             "inaccuracy_pct": s.qos.inaccuracy_pct, "nodes": s.nodes, "seed": args.seed,
+            "lapse": s.lapse,
         },
         "subset": base.stats,
     });

@@ -1,0 +1,39 @@
+//! Shared by the examples: where the SDSC-SP2 trace is, and the CPU time of a thread.
+#![allow(dead_code)] // each example uses part of it
+
+use std::path::{Path, PathBuf};
+
+use slarm_pricing::workload::{trace_candidate, SDSC_SP2};
+
+/// The shared trace folder, relative to this crate's manifest (`../shared/data/traces` from
+/// the workspace root).
+const SHARED_TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/traces");
+
+/// The SDSC-SP2 trace: `$SLARM_TRACES/SDSC-SP2-1998-4.2-cln.swf.gz`, else the shared folder's.
+/// `None`, after saying why on stderr, when it is absent: the example then skips.
+pub fn sdsc_sp2() -> Option<PathBuf> {
+    let p = trace_candidate(SDSC_SP2, Path::new(SHARED_TRACES));
+    if p.is_file() {
+        Some(p)
+    } else {
+        eprintln!(
+            "skipping: {} not found (set SLARM_TRACES to the folder holding {SDSC_SP2})",
+            p.display()
+        );
+        None
+    }
+}
+
+/// CPU time of the calling thread in seconds (Linux `/proc/thread-self/stat`, 10 ms
+/// resolution; NaN elsewhere): unlike wall time, not inflated by other processes' load.
+pub fn thread_cpu() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/stat")
+        .ok()
+        .and_then(|s| {
+            let fields: Vec<&str> = s.rsplit(')').next()?.split_whitespace().collect();
+            let user: f64 = fields.get(11)?.parse().ok()?;
+            let sys: f64 = fields.get(12)?.parse().ok()?;
+            Some((user + sys) / 100.0)
+        })
+        .unwrap_or(f64::NAN)
+}
