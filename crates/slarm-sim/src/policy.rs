@@ -151,7 +151,8 @@ pub fn fcfs_pass(free: u32, queue: &[Candidate]) -> PassOutcome {
 /// Jobs are started in order while they fit. The first job that does not fit (the head)
 /// gets a reservation at the shadow time: the earliest predicted end at which enough
 /// processors are free. `extra` = processors free at the shadow time beyond the head's
-/// need. A later job starts now iff it fits and either ends by the shadow time
+/// need, counting every running job predicted to end at or before the shadow time (also
+/// the other jobs that end exactly then, not only the one that first covers the head). A later job starts now iff it fits and either ends by the shadow time
 /// (`now + estimate <= shadow`) or uses no more than `extra` processors (then `extra`
 /// shrinks by its size).
 pub fn easy_pass(now: f64, free: u32, running: &RunningSet, queue: &[Candidate]) -> PassOutcome {
@@ -174,33 +175,40 @@ pub fn easy_pass(now: f64, free: u32, running: &RunningSet, queue: &[Candidate])
     let mut extra = 0i64;
     let mut js = just_started.iter().peekable();
     let mut rs = running.iter().peekable();
-    loop {
-        let next = match (rs.peek(), js.peek()) {
-            (Some(&(re, _, rp)), Some(&&(je, jp))) => {
-                if re <= je {
-                    rs.next();
-                    (re, rp)
-                } else {
-                    js.next();
-                    (je, jp)
-                }
-            }
-            (Some(&(re, _, rp)), None) => {
+    // Releases in order of predicted end, merging the two sorted sources.
+    let mut next_release = || match (rs.peek(), js.peek()) {
+        (Some(&(re, _, rp)), Some(&&(je, jp))) => {
+            if re <= je {
                 rs.next();
-                (re, rp)
-            }
-            (None, Some(&&(je, jp))) => {
+                Some((re, rp))
+            } else {
                 js.next();
-                (je, jp)
+                Some((je, jp))
             }
-            (None, None) => break,
-        };
-        avail += i64::from(next.1);
-        if avail >= need {
-            shadow = next.0;
-            extra = avail - need;
+        }
+        (Some(&(re, _, rp)), None) => {
+            rs.next();
+            Some((re, rp))
+        }
+        (None, Some(&&(je, jp))) => {
+            js.next();
+            Some((je, jp))
+        }
+        (None, None) => None,
+    };
+    while let Some((end, procs)) = next_release() {
+        if end > shadow {
             break;
         }
+        avail += i64::from(procs);
+        if avail >= need && shadow.is_infinite() {
+            shadow = end;
+        }
+    }
+    if shadow.is_finite() {
+        // Every processor predicted free at the shadow time counts, including those of
+        // other jobs predicted to end at that same instant (design.md §3).
+        extra = avail - need;
     }
     out.shadow = Some(shadow);
     out.head = Some(head_pos);
@@ -378,6 +386,20 @@ mod tests {
         let q = [c(0, 10, 10.0), c(1, 2, 1000.0)];
         let p = easy_pass(0.0, 2, &r, &q);
         assert_eq!((p.shadow, p.start.len()), (Some(200.0), 0));
+    }
+
+    #[test]
+    fn extra_counts_every_job_ending_at_the_shadow_time() {
+        // 10 procs; two running jobs of 4 both predicted to end at 100; free 2. The head
+        // needs 6: shadow 100, where 2 + 4 + 4 = 10 are free, so extra = 4 (not the 0 left
+        // after the first of the two jobs alone covers the head).
+        let mut r = RunningSet::new();
+        r.insert(10, 100.0, 4);
+        r.insert(11, 100.0, 4);
+        let q = [c(0, 6, 10.0), c(1, 2, 1000.0)];
+        let p = easy_pass(0.0, 2, &r, &q);
+        assert_eq!(p.shadow, Some(100.0));
+        assert_eq!(p.start, vec![1]);
     }
 
     #[test]
