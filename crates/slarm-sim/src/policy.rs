@@ -130,19 +130,23 @@ pub struct PassOutcome {
 
 /// FCFS pass: start jobs in queue order while they fit in `free` processors.
 pub fn fcfs_pass(free: u32, queue: &[Candidate]) -> PassOutcome {
+    let mut out = PassOutcome::default();
+    fcfs_pass_into(free, queue, &mut out);
+    out
+}
+
+/// [`fcfs_pass`] writing into a reused outcome (no allocation once it has grown).
+pub(crate) fn fcfs_pass_into(free: u32, queue: &[Candidate], out: &mut PassOutcome) {
+    out.start.clear();
+    out.shadow = None;
+    out.head = None;
     let mut free = free;
-    let mut start = Vec::new();
     for (pos, c) in queue.iter().enumerate() {
         if c.procs > free {
             break;
         }
         free -= c.procs;
-        start.push(pos);
-    }
-    PassOutcome {
-        start,
-        shadow: None,
-        head: None,
+        out.start.push(pos);
     }
 }
 
@@ -152,64 +156,42 @@ pub fn fcfs_pass(free: u32, queue: &[Candidate]) -> PassOutcome {
 /// gets a reservation at the shadow time: the earliest predicted end at which enough
 /// processors are free. `extra` = processors free at the shadow time beyond the head's
 /// need, counting every running job predicted to end at or before the shadow time (also
-/// the other jobs that end exactly then, not only the one that first covers the head). A later job starts now iff it fits and either ends by the shadow time
+/// the other jobs that end exactly then, not only the one that first covers the head).
+/// A later job starts now iff it fits and either ends by the shadow time
 /// (`now + estimate <= shadow`) or uses no more than `extra` processors (then `extra`
 /// shrinks by its size).
 pub fn easy_pass(now: f64, free: u32, running: &RunningSet, queue: &[Candidate]) -> PassOutcome {
-    let mut out = fcfs_pass(free, queue);
-    let mut free = free - out.start.iter().map(|&p| queue[p].procs).sum::<u32>();
+    let mut out = PassOutcome::default();
+    easy_pass_into(now, free, running, queue, &mut out, &mut Vec::new());
+    out
+}
+
+/// [`easy_pass`] writing into a reused outcome, with a reused scratch buffer for the
+/// predicted ends of the jobs started in this pass.
+pub(crate) fn easy_pass_into(
+    now: f64,
+    free: u32,
+    running: &RunningSet,
+    queue: &[Candidate],
+    out: &mut PassOutcome,
+    just_started: &mut Vec<(f64, u32)>,
+) {
+    fcfs_pass_into(free, queue, out);
     let head_pos = out.start.len();
     let Some(head) = queue.get(head_pos) else {
-        return out;
+        return;
     };
+    let mut free = free - out.start.iter().map(|&p| queue[p].procs).sum::<u32>();
     // Shadow time: walk running jobs (including those just started) by predicted end.
-    let mut just_started: Vec<(f64, u32)> = out
-        .start
-        .iter()
-        .map(|&p| (now + queue[p].estimate, queue[p].procs))
-        .collect();
+    just_started.clear();
+    just_started.extend(
+        out.start
+            .iter()
+            .map(|&p| (now + queue[p].estimate, queue[p].procs)),
+    );
     just_started.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut avail = i64::from(free);
-    let need = i64::from(head.procs);
-    let mut shadow = f64::INFINITY;
-    let mut extra = 0i64;
-    let mut js = just_started.iter().peekable();
-    let mut rs = running.iter().peekable();
-    // Releases in order of predicted end, merging the two sorted sources.
-    let mut next_release = || match (rs.peek(), js.peek()) {
-        (Some(&(re, _, rp)), Some(&&(je, jp))) => {
-            if re <= je {
-                rs.next();
-                Some((re, rp))
-            } else {
-                js.next();
-                Some((je, jp))
-            }
-        }
-        (Some(&(re, _, rp)), None) => {
-            rs.next();
-            Some((re, rp))
-        }
-        (None, Some(&&(je, jp))) => {
-            js.next();
-            Some((je, jp))
-        }
-        (None, None) => None,
-    };
-    while let Some((end, procs)) = next_release() {
-        if end > shadow {
-            break;
-        }
-        avail += i64::from(procs);
-        if avail >= need && shadow.is_infinite() {
-            shadow = end;
-        }
-    }
-    if shadow.is_finite() {
-        // Every processor predicted free at the shadow time counts, including those of
-        // other jobs predicted to end at that same instant (design.md §3).
-        extra = avail - need;
-    }
+    let (shadow, extra) = shadow_and_extra(free, head.procs, running, just_started);
+    let mut extra = extra;
     out.shadow = Some(shadow);
     out.head = Some(head_pos);
     for (pos, c) in queue.iter().enumerate().skip(head_pos + 1) {
@@ -228,7 +210,58 @@ pub fn easy_pass(now: f64, free: u32, running: &RunningSet, queue: &[Candidate])
             out.start.push(pos);
         }
     }
-    out
+}
+
+/// The head's shadow time and `extra` (design.md §3): releases of the running jobs and of
+/// the jobs just started (both sorted by predicted end) are merged until `need` processors
+/// are free; every release at that same instant still counts towards `extra`. Infinite
+/// shadow and no extra when the head can never fit (not reachable for a job that fits the
+/// machine).
+fn shadow_and_extra(
+    free: u32,
+    need: u32,
+    running: &RunningSet,
+    just_started: &[(f64, u32)],
+) -> (f64, i64) {
+    let need = i64::from(need);
+    let mut avail = i64::from(free);
+    let mut shadow = f64::INFINITY;
+    let mut js = just_started.iter().peekable();
+    let mut rs = running.iter().peekable();
+    loop {
+        let (end, procs) = match (rs.peek(), js.peek()) {
+            (Some(&(re, _, rp)), Some(&&(je, jp))) => {
+                if re <= je {
+                    rs.next();
+                    (re, rp)
+                } else {
+                    js.next();
+                    (je, jp)
+                }
+            }
+            (Some(&(re, _, rp)), None) => {
+                rs.next();
+                (re, rp)
+            }
+            (None, Some(&&(je, jp))) => {
+                js.next();
+                (je, jp)
+            }
+            (None, None) => break,
+        };
+        if end > shadow {
+            break;
+        }
+        avail += i64::from(procs);
+        if avail >= need && shadow.is_infinite() {
+            shadow = end;
+        }
+    }
+    if shadow.is_finite() {
+        (shadow, avail - need)
+    } else {
+        (shadow, 0)
+    }
 }
 
 /// Conservative backfilling state: an availability profile holding running jobs (until
