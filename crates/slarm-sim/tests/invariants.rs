@@ -5,13 +5,11 @@
 //! reservation; with exact estimates EASY never starts the head after its reservation;
 //! FCFS starts jobs in queue order.
 
-use std::path::PathBuf;
-
 use proptest::prelude::*;
 use slarm_sim::batch::{simulate, BatchConfig, Schedule};
 use slarm_sim::policy::PolicyKind;
 use slarm_workload::reader::{read_trace, ReadOptions};
-use slarm_workload::{Job, Workload};
+use slarm_workload::{traces, Job, Workload};
 
 const POLICIES: [PolicyKind; 3] = [PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative];
 
@@ -128,30 +126,17 @@ fn bad_jobs_are_typed_errors() {
     assert!(simulate(&[], 0, &BatchConfig::new(PolicyKind::Easy)).is_err());
 }
 
-fn trace(name: &str) -> Option<Workload> {
-    let dir = std::env::var_os("SLARM_TRACES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/data/traces"
-            ))
-        });
-    let path = dir.join(name);
-    if !path.is_file() {
-        eprintln!("skipping: {} not found (set SLARM_TRACES)", path.display());
-        return None;
-    }
-    Workload::from_trace(read_trace(&path, ReadOptions::default()).ok()?, None).ok()
-}
-
 #[test]
 fn invariants_hold_on_real_traces() {
     for name in [
         "KTH-SP2-1996-2.1-cln.swf.gz",
         "SDSC-SP2-1998-4.2-cln.swf.gz",
     ] {
-        let Some(mut w) = trace(name) else { continue };
+        let Some(path) = traces::or_skip(name) else {
+            continue;
+        };
+        let trace = read_trace(&path, ReadOptions::default()).unwrap();
+        let mut w = Workload::from_trace(trace, None).unwrap();
         w.jobs.truncate(10_000);
         for policy in POLICIES {
             let s = simulate(&w.jobs, w.machine_procs, &BatchConfig::new(policy)).unwrap();

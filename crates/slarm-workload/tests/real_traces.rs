@@ -5,24 +5,11 @@
 use std::path::PathBuf;
 
 use slarm_workload::reader::{read_trace, ReadOptions};
-use slarm_workload::Workload;
-
-fn traces_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("SLARM_TRACES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/data/traces"
-            ))
-        });
-    dir.is_dir().then_some(dir)
-}
+use slarm_workload::{traces, Workload};
 
 #[test]
 fn all_shared_traces_parse_strictly() {
-    let Some(dir) = traces_dir() else {
-        eprintln!("skipping: trace folder not found (set SLARM_TRACES)");
+    let Some(dir) = traces::dir_or_skip() else {
         return;
     };
     let expected = [
