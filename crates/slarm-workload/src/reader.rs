@@ -52,7 +52,8 @@ pub struct Trace {
     pub jobs: Vec<Job>,
     /// Malformed lines skipped in lenient mode.
     pub skipped_lines: u64,
-    /// True for generated workloads; real files are `false`.
+    /// True for generated workloads: the header carries `; SlarmSynthetic: ...`
+    /// ([`crate::header::SYNTHETIC_KEY`]), which the synthetic generator writes.
     pub synthetic: bool,
 }
 
@@ -134,10 +135,10 @@ fn collect<R: BufRead>(mut reader: SwfReader<R>) -> Result<Trace> {
     }
     Ok(Trace {
         name: reader.file,
+        synthetic: reader.header.is_synthetic(),
         header: reader.header,
         jobs,
         skipped_lines: reader.skipped,
-        synthetic: false,
     })
 }
 

@@ -1,6 +1,7 @@
 //! A calibrated synthetic workload generator, used when a real trace is absent. Every
-//! generated [`Workload`] has `synthetic = true` and a name `synthetic(<source>)` so outputs
-//! can label it.
+//! generated [`Workload`] has `synthetic = true`, a name `synthetic(<source>)` and a header
+//! entry `; SlarmSynthetic: calibrated to <source>` (plus a `; Note:`), so every output can
+//! label it, also after the workload was written to SWF and read back.
 //!
 //! Model (deliberately simple, matching first and second moments on log scales):
 //! Poisson arrivals with the trace's mean inter-arrival time; log-normal run times fitted to
@@ -25,6 +26,7 @@ use rand_distr::{Distribution, Normal};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{invalid, Result};
+use crate::header::{SwfHeader, SYNTHETIC_KEY};
 use crate::{Job, Workload};
 
 /// Parameters of the synthetic model (see the module documentation).
@@ -138,7 +140,22 @@ impl SyntheticModel {
             self.machine_procs,
         )?;
         w.synthetic = true;
+        w.header = self.header();
         Ok(w)
+    }
+
+    /// The header of a generated workload: machine size, a note, and the
+    /// [`SYNTHETIC_KEY`] entry that keeps it labelled synthetic when written to SWF and
+    /// read back.
+    fn header(&self) -> SwfHeader {
+        let mut h = SwfHeader::default();
+        h.absorb(&format!(
+            " Note: synthetic workload of {} jobs from slarm-workload's calibrated generator; not a real log",
+            self.jobs
+        ));
+        h.absorb(&format!(" {SYNTHETIC_KEY}: calibrated to {}", self.source));
+        h.absorb(&format!(" MaxProcs: {}", self.machine_procs));
+        h
     }
 }
 
@@ -171,6 +188,18 @@ mod tests {
         assert!((c.log2_procs_mean - 3.0).abs() < 0.1);
         assert!((c.ln_estimate_ratio_mean - 0.7).abs() < 0.05);
         assert!(w.synthetic);
+        // The label survives a round trip through an SWF file.
+        let mut swf = Vec::new();
+        crate::writer::write_swf(&w.header, &w.jobs[..10], &mut swf).unwrap();
+        let back = crate::reader::read_trace_from(
+            std::io::Cursor::new(swf),
+            "synthetic.swf",
+            crate::ReadOptions::default(),
+        )
+        .unwrap();
+        assert!(back.synthetic);
+        let back = Workload::from_trace(back, None).unwrap();
+        assert!(back.synthetic && back.machine_procs == 1024);
         assert!(SyntheticModel {
             mean_interarrival_s: 0.0,
             ..m
