@@ -324,18 +324,30 @@ impl ConservativePlanner {
         if old_start <= now {
             return Ok(old_start);
         }
-        match self
+        Ok(self
+            .move_earlier(now, old_start, procs, estimate)?
+            .unwrap_or(old_start))
+    }
+
+    /// Moves the reservation `[old_start, old_start + estimate)` to the earliest feasible
+    /// start in `[after, old_start)`, if there is one; returns the new start.
+    fn move_earlier(
+        &mut self,
+        after: f64,
+        old_start: f64,
+        procs: u32,
+        estimate: f64,
+    ) -> Result<Option<f64>> {
+        let Some(t) = self
             .profile
-            .earlier_fit_than(now, old_start, procs, estimate)
-        {
-            None => Ok(old_start),
-            Some(t) => {
-                self.profile
-                    .release(old_start, old_start + estimate, procs)?;
-                self.profile.reserve(t, t + estimate, procs)?;
-                Ok(t)
-            }
-        }
+            .earlier_fit_than(after, old_start, procs, estimate)
+        else {
+            return Ok(None);
+        };
+        self.profile
+            .release(old_start, old_start + estimate, procs)?;
+        self.profile.reserve(t, t + estimate, procs)?;
+        Ok(Some(t))
     }
 
     /// Compresses a whole queue after processors were freed early (Mu'alem & Feitelson):
@@ -344,40 +356,41 @@ impl ConservativePlanner {
     /// place. A running maximum of free processors prunes jobs that cannot move.
     pub fn compress(&mut self, now: f64, items: &mut [(f64, u32, f64)]) -> Result<()> {
         self.profile.advance(now);
-        let mut prefix_max = self.prefix_max();
+        let mut prefix_max = Vec::new();
+        self.prefix_max_into(&mut prefix_max);
         for item in items.iter_mut() {
             let (start, procs, est) = *item;
             if start <= now {
                 continue;
             }
             // Free processors strictly before the job's start never include its own
-            // reservation; if they never reach its size, it cannot move earlier.
-            if prefix_max.len() != self.profile.steps().len() {
-                prefix_max = self.prefix_max();
-            }
-            let k = self.profile.steps().partition_point(|s| s.time < start);
-            if k == 0 || prefix_max[k - 1] < i64::from(procs) {
+            // reservation; if they never reach its size, it cannot move earlier. Nor can it
+            // start before the first step whose free count reaches its size (the running
+            // maximum is monotone, so a binary search finds that step).
+            let steps = self.profile.steps();
+            let k = steps.partition_point(|s| s.time < start);
+            let need = i64::from(procs);
+            if k == 0 || prefix_max[k - 1] < need {
                 continue;
             }
-            let t = self.compress_one(now, start, procs, est)?;
-            if t < start {
+            let first = prefix_max[..k].partition_point(|&m| m < need);
+            let after = now.max(steps[first].time);
+            if let Some(t) = self.move_earlier(after, start, procs, est)? {
                 item.0 = t;
-                prefix_max = self.prefix_max();
+                self.prefix_max_into(&mut prefix_max);
             }
         }
         Ok(())
     }
 
-    fn prefix_max(&self) -> Vec<i64> {
+    /// The running maximum of free processors over the profile's steps, into `out`.
+    fn prefix_max_into(&self, out: &mut Vec<i64>) {
+        out.clear();
         let mut m = i64::MIN;
-        self.profile
-            .steps()
-            .iter()
-            .map(|s| {
-                m = m.max(s.free);
-                m
-            })
-            .collect()
+        out.extend(self.profile.steps().iter().map(|s| {
+            m = m.max(s.free);
+            m
+        }));
     }
 
     /// Forgets the plan before `now`.
