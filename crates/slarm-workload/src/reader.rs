@@ -528,6 +528,37 @@ mod tests {
             let _ = read(&z, lenient);
         }
 
+        /// A valid trace, plain or gzip, with random bytes overwritten and a random cut:
+        /// never a panic; a strict error names a line that exists (or the decoder's).
+        #[test]
+        fn corrupted_traces_give_errors_not_panics(
+            flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..12),
+            cut in any::<usize>(),
+            zipped in any::<bool>(),
+            lenient in any::<bool>(),
+        ) {
+            let mut text = String::from("; MaxProcs: 64\n; UnixStartTime: 0\n");
+            for i in 1..=40 {
+                text.push_str(&format!("{i} {} -1 {} 4 -1 -1 4 {} -1 1 -1 -1 -1 -1 -1 -1 -1\n", i * 7, 10 + i, 20 + i));
+            }
+            let mut bytes = if zipped { gz(text.as_bytes()) } else { text.into_bytes() };
+            let n = bytes.len();
+            for (pos, b) in flips {
+                bytes[pos % n] = b;
+            }
+            bytes.truncate(cut % (n + 1));
+            match read(&bytes, lenient) {
+                Ok(t) => prop_assert!(!t.jobs.is_empty()),
+                Err(WorkloadError::Malformed { line, field, .. }) => {
+                    prop_assert!(!lenient);
+                    prop_assert!(line >= 1 && field <= SWF_FIELDS);
+                }
+                Err(WorkloadError::Decompress { line, .. }) => prop_assert!(line >= 1),
+                Err(WorkloadError::NoJobs { .. }) => {}
+                Err(e) => prop_assert!(false, "unexpected error {e}"),
+            }
+        }
+
         #[test]
         fn numeric_lines_round_trip(vals in proptest::collection::vec(-1i64..100_000, 18)) {
             let line: Vec<String> = vals.iter().map(|v| v.abs().to_string()).collect();
