@@ -507,3 +507,60 @@ pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedu
         events: stats.delivered,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn starts(s: &Schedule) -> Vec<(u64, f64)> {
+        s.records.iter().map(|r| (r.id, r.start)).collect()
+    }
+
+    #[test]
+    fn one_instant_is_completions_then_arrivals_then_one_pass() {
+        // 4 processors. Job 1 holds all of them until t = 10; jobs 2 (long, 2 procs) and
+        // 3 (short, 4 procs) arrive at t = 10 exactly. Completion first: the processors are
+        // free for the arrivals. One pass after both arrivals: under shortest-estimate-first
+        // job 3 goes first and takes the machine; a pass per arrival would have started
+        // job 2 on its own arrival.
+        let jobs = vec![
+            Job::new(1, 0.0, 10.0, 4, 10.0),
+            Job::new(2, 10.0, 100.0, 2, 100.0),
+            Job::new(3, 10.0, 5.0, 4, 5.0),
+        ];
+        let cfg = BatchConfig {
+            order: QueueOrder::ShortestEstimate,
+            ..BatchConfig::new(PolicyKind::Easy)
+        };
+        let s = simulate(&jobs, 4, &cfg).unwrap();
+        assert_eq!(starts(&s), vec![(1, 0.0), (2, 15.0), (3, 10.0)]);
+        // FCFS order: job 2 first (submit tie broken by job number), job 3 waits for it.
+        let s = simulate(&jobs, 4, &BatchConfig::new(PolicyKind::Fcfs)).unwrap();
+        assert_eq!(starts(&s), vec![(1, 0.0), (2, 10.0), (3, 110.0)]);
+    }
+
+    #[test]
+    fn expired_jobs_leave_the_queue_and_free_their_reservation() {
+        // Job 2 cannot start before t = 100 but must start by t = 50: it expires, and job 3
+        // behind it then runs as soon as job 1 ends, under every policy.
+        let jobs = vec![
+            Job::new(1, 0.0, 100.0, 4, 100.0),
+            Job::new(2, 1.0, 10.0, 4, 10.0),
+            Job::new(3, 2.0, 10.0, 4, 10.0),
+        ];
+        for policy in [PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative] {
+            let cfg = BatchConfig {
+                expiry: Some(vec![f64::INFINITY, 50.0, f64::INFINITY]),
+                ..BatchConfig::new(policy)
+            };
+            let s = simulate(&jobs, 4, &cfg).unwrap();
+            assert_eq!(s.expired, vec![1], "{policy:?}");
+            assert_eq!(starts(&s), vec![(1, 0.0), (3, 100.0)], "{policy:?}");
+        }
+        let bad = BatchConfig {
+            expiry: Some(vec![1.0]),
+            ..BatchConfig::new(PolicyKind::Easy)
+        };
+        assert!(simulate(&jobs, 4, &bad).is_err());
+    }
+}

@@ -441,6 +441,40 @@ mod tests {
             prop_assert_eq!(time_key(a).cmp(&time_key(b)), a.total_cmp(&b));
         }
 
+        /// Pushes, cancels and pops in random order agree with a plain sorted list.
+        #[test]
+        fn cancellation_matches_a_reference_list(
+            ops in proptest::collection::vec((0u8..3, 0u8..10, 0u32..3, any::<usize>()), 0..300),
+        ) {
+            let mut q = EventQueue::new();
+            let mut model: Vec<(f64, u32, u64)> = Vec::new();
+            let mut issued: Vec<EventId> = Vec::new();
+            for (op, t, c, pick) in ops {
+                match op {
+                    0 => {
+                        let id = q.push(f64::from(t), c, ()).unwrap();
+                        model.push((f64::from(t), c, id.0));
+                        issued.push(id);
+                    }
+                    1 if !issued.is_empty() => {
+                        let id = issued[pick % issued.len()];
+                        let live = model.iter().position(|e| e.2 == id.0);
+                        prop_assert_eq!(q.cancel(id), live.is_some());
+                        if let Some(k) = live {
+                            model.remove(k);
+                        }
+                    }
+                    _ => {
+                        model.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+                        let want = (!model.is_empty()).then(|| model.remove(0));
+                        let got = q.pop().map(|e| (e.time, e.class, e.id.0));
+                        prop_assert_eq!(got, want);
+                    }
+                }
+                prop_assert_eq!(q.len(), model.len());
+            }
+        }
+
         #[test]
         fn pops_are_sorted_by_key(items in proptest::collection::vec((0u8..20, 0u32..3), 0..200)) {
             let mut q = EventQueue::new();
