@@ -9,14 +9,9 @@ use slarm_workload::synth::SyntheticModel;
 use slarm_workload::{traces, Workload};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Some(dir) = traces::dir_or_skip() else {
+    let Some(files) = traces::files_or_skip() else {
         return Ok(());
     };
-    let mut files: Vec<_> = std::fs::read_dir(&dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "gz"))
-        .collect();
-    files.sort();
     for path in files {
         let name = path
             .file_name()
@@ -24,21 +19,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .unwrap_or_default();
         let w = Workload::from_trace(read_trace(&path, ReadOptions::default())?, None)?;
         let m = SyntheticModel::calibrate(&w)?;
+        let numbers: Vec<String> = m.parameters().iter().map(|v| format!("{v:?}")).collect();
         println!(
-            "    preset({name:?}, {}, {}, {:?}, {:?}, {:?}, {:?}, {:?}, {:?}, {:?}, {:?}, {:?}, {:?}, {:?}),",
+            "    preset({name:?}, {}, {}, {}),",
             m.jobs,
             m.machine_procs,
-            m.mean_interarrival_s,
-            m.ln_runtime_mean,
-            m.ln_runtime_sd,
-            m.log2_procs_mean,
-            m.log2_procs_sd,
-            m.ln_estimate_mean,
-            m.ln_estimate_sd,
-            m.runtime_estimate_correlation,
-            m.underestimate_share,
-            m.max_runtime_s,
-            m.max_estimate_s,
+            numbers.join(", ")
         );
     }
     Ok(())

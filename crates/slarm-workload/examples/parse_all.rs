@@ -11,14 +11,9 @@ use slarm_workload::reader::{read_trace, ReadOptions};
 use slarm_workload::{traces, Workload};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Some(dir) = traces::dir_or_skip() else {
+    let Some(files) = traces::files_or_skip() else {
         return Ok(());
     };
-    let mut files: Vec<_> = std::fs::read_dir(&dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "gz"))
-        .collect();
-    files.sort();
     let all = Instant::now();
     let mut total_jobs = 0;
     for path in &files {

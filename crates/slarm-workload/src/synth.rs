@@ -145,6 +145,26 @@ impl SyntheticModel {
         })
     }
 
+    /// The fitted numbers in a fixed order: mean inter-arrival, ln run time mean and sd,
+    /// log2 processors mean and sd, ln estimate mean and sd, run time / estimate
+    /// correlation, under-estimate share, longest run time, longest estimate (the order of
+    /// the [`PRESETS`] rows after jobs and machine size).
+    pub fn parameters(&self) -> [f64; 11] {
+        [
+            self.mean_interarrival_s,
+            self.ln_runtime_mean,
+            self.ln_runtime_sd,
+            self.log2_procs_mean,
+            self.log2_procs_sd,
+            self.ln_estimate_mean,
+            self.ln_estimate_sd,
+            self.runtime_estimate_correlation,
+            self.underestimate_share,
+            self.max_runtime_s,
+            self.max_estimate_s,
+        ]
+    }
+
     /// Probability of keeping a drawn under-estimate: the target share over the share the
     /// bivariate normal gives, P(ln est < ln run) = Phi((mu_r - mu_e) / sd(ln est - ln run)).
     fn keep_underestimate(&self) -> f64 {

@@ -99,6 +99,21 @@ pub fn locate(name: &str) -> Result<PathBuf, MissingTrace> {
     }
 }
 
+/// Every gzip trace (`*.gz`) in the trace folder, sorted by file name.
+pub fn files() -> Result<Vec<PathBuf>, MissingTrace> {
+    let d = dir()?;
+    let entries = std::fs::read_dir(&d).map_err(|_| MissingTrace {
+        path: d.clone(),
+        folder_missing: true,
+    })?;
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "gz"))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
 /// For tests and examples: [`locate`], printing the "skipping" message on stderr and
 /// returning `None` when the trace is absent.
 pub fn or_skip(name: &str) -> Option<PathBuf> {
@@ -109,6 +124,11 @@ pub fn or_skip(name: &str) -> Option<PathBuf> {
 /// message on stderr.
 pub fn dir_or_skip() -> Option<PathBuf> {
     dir().map_err(|m| eprintln!("{m}")).ok()
+}
+
+/// For tests and examples: [`files`], or `None` after printing the "skipping" message.
+pub fn files_or_skip() -> Option<Vec<PathBuf>> {
+    files().map_err(|m| eprintln!("{m}")).ok()
 }
 
 #[cfg(test)]

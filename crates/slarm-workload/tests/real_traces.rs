@@ -2,8 +2,6 @@
 //! traces README cites (CTC 77,222, HPC2N 202,871, KTH 28,476, SDSC-SP2 59,715). Skips with
 //! a message when the traces are absent.
 
-use std::path::PathBuf;
-
 use slarm_stats::RngStreams;
 use slarm_workload::reader::{read_trace, ReadOptions};
 use slarm_workload::synth::{preset_for, SyntheticModel, PRESETS};
@@ -11,7 +9,7 @@ use slarm_workload::{traces, Workload};
 
 #[test]
 fn all_shared_traces_parse_strictly() {
-    let Some(dir) = traces::dir_or_skip() else {
+    let Some(files) = traces::files_or_skip() else {
         return;
     };
     let expected = [
@@ -21,12 +19,6 @@ fn all_shared_traces_parse_strictly() {
         ("SDSC-SP2-1998-4.2-cln.swf.gz", 59_715),
         ("lublin_256_new2.gz", 10_000),
     ];
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "gz"))
-        .collect();
-    files.sort();
     assert!(
         files.len() >= 17,
         "expected 17 traces, found {}",
@@ -64,32 +56,8 @@ fn presets_are_the_calibration_of_the_traces() {
         let w =
             Workload::from_trace(read_trace(&path, ReadOptions::default()).unwrap(), None).unwrap();
         let m = SyntheticModel::calibrate(&w).unwrap();
-        let got = [
-            m.mean_interarrival_s,
-            m.ln_runtime_mean,
-            m.ln_runtime_sd,
-            m.log2_procs_mean,
-            m.log2_procs_sd,
-            m.ln_estimate_mean,
-            m.ln_estimate_sd,
-            m.runtime_estimate_correlation,
-            m.underestimate_share,
-            m.max_runtime_s,
-            m.max_estimate_s,
-        ];
-        let want = [
-            p.mean_interarrival_s,
-            p.ln_runtime.0,
-            p.ln_runtime.1,
-            p.log2_procs.0,
-            p.log2_procs.1,
-            p.ln_estimate.0,
-            p.ln_estimate.1,
-            p.correlation_and_underestimates.0,
-            p.correlation_and_underestimates.1,
-            p.max_runtime_and_estimate.0,
-            p.max_runtime_and_estimate.1,
-        ];
+        let got = m.parameters();
+        let want = p.model(p.jobs).parameters();
         assert_eq!(
             (m.jobs, m.machine_procs),
             (p.jobs, p.machine_procs),
