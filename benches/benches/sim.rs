@@ -24,8 +24,12 @@ fn workload() -> slarm::workload::Workload {
         ln_runtime_sd: 1.5,
         log2_procs_mean: 3.0,
         log2_procs_sd: 1.5,
-        ln_estimate_ratio_mean: 1.0,
-        ln_estimate_ratio_sd: 0.8,
+        ln_estimate_mean: 9.0,
+        ln_estimate_sd: 1.2,
+        runtime_estimate_correlation: 0.7,
+        underestimate_share: 0.05,
+        max_runtime_s: 86_400.0,
+        max_estimate_s: 172_800.0,
         source: "bench".into(),
     }
     .generate(&mut RngStreams::new(1).stream(&[0]))

@@ -119,6 +119,16 @@ fn bad_input_exits_2_naming_the_line() {
     let mut gz = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
     gz.extend_from_slice(&[0xde, 0xad, 0xbe, 0xef, 1, 2, 3]);
     let corrupt = write(dir.path(), "c.swf.gz", &gz);
+    // A gzip member holding GOOD in one stored (uncompressed) deflate block, cut in the
+    // middle of line 3: the decoder fails after two complete lines.
+    let mut stored = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, 0x01];
+    let len = GOOD.len() as u16;
+    stored.extend_from_slice(&len.to_le_bytes());
+    stored.extend_from_slice(&(!len).to_le_bytes());
+    let cut = GOOD.match_indices('\n').nth(2).unwrap().0 + 5;
+    stored.extend_from_slice(&GOOD.as_bytes()[..cut]);
+    let truncated_gz = write(dir.path(), "t.swf.gz", &stored);
+    let header_only = write(dir.path(), "h.swf", b"; MaxProcs: 8\n; Note: no jobs\n");
     for cmd in [
         &["trace", "stats"][..],
         &["simulate", "--policy", "easy", "--trace"][..],
@@ -133,6 +143,9 @@ fn bad_input_exits_2_naming_the_line() {
         run(&empty, "no job lines");
         run(&junk, "line 1");
         run(&corrupt, "corrupt");
+        run(&truncated_gz, "line 4: corrupt or truncated");
+        run(&header_only, "no job lines");
+        run(dir.path(), dir.path().to_str().unwrap());
         run(&dir.path().join("missing.swf"), "missing.swf");
     }
     expect_bad(

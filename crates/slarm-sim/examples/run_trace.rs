@@ -1,38 +1,43 @@
-//! Replays an SWF trace under a policy and prints the metrics and phase timings.
+//! Replays an SWF trace under a policy and prints the metrics and phase timings; optionally
+//! writes the schedule CSV (`job_id,submit,start,end,procs`), e.g. to compare schedules
+//! before and after a change or against `xtask/oracle/easy.py`.
 //!
-//! `cargo run --release -p slarm-sim --example run_trace -- TRACE.swf.gz easy`
+//! `cargo run --release -p slarm-sim --example run_trace -- TRACE.swf.gz easy [SCHEDULE.csv]`
 
 use std::time::Instant;
 
 use slarm_sim::batch::{simulate_workload, BatchConfig};
-use slarm_sim::metrics::{Metrics, DEFAULT_TAU_S};
+use slarm_sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
 use slarm_sim::policy::PolicyKind;
 use slarm_workload::reader::{read_trace, ReadOptions};
 use slarm_workload::Workload;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().ok_or("usage: run_trace TRACE POLICY")?;
+    let path = args
+        .next()
+        .ok_or("usage: run_trace TRACE [POLICY] [SCHEDULE.csv]")?;
     let policy: PolicyKind = args.next().unwrap_or_else(|| "easy".into()).parse()?;
+    let csv = args.next();
     let t0 = Instant::now();
     let w = Workload::from_trace(read_trace(path.as_ref(), ReadOptions::default())?, None)?;
     let t1 = Instant::now();
     let s = simulate_workload(&w, &BatchConfig::new(policy))?;
     let t2 = Instant::now();
     let m = Metrics::of(&s, DEFAULT_TAU_S);
-    println!("{}", serde_json_like(&m));
+    println!(
+        "jobs {} mean_wait_s {:.3} mean_bsld {:.4} utilization {:.5} makespan_s {}",
+        m.jobs, m.mean_wait_s, m.mean_bounded_slowdown, m.utilization, m.makespan_s
+    );
     println!(
         "read {:.3} s, simulate {:.3} s, {} events",
         (t1 - t0).as_secs_f64(),
         (t2 - t1).as_secs_f64(),
         s.events
     );
+    if let Some(csv) = csv {
+        let out = std::io::BufWriter::new(std::fs::File::create(&csv)?);
+        write_schedule_csv(&s.records, out)?;
+    }
     Ok(())
-}
-
-fn serde_json_like(m: &Metrics) -> String {
-    format!(
-        "jobs {} mean_wait_s {:.3} mean_bsld {:.4} utilization {:.5} makespan_s {}",
-        m.jobs, m.mean_wait_s, m.mean_bounded_slowdown, m.utilization, m.makespan_s
-    )
 }

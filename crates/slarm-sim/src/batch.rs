@@ -29,7 +29,10 @@ use slarm_workload::Job;
 
 use crate::error::{check_time, Result, SimError};
 use crate::kernel::{Handler, Simulation};
-use crate::policy::{easy_pass, fcfs_pass, Candidate, ConservativePlanner, PolicyKind, RunningSet};
+use crate::policy::{
+    easy_pass_into, fcfs_pass_into, Candidate, ConservativePlanner, PassOutcome, PolicyKind,
+    RunningSet,
+};
 
 /// Priority order of the waiting queue; ties always break by submit time, then job number.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -142,7 +145,8 @@ struct State<'a> {
     arrival_order: Vec<usize>,
     next_arrival: usize,
     cfg: &'a BatchConfig,
-    queue: Vec<usize>,
+    /// Waiting jobs in queue order (`key` = index into the job slice).
+    queue: Vec<Candidate>,
     free: u32,
     running: RunningSet,
     planner: Option<ConservativePlanner>,
@@ -153,7 +157,8 @@ struct State<'a> {
     pass_at: Option<f64>,
     wake_at: Option<f64>,
     compress: bool,
-    cands: Vec<Candidate>,
+    out: PassOutcome,
+    scratch: Vec<(f64, u32)>,
 }
 
 impl State<'_> {
@@ -172,12 +177,20 @@ impl State<'_> {
 
     fn enqueue(&mut self, i: usize) {
         let pos = match self.queue.last() {
-            Some(&last) if self.order_cmp(last, i).is_gt() => self
+            Some(last) if self.order_cmp(last.key, i).is_gt() => self
                 .queue
-                .partition_point(|&q| self.order_cmp(q, i).is_lt()),
+                .partition_point(|q| self.order_cmp(q.key, i).is_lt()),
             _ => self.queue.len(),
         };
-        self.queue.insert(pos, i);
+        let p = &self.prep[i];
+        self.queue.insert(
+            pos,
+            Candidate {
+                key: i,
+                procs: p.procs,
+                estimate: p.estimate,
+            },
+        );
     }
 
     fn request_pass(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
@@ -204,7 +217,7 @@ impl State<'_> {
         };
         let mut k = 0;
         while k < self.queue.len() {
-            let i = self.queue[k];
+            let i = self.queue[k].key;
             if now > exp[i] {
                 self.queue.remove(k);
                 self.expired.push(i);
@@ -226,50 +239,52 @@ impl State<'_> {
         if self.queue.is_empty() {
             return Ok(());
         }
-        let to_start: Vec<usize> = match self.cfg.policy {
+        // Positions in the queue (ascending) of the jobs to start now, in `self.out.start`.
+        match self.cfg.policy {
             PolicyKind::Conservative => self.conservative_starts(sim)?,
             PolicyKind::Fcfs | PolicyKind::Easy => {
                 if self.free == 0 {
                     return Ok(());
                 }
-                self.cands.clear();
-                for &i in &self.queue {
-                    let p = &self.prep[i];
-                    self.cands.push(Candidate {
-                        key: i,
-                        procs: p.procs,
-                        estimate: p.estimate,
-                    });
-                }
-                let out = if self.cfg.policy == PolicyKind::Easy {
-                    easy_pass(now, self.free, &self.running, &self.cands)
+                if self.cfg.policy == PolicyKind::Easy {
+                    easy_pass_into(
+                        now,
+                        self.free,
+                        &self.running,
+                        &self.queue,
+                        &mut self.out,
+                        &mut self.scratch,
+                    );
                 } else {
-                    fcfs_pass(self.free, &self.cands)
-                };
+                    fcfs_pass_into(self.free, &self.queue, &mut self.out);
+                }
+                let out = &self.out;
                 if let (Some(h), Some(s)) = (out.head, out.shadow) {
-                    let hi = self.cands[h].key;
+                    let hi = self.queue[h].key;
                     if self.first_reservation[hi].is_none() && s.is_finite() {
                         self.first_reservation[hi] = Some(s);
                     }
                 }
-                out.start.iter().map(|&p| self.cands[p].key).collect()
             }
-        };
-        if to_start.is_empty() {
+        }
+        if self.out.start.is_empty() {
             return Ok(());
         }
-        for &i in &to_start {
+        for k in 0..self.out.start.len() {
+            let i = self.queue[self.out.start[k]].key;
             self.start_job(i, sim)?;
         }
-        let start = &self.start;
-        self.queue.retain(|&i| start[i].is_nan());
+        remove_positions(&mut self.queue, &self.out.start);
         Ok(())
     }
 
-    fn conservative_starts(&mut self, sim: &mut Simulation<Ev>) -> Result<Vec<usize>> {
+    /// Conservative backfilling: the queue positions whose reservation has begun go to
+    /// `self.out.start`.
+    fn conservative_starts(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
         let now = sim.now();
+        self.out.start.clear();
         let Some(pl) = &mut self.planner else {
-            return Ok(Vec::new());
+            return Ok(());
         };
         pl.advance(now);
         if self.compress {
@@ -277,19 +292,18 @@ impl State<'_> {
             let mut items: Vec<(f64, u32, f64)> = self
                 .queue
                 .iter()
-                .map(|&i| (self.reserved[i], self.prep[i].procs, self.prep[i].estimate))
+                .map(|c| (self.reserved[c.key], c.procs, c.estimate))
                 .collect();
             pl.compress(now, &mut items)?;
-            for (&i, it) in self.queue.iter().zip(&items) {
-                self.reserved[i] = it.0;
+            for (c, it) in self.queue.iter().zip(&items) {
+                self.reserved[c.key] = it.0;
             }
         }
         let mut next_wake = f64::INFINITY;
-        let mut starts = Vec::new();
-        for &i in &self.queue {
-            let r = self.reserved[i];
+        for (pos, c) in self.queue.iter().enumerate() {
+            let r = self.reserved[c.key];
             if r <= now {
-                starts.push(i);
+                self.out.start.push(pos);
             } else {
                 next_wake = next_wake.min(r);
             }
@@ -301,8 +315,27 @@ impl State<'_> {
             self.wake_at = Some(next_wake);
             sim.schedule_at(next_wake, CLASS_PASS, Ev::Pass)?;
         }
-        Ok(starts)
+        Ok(())
     }
+}
+
+/// Removes the entries at `positions` (strictly ascending) from `queue`, keeping the order
+/// of the rest; entries before the first position are not touched.
+fn remove_positions(queue: &mut Vec<Candidate>, positions: &[usize]) {
+    let Some(&first) = positions.first() else {
+        return;
+    };
+    let mut next = positions.iter().copied().peekable();
+    let mut write = first;
+    for read in first..queue.len() {
+        if next.peek() == Some(&read) {
+            next.next();
+        } else {
+            queue[write] = queue[read];
+            write += 1;
+        }
+    }
+    queue.truncate(write);
 }
 
 impl Handler<Ev> for State<'_> {
@@ -445,7 +478,8 @@ pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedu
         pass_at: None,
         wake_at: None,
         compress: false,
-        cands: Vec::new(),
+        out: PassOutcome::default(),
+        scratch: Vec::new(),
     };
     let mut sim = Simulation::starting_at(origin);
     if let Some(&first) = state.arrival_order.first() {
@@ -472,4 +506,61 @@ pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedu
         expired: state.expired,
         events: stats.delivered,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn starts(s: &Schedule) -> Vec<(u64, f64)> {
+        s.records.iter().map(|r| (r.id, r.start)).collect()
+    }
+
+    #[test]
+    fn one_instant_is_completions_then_arrivals_then_one_pass() {
+        // 4 processors. Job 1 holds all of them until t = 10; jobs 2 (long, 2 procs) and
+        // 3 (short, 4 procs) arrive at t = 10 exactly. Completion first: the processors are
+        // free for the arrivals. One pass after both arrivals: under shortest-estimate-first
+        // job 3 goes first and takes the machine; a pass per arrival would have started
+        // job 2 on its own arrival.
+        let jobs = vec![
+            Job::new(1, 0.0, 10.0, 4, 10.0),
+            Job::new(2, 10.0, 100.0, 2, 100.0),
+            Job::new(3, 10.0, 5.0, 4, 5.0),
+        ];
+        let cfg = BatchConfig {
+            order: QueueOrder::ShortestEstimate,
+            ..BatchConfig::new(PolicyKind::Easy)
+        };
+        let s = simulate(&jobs, 4, &cfg).unwrap();
+        assert_eq!(starts(&s), vec![(1, 0.0), (2, 15.0), (3, 10.0)]);
+        // FCFS order: job 2 first (submit tie broken by job number), job 3 waits for it.
+        let s = simulate(&jobs, 4, &BatchConfig::new(PolicyKind::Fcfs)).unwrap();
+        assert_eq!(starts(&s), vec![(1, 0.0), (2, 10.0), (3, 110.0)]);
+    }
+
+    #[test]
+    fn expired_jobs_leave_the_queue_and_free_their_reservation() {
+        // Job 2 cannot start before t = 100 but must start by t = 50: it expires, and job 3
+        // behind it then runs as soon as job 1 ends, under every policy.
+        let jobs = vec![
+            Job::new(1, 0.0, 100.0, 4, 100.0),
+            Job::new(2, 1.0, 10.0, 4, 10.0),
+            Job::new(3, 2.0, 10.0, 4, 10.0),
+        ];
+        for policy in [PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative] {
+            let cfg = BatchConfig {
+                expiry: Some(vec![f64::INFINITY, 50.0, f64::INFINITY]),
+                ..BatchConfig::new(policy)
+            };
+            let s = simulate(&jobs, 4, &cfg).unwrap();
+            assert_eq!(s.expired, vec![1], "{policy:?}");
+            assert_eq!(starts(&s), vec![(1, 0.0), (3, 100.0)], "{policy:?}");
+        }
+        let bad = BatchConfig {
+            expiry: Some(vec![1.0]),
+            ..BatchConfig::new(PolicyKind::Easy)
+        };
+        assert!(simulate(&jobs, 4, &bad).is_err());
+    }
 }

@@ -33,7 +33,7 @@
 //! ```
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::BinaryHeap;
 
 use serde::{Deserialize, Serialize};
 
@@ -57,18 +57,25 @@ pub struct Scheduled<E> {
 }
 
 struct Entry<E> {
-    time: f64,
+    /// `time` mapped to an integer with the order of `f64::total_cmp`, so the heap compares
+    /// integers only.
+    time_key: i64,
     class: u32,
     seq: u64,
+    time: f64,
     event: E,
+}
+
+/// The integer whose order is `f64::total_cmp`'s (the same mapping the standard library
+/// uses inside `total_cmp`).
+fn time_key(t: f64) -> i64 {
+    let bits = t.to_bits() as i64;
+    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
 }
 
 impl<E> Entry<E> {
     fn key_cmp(&self, other: &Self) -> Ordering {
-        self.time
-            .total_cmp(&other.time)
-            .then(self.class.cmp(&other.class))
-            .then(self.seq.cmp(&other.seq))
+        (self.time_key, self.class, self.seq).cmp(&(other.time_key, other.class, other.seq))
     }
 }
 
@@ -93,10 +100,14 @@ impl<E> Ord for Entry<E> {
 /// A priority queue of events ordered by (time, class, insertion sequence).
 ///
 /// Cancellation is lazy: a cancelled event stays in the heap and is skipped when it surfaces.
+/// Which events are still pending is one bit per issued sequence number (events are numbered
+/// densely from 0), so push, pop and cancel need no hashing.
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
-    cancelled: HashSet<u64>,
-    pending: HashSet<u64>,
+    /// Bit `seq` is set while event `seq` is pending (issued, neither delivered nor cancelled).
+    pending: Vec<u64>,
+    /// Cancelled events still sitting in the heap.
+    cancelled_in_heap: usize,
     next_seq: u64,
 }
 
@@ -115,24 +126,36 @@ impl<E> std::fmt::Debug for EventQueue<E> {
     }
 }
 
+/// Word index and bit mask of sequence number `seq` in the pending bitset.
+fn bit(seq: u64) -> (usize, u64) {
+    ((seq / 64) as usize, 1u64 << (seq % 64))
+}
+
 impl<E> EventQueue<E> {
     /// An empty queue.
     pub fn new() -> Self {
-        Self {
-            heap: BinaryHeap::new(),
-            cancelled: HashSet::new(),
-            pending: HashSet::new(),
-            next_seq: 0,
-        }
+        Self::with_capacity(0)
     }
 
     /// An empty queue with room for `n` events.
     pub fn with_capacity(n: usize) -> Self {
         Self {
             heap: BinaryHeap::with_capacity(n),
-            cancelled: HashSet::new(),
-            pending: HashSet::new(),
+            pending: Vec::new(),
+            cancelled_in_heap: 0,
             next_seq: 0,
+        }
+    }
+
+    fn is_pending(&self, seq: u64) -> bool {
+        let (w, m) = bit(seq);
+        self.pending.get(w).is_some_and(|x| x & m != 0)
+    }
+
+    fn clear_pending(&mut self, seq: u64) {
+        let (w, m) = bit(seq);
+        if let Some(x) = self.pending.get_mut(w) {
+            *x &= !m;
         }
     }
 
@@ -141,31 +164,40 @@ impl<E> EventQueue<E> {
         check_time("event time", time)?;
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.pending.insert(seq);
+        let (w, m) = bit(seq);
+        if w == self.pending.len() {
+            self.pending.push(0);
+        }
+        self.pending[w] |= m;
         self.heap.push(Entry {
-            time,
+            time_key: time_key(time),
             class,
             seq,
+            time,
             event,
         });
         Ok(EventId(seq))
     }
 
-    /// Marks a pending event as cancelled; returns false if it was already cancelled or
-    /// never issued by this queue.
+    /// Marks a pending event as cancelled; returns false if it was already cancelled,
+    /// delivered or never issued by this queue.
     pub fn cancel(&mut self, id: EventId) -> bool {
-        if !self.pending.remove(&id.0) {
+        if !self.is_pending(id.0) {
             return false;
         }
-        self.cancelled.insert(id.0)
+        self.clear_pending(id.0);
+        self.cancelled_in_heap += 1;
+        true
     }
 
     fn skip_cancelled(&mut self) {
-        while let Some(top) = self.heap.peek() {
-            if self.cancelled.remove(&top.seq) {
-                self.heap.pop();
-            } else {
-                break;
+        while self.cancelled_in_heap > 0 {
+            match self.heap.peek() {
+                Some(top) if !self.is_pending(top.seq) => {
+                    self.heap.pop();
+                    self.cancelled_in_heap -= 1;
+                }
+                _ => break,
             }
         }
     }
@@ -174,7 +206,7 @@ impl<E> EventQueue<E> {
     pub fn pop(&mut self) -> Option<Scheduled<E>> {
         self.skip_cancelled();
         let e = self.heap.pop()?;
-        self.pending.remove(&e.seq);
+        self.clear_pending(e.seq);
         Some(Scheduled {
             time: e.time,
             class: e.class,
@@ -191,7 +223,7 @@ impl<E> EventQueue<E> {
 
     /// Number of live events.
     pub fn len(&self) -> usize {
-        self.pending.len()
+        self.heap.len() - self.cancelled_in_heap
     }
 
     /// True when no live event is pending.
@@ -404,6 +436,45 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn time_key_orders_like_total_cmp(a in any::<f64>(), b in any::<f64>()) {
+            prop_assert_eq!(time_key(a).cmp(&time_key(b)), a.total_cmp(&b));
+        }
+
+        /// Pushes, cancels and pops in random order agree with a plain sorted list.
+        #[test]
+        fn cancellation_matches_a_reference_list(
+            ops in proptest::collection::vec((0u8..3, 0u8..10, 0u32..3, any::<usize>()), 0..300),
+        ) {
+            let mut q = EventQueue::new();
+            let mut model: Vec<(f64, u32, u64)> = Vec::new();
+            let mut issued: Vec<EventId> = Vec::new();
+            for (op, t, c, pick) in ops {
+                match op {
+                    0 => {
+                        let id = q.push(f64::from(t), c, ()).unwrap();
+                        model.push((f64::from(t), c, id.0));
+                        issued.push(id);
+                    }
+                    1 if !issued.is_empty() => {
+                        let id = issued[pick % issued.len()];
+                        let live = model.iter().position(|e| e.2 == id.0);
+                        prop_assert_eq!(q.cancel(id), live.is_some());
+                        if let Some(k) = live {
+                            model.remove(k);
+                        }
+                    }
+                    _ => {
+                        model.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+                        let want = (!model.is_empty()).then(|| model.remove(0));
+                        let got = q.pop().map(|e| (e.time, e.class, e.id.0));
+                        prop_assert_eq!(got, want);
+                    }
+                }
+                prop_assert_eq!(q.len(), model.len());
+            }
+        }
+
         #[test]
         fn pops_are_sorted_by_key(items in proptest::collection::vec((0u8..20, 0u32..3), 0..200)) {
             let mut q = EventQueue::new();

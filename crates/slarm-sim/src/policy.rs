@@ -130,19 +130,23 @@ pub struct PassOutcome {
 
 /// FCFS pass: start jobs in queue order while they fit in `free` processors.
 pub fn fcfs_pass(free: u32, queue: &[Candidate]) -> PassOutcome {
+    let mut out = PassOutcome::default();
+    fcfs_pass_into(free, queue, &mut out);
+    out
+}
+
+/// [`fcfs_pass`] writing into a reused outcome (no allocation once it has grown).
+pub(crate) fn fcfs_pass_into(free: u32, queue: &[Candidate], out: &mut PassOutcome) {
+    out.start.clear();
+    out.shadow = None;
+    out.head = None;
     let mut free = free;
-    let mut start = Vec::new();
     for (pos, c) in queue.iter().enumerate() {
         if c.procs > free {
             break;
         }
         free -= c.procs;
-        start.push(pos);
-    }
-    PassOutcome {
-        start,
-        shadow: None,
-        head: None,
+        out.start.push(pos);
     }
 }
 
@@ -151,31 +155,81 @@ pub fn fcfs_pass(free: u32, queue: &[Candidate]) -> PassOutcome {
 /// Jobs are started in order while they fit. The first job that does not fit (the head)
 /// gets a reservation at the shadow time: the earliest predicted end at which enough
 /// processors are free. `extra` = processors free at the shadow time beyond the head's
-/// need. A later job starts now iff it fits and either ends by the shadow time
+/// need, counting every running job predicted to end at or before the shadow time (also
+/// the other jobs that end exactly then, not only the one that first covers the head).
+/// A later job starts now iff it fits and either ends by the shadow time
 /// (`now + estimate <= shadow`) or uses no more than `extra` processors (then `extra`
 /// shrinks by its size).
 pub fn easy_pass(now: f64, free: u32, running: &RunningSet, queue: &[Candidate]) -> PassOutcome {
-    let mut out = fcfs_pass(free, queue);
-    let mut free = free - out.start.iter().map(|&p| queue[p].procs).sum::<u32>();
+    let mut out = PassOutcome::default();
+    easy_pass_into(now, free, running, queue, &mut out, &mut Vec::new());
+    out
+}
+
+/// [`easy_pass`] writing into a reused outcome, with a reused scratch buffer for the
+/// predicted ends of the jobs started in this pass.
+pub(crate) fn easy_pass_into(
+    now: f64,
+    free: u32,
+    running: &RunningSet,
+    queue: &[Candidate],
+    out: &mut PassOutcome,
+    just_started: &mut Vec<(f64, u32)>,
+) {
+    fcfs_pass_into(free, queue, out);
     let head_pos = out.start.len();
     let Some(head) = queue.get(head_pos) else {
-        return out;
+        return;
     };
+    let mut free = free - out.start.iter().map(|&p| queue[p].procs).sum::<u32>();
     // Shadow time: walk running jobs (including those just started) by predicted end.
-    let mut just_started: Vec<(f64, u32)> = out
-        .start
-        .iter()
-        .map(|&p| (now + queue[p].estimate, queue[p].procs))
-        .collect();
+    just_started.clear();
+    just_started.extend(
+        out.start
+            .iter()
+            .map(|&p| (now + queue[p].estimate, queue[p].procs)),
+    );
     just_started.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (shadow, extra) = shadow_and_extra(free, head.procs, running, just_started);
+    let mut extra = extra;
+    out.shadow = Some(shadow);
+    out.head = Some(head_pos);
+    for (pos, c) in queue.iter().enumerate().skip(head_pos + 1) {
+        if free == 0 {
+            break;
+        }
+        if c.procs > free {
+            continue;
+        }
+        if now + c.estimate <= shadow {
+            free -= c.procs;
+            out.start.push(pos);
+        } else if i64::from(c.procs) <= extra {
+            free -= c.procs;
+            extra -= i64::from(c.procs);
+            out.start.push(pos);
+        }
+    }
+}
+
+/// The head's shadow time and `extra` (design.md §3): releases of the running jobs and of
+/// the jobs just started (both sorted by predicted end) are merged until `need` processors
+/// are free; every release at that same instant still counts towards `extra`. Infinite
+/// shadow and no extra when the head can never fit (not reachable for a job that fits the
+/// machine).
+fn shadow_and_extra(
+    free: u32,
+    need: u32,
+    running: &RunningSet,
+    just_started: &[(f64, u32)],
+) -> (f64, i64) {
+    let need = i64::from(need);
     let mut avail = i64::from(free);
-    let need = i64::from(head.procs);
     let mut shadow = f64::INFINITY;
-    let mut extra = 0i64;
     let mut js = just_started.iter().peekable();
     let mut rs = running.iter().peekable();
     loop {
-        let next = match (rs.peek(), js.peek()) {
+        let (end, procs) = match (rs.peek(), js.peek()) {
             (Some(&(re, _, rp)), Some(&&(je, jp))) => {
                 if re <= je {
                     rs.next();
@@ -195,32 +249,19 @@ pub fn easy_pass(now: f64, free: u32, running: &RunningSet, queue: &[Candidate])
             }
             (None, None) => break,
         };
-        avail += i64::from(next.1);
-        if avail >= need {
-            shadow = next.0;
-            extra = avail - need;
+        if end > shadow {
             break;
         }
-    }
-    out.shadow = Some(shadow);
-    out.head = Some(head_pos);
-    for (pos, c) in queue.iter().enumerate().skip(head_pos + 1) {
-        if free == 0 {
-            break;
-        }
-        if c.procs > free {
-            continue;
-        }
-        if now + c.estimate <= shadow {
-            free -= c.procs;
-            out.start.push(pos);
-        } else if i64::from(c.procs) <= extra {
-            free -= c.procs;
-            extra -= i64::from(c.procs);
-            out.start.push(pos);
+        avail += i64::from(procs);
+        if avail >= need && shadow.is_infinite() {
+            shadow = end;
         }
     }
-    out
+    if shadow.is_finite() {
+        (shadow, avail - need)
+    } else {
+        (shadow, 0)
+    }
 }
 
 /// Conservative backfilling state: an availability profile holding running jobs (until
@@ -283,18 +324,30 @@ impl ConservativePlanner {
         if old_start <= now {
             return Ok(old_start);
         }
-        match self
+        Ok(self
+            .move_earlier(now, old_start, procs, estimate)?
+            .unwrap_or(old_start))
+    }
+
+    /// Moves the reservation `[old_start, old_start + estimate)` to the earliest feasible
+    /// start in `[after, old_start)`, if there is one; returns the new start.
+    fn move_earlier(
+        &mut self,
+        after: f64,
+        old_start: f64,
+        procs: u32,
+        estimate: f64,
+    ) -> Result<Option<f64>> {
+        let Some(t) = self
             .profile
-            .earlier_fit_than(now, old_start, procs, estimate)
-        {
-            None => Ok(old_start),
-            Some(t) => {
-                self.profile
-                    .release(old_start, old_start + estimate, procs)?;
-                self.profile.reserve(t, t + estimate, procs)?;
-                Ok(t)
-            }
-        }
+            .earlier_fit_than(after, old_start, procs, estimate)
+        else {
+            return Ok(None);
+        };
+        self.profile
+            .release(old_start, old_start + estimate, procs)?;
+        self.profile.reserve(t, t + estimate, procs)?;
+        Ok(Some(t))
     }
 
     /// Compresses a whole queue after processors were freed early (Mu'alem & Feitelson):
@@ -303,40 +356,41 @@ impl ConservativePlanner {
     /// place. A running maximum of free processors prunes jobs that cannot move.
     pub fn compress(&mut self, now: f64, items: &mut [(f64, u32, f64)]) -> Result<()> {
         self.profile.advance(now);
-        let mut prefix_max = self.prefix_max();
+        let mut prefix_max = Vec::new();
+        self.prefix_max_into(&mut prefix_max);
         for item in items.iter_mut() {
             let (start, procs, est) = *item;
             if start <= now {
                 continue;
             }
             // Free processors strictly before the job's start never include its own
-            // reservation; if they never reach its size, it cannot move earlier.
-            if prefix_max.len() != self.profile.steps().len() {
-                prefix_max = self.prefix_max();
-            }
-            let k = self.profile.steps().partition_point(|s| s.time < start);
-            if k == 0 || prefix_max[k - 1] < i64::from(procs) {
+            // reservation; if they never reach its size, it cannot move earlier. Nor can it
+            // start before the first step whose free count reaches its size (the running
+            // maximum is monotone, so a binary search finds that step).
+            let steps = self.profile.steps();
+            let k = steps.partition_point(|s| s.time < start);
+            let need = i64::from(procs);
+            if k == 0 || prefix_max[k - 1] < need {
                 continue;
             }
-            let t = self.compress_one(now, start, procs, est)?;
-            if t < start {
+            let first = prefix_max[..k].partition_point(|&m| m < need);
+            let after = now.max(steps[first].time);
+            if let Some(t) = self.move_earlier(after, start, procs, est)? {
                 item.0 = t;
-                prefix_max = self.prefix_max();
+                self.prefix_max_into(&mut prefix_max);
             }
         }
         Ok(())
     }
 
-    fn prefix_max(&self) -> Vec<i64> {
+    /// The running maximum of free processors over the profile's steps, into `out`.
+    fn prefix_max_into(&self, out: &mut Vec<i64>) {
+        out.clear();
         let mut m = i64::MIN;
-        self.profile
-            .steps()
-            .iter()
-            .map(|s| {
-                m = m.max(s.free);
-                m
-            })
-            .collect()
+        out.extend(self.profile.steps().iter().map(|s| {
+            m = m.max(s.free);
+            m
+        }));
     }
 
     /// Forgets the plan before `now`.
@@ -378,6 +432,20 @@ mod tests {
         let q = [c(0, 10, 10.0), c(1, 2, 1000.0)];
         let p = easy_pass(0.0, 2, &r, &q);
         assert_eq!((p.shadow, p.start.len()), (Some(200.0), 0));
+    }
+
+    #[test]
+    fn extra_counts_every_job_ending_at_the_shadow_time() {
+        // 10 procs; two running jobs of 4 both predicted to end at 100; free 2. The head
+        // needs 6: shadow 100, where 2 + 4 + 4 = 10 are free, so extra = 4 (not the 0 left
+        // after the first of the two jobs alone covers the head).
+        let mut r = RunningSet::new();
+        r.insert(10, 100.0, 4);
+        r.insert(11, 100.0, 4);
+        let q = [c(0, 6, 10.0), c(1, 2, 1000.0)];
+        let p = easy_pass(0.0, 2, &r, &q);
+        assert_eq!(p.shadow, Some(100.0));
+        assert_eq!(p.start, vec![1]);
     }
 
     #[test]

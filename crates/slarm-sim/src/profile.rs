@@ -122,17 +122,17 @@ impl Profile {
         for s in &mut self.steps[a..b] {
             s.free += delta;
         }
-        // Merge equal neighbours around the touched range.
+        // Merge equal neighbours around the touched range, in place.
         let lo = a.saturating_sub(1);
         let hi = (b + 1).min(self.steps.len());
-        let mut merged: Vec<Step> = Vec::with_capacity(hi - lo);
-        for s in &self.steps[lo..hi] {
-            match merged.last() {
-                Some(l) if l.free == s.free => {}
-                _ => merged.push(*s),
+        let mut write = lo + 1;
+        for read in lo + 1..hi {
+            if self.steps[read].free != self.steps[write - 1].free {
+                self.steps[write] = self.steps[read];
+                write += 1;
             }
         }
-        self.steps.splice(lo..hi, merged);
+        self.steps.drain(write..hi);
         Ok(())
     }
 
@@ -209,10 +209,11 @@ impl Profile {
     /// same size: the job's own reservation counts as free. `None` when no start earlier
     /// than `before` is feasible. Used by conservative backfilling's compression, which
     /// only moves a reservation when this finds an earlier slot.
-    /// (Takes `&mut self` only to place breakpoints exactly at the reservation's ends; the
-    /// free counts are not changed.)
+    ///
+    /// A sweep over the segments between consecutive breakpoints, with `before` and the
+    /// reservation's end as extra (virtual) breakpoints; the profile is not changed.
     pub fn earlier_fit_than(
-        &mut self,
+        &self,
         after: f64,
         before: f64,
         procs: u32,
@@ -223,40 +224,37 @@ impl Profile {
         if before <= self.origin() || !before.is_finite() || !own_end.is_finite() {
             return None;
         }
-        self.split_at(before);
-        self.split_at(own_end);
-        let free_excl = |k: usize| -> i64 {
-            let s = &self.steps[k];
-            if s.time >= before && s.time < own_end {
-                s.free + need
-            } else {
-                s.free
-            }
-        };
+        let own = |x: f64| if before <= x && x < own_end { need } else { 0 };
         let n = self.steps.len();
-        let mut i = self.step_index(after);
-        let mut cand = after.max(self.steps[i].time);
-        'search: loop {
-            while free_excl(i) < need {
-                i += 1;
-                if i >= n {
+        let mut k = self.step_index(after);
+        let mut x = after.max(self.origin());
+        if x >= before {
+            return None;
+        }
+        let mut cand = x;
+        loop {
+            // The segment [x, next): inside step k, split at `before` and `own_end`.
+            let mut next = self.steps.get(k + 1).map_or(f64::INFINITY, |s| s.time);
+            for virt in [before, own_end] {
+                if x < virt && virt < next {
+                    next = virt;
+                }
+            }
+            if self.steps[k].free + own(x) < need {
+                cand = next;
+                if cand >= before {
                     return None;
                 }
-                cand = self.steps[i].time;
+            } else if cand + duration <= next {
+                return Some(cand);
             }
-            if cand >= before {
+            if !next.is_finite() {
                 return None;
             }
-            let end = cand + duration;
-            let mut j = i + 1;
-            while j < n && self.steps[j].time < end {
-                if free_excl(j) < need {
-                    i = j;
-                    continue 'search;
-                }
-                j += 1;
+            x = next;
+            if k + 1 < n && self.steps[k + 1].time <= x {
+                k += 1;
             }
-            return Some(cand);
         }
     }
 
@@ -298,6 +296,28 @@ mod tests {
     }
 
     proptest! {
+        /// `earlier_fit_than` equals the earliest fit in the profile with the job's own
+        /// reservation released, whenever that is earlier than the reservation.
+        #[test]
+        fn earlier_fit_than_matches_release_and_refit(
+            rects in proptest::collection::vec((0u32..50, 1u32..30, 1u32..6), 0..25),
+            after in 0u32..60, procs in 1u32..8, dur in 1u32..40, at in 0u32..80,
+        ) {
+            let mut p = Profile::new(8, 0.0).unwrap();
+            for (s, d, k) in rects {
+                let _ = p.reserve(f64::from(s), f64::from(s + d), k);
+            }
+            let (after, dur) = (f64::from(after), f64::from(dur));
+            let Ok(before) = p.earliest_fit(f64::from(at), procs, dur) else { return Ok(()) };
+            p.reserve(before, before + dur, procs).unwrap();
+            let got = p.earlier_fit_than(after, before, procs, dur);
+            let mut freed = p.clone();
+            freed.release(before, before + dur, procs).unwrap();
+            let refit = freed.earliest_fit(after, procs, dur).unwrap();
+            let want = (refit < before && before > 0.0).then_some(refit);
+            prop_assert_eq!(got, want);
+        }
+
         /// Earliest fit returns a feasible slot, and no earlier breakpoint (or the query
         /// time) is feasible: the defining property of the query.
         #[test]

@@ -5,13 +5,14 @@
 //! reservation; with exact estimates EASY never starts the head after its reservation;
 //! FCFS starts jobs in queue order.
 
-use std::path::PathBuf;
+// Test helpers outside #[test] functions panic on purpose.
+#![allow(clippy::unwrap_used, clippy::panic)]
 
 use proptest::prelude::*;
 use slarm_sim::batch::{simulate, BatchConfig, Schedule};
 use slarm_sim::policy::PolicyKind;
 use slarm_workload::reader::{read_trace, ReadOptions};
-use slarm_workload::{Job, Workload};
+use slarm_workload::{traces, Job, Workload};
 
 const POLICIES: [PolicyKind; 3] = [PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative];
 
@@ -128,21 +129,33 @@ fn bad_jobs_are_typed_errors() {
     assert!(simulate(&[], 0, &BatchConfig::new(PolicyKind::Easy)).is_err());
 }
 
-fn trace(name: &str) -> Option<Workload> {
-    let dir = std::env::var_os("SLARM_TRACES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/data/traces"
-            ))
-        });
-    let path = dir.join(name);
-    if !path.is_file() {
-        eprintln!("skipping: {} not found (set SLARM_TRACES)", path.display());
-        return None;
+/// Checks every policy on `w` (as read) and EASY/conservative with exact estimates.
+fn check_trace(name: &str, w: &Workload) {
+    for policy in POLICIES {
+        let s = simulate(&w.jobs, w.machine_procs, &BatchConfig::new(policy)).unwrap();
+        check(&w.jobs, w.machine_procs, &s, false)
+            .unwrap_or_else(|e| panic!("{name} {policy:?}: {e}"));
     }
-    Workload::from_trace(read_trace(&path, ReadOptions::default()).ok()?, None).ok()
+    // Exact estimates (estimate := run time) for EASY's head-reservation guarantee.
+    let exact: Vec<Job> = w
+        .jobs
+        .iter()
+        .map(|j| Job {
+            req_time: j.runtime,
+            ..*j
+        })
+        .collect();
+    for policy in [PolicyKind::Easy, PolicyKind::Conservative] {
+        let s = simulate(&exact, w.machine_procs, &BatchConfig::new(policy)).unwrap();
+        check(&exact, w.machine_procs, &s, true)
+            .unwrap_or_else(|e| panic!("{name} exact {policy:?}: {e}"));
+    }
+}
+
+/// The cleaned trace, or `None` (after a "skipping" line) when it is absent.
+fn load(name: &str) -> Option<Result<Workload, slarm_workload::WorkloadError>> {
+    let path = traces::or_skip(name)?;
+    Some(read_trace(&path, ReadOptions::default()).and_then(|t| Workload::from_trace(t, None)))
 }
 
 #[test]
@@ -151,26 +164,30 @@ fn invariants_hold_on_real_traces() {
         "KTH-SP2-1996-2.1-cln.swf.gz",
         "SDSC-SP2-1998-4.2-cln.swf.gz",
     ] {
-        let Some(mut w) = trace(name) else { continue };
+        let Some(w) = load(name) else { continue };
+        let mut w = w.unwrap();
         w.jobs.truncate(10_000);
-        for policy in POLICIES {
-            let s = simulate(&w.jobs, w.machine_procs, &BatchConfig::new(policy)).unwrap();
-            check(&w.jobs, w.machine_procs, &s, false)
-                .unwrap_or_else(|e| panic!("{name} {policy:?}: {e}"));
-        }
-        // Exact estimates (estimate := run time) for EASY's head-reservation guarantee.
-        let exact: Vec<Job> = w
-            .jobs
-            .iter()
-            .map(|j| Job {
-                req_time: j.runtime,
-                ..*j
-            })
-            .collect();
-        for policy in [PolicyKind::Easy, PolicyKind::Conservative] {
-            let s = simulate(&exact, w.machine_procs, &BatchConfig::new(policy)).unwrap();
-            check(&exact, w.machine_procs, &s, true)
-                .unwrap_or_else(|e| panic!("{name} exact {policy:?}: {e}"));
-        }
+        check_trace(name, &w);
+    }
+}
+
+/// The same on whole traces, including LLNL-Thunder (out-of-order submit times), the two
+/// largest machines and the longest logs. Release build advised:
+/// `cargo test --release -p slarm-sim --test invariants -- --ignored`.
+#[test]
+#[ignore = "whole traces: about a minute in release, run with --ignored"]
+fn invariants_hold_on_whole_traces() {
+    for name in [
+        "KTH-SP2-1996-2.1-cln.swf.gz",
+        "SDSC-SP2-1998-4.2-cln.swf.gz",
+        "CTC-SP2-1996-3.1-cln.swf.gz",
+        "HPC2N-2002-2.2-cln.swf.gz",
+        "LLNL-Thunder-2007-1.1-cln.swf.gz",
+        "SDSC-BLUE-2000-4.2-cln.swf.gz",
+        "Sandia-Ross-2001-1.1-cln.swf.gz",
+        "LANL-CM5-1994-4.1-cln.swf.gz",
+    ] {
+        let Some(w) = load(name) else { continue };
+        check_trace(name, &w.unwrap());
     }
 }

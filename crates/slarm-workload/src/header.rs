@@ -24,10 +24,19 @@ pub struct SwfHeader {
     pub version: Option<String>,
     /// `Computer`.
     pub computer: Option<String>,
+    /// `StartTime` (the log's start, as written, e.g. `Sun Jul 28 11:00:00 CEST 2002`).
+    pub start_time: Option<String>,
+    /// `EndTime`.
+    pub end_time: Option<String>,
+    /// `MaxMemory` (KB per processor).
+    pub max_memory: Option<u64>,
     /// Every header entry as (key, value), in file order; comment lines without a key are
     /// kept with an empty key.
     pub entries: Vec<(String, String)>,
 }
+
+/// Header key that marks a generated (not real) workload: `; SlarmSynthetic: <source>`.
+pub const SYNTHETIC_KEY: &str = "SlarmSynthetic";
 
 /// The first (optionally signed) integer in `s`, e.g. `"338 (batch partition)"` -> 338.
 pub fn first_integer(s: &str) -> Option<i64> {
@@ -70,9 +79,27 @@ impl SwfHeader {
             "timezone" if self.time_zone.is_none() => self.time_zone = Some(value.clone()),
             "version" => self.version = Some(value.clone()),
             "computer" => self.computer = Some(value.clone()),
+            "starttime" => self.start_time = Some(value.clone()),
+            "endtime" => self.end_time = Some(value.clone()),
+            "maxmemory" => self.max_memory = uint(),
             _ => {}
         }
         self.entries.push((key, value));
+    }
+
+    /// The value of the first entry whose key equals `key` (ignoring ASCII case).
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// True when the header carries the [`SYNTHETIC_KEY`] entry that the synthetic
+    /// generator writes, so a generated workload stays labelled after a round trip
+    /// through an SWF file.
+    pub fn is_synthetic(&self) -> bool {
+        self.get(SYNTHETIC_KEY).is_some()
     }
 
     /// Machine size from the header: `MaxProcs`, else `MaxNodes` (design.md §3).
@@ -94,14 +121,21 @@ mod tests {
         h.absorb(" UnixStartTime: 835772400");
         h.absorb(" TimeZoneString: US/Eastern");
         h.absorb(" just a remark");
+        h.absorb(" StartTime: Sun Jul 28 11:00:00 CEST 2002");
         assert_eq!(h.max_nodes, Some(338));
         assert_eq!(h.machine_size(), Some(338));
         h.absorb("MaxProcs: 1152");
         assert_eq!(h.machine_size(), Some(1152));
         assert_eq!(h.unix_start_time, Some(835_772_400));
         assert_eq!(h.time_zone.as_deref(), Some("US/Eastern"));
-        assert_eq!(h.entries.len(), 5);
+        assert_eq!(h.entries.len(), 6);
         assert_eq!(h.entries[3].0, "");
+        assert_eq!(
+            h.start_time.as_deref(),
+            Some("Sun Jul 28 11:00:00 CEST 2002")
+        );
+        assert_eq!(h.get("timezonestring"), Some("US/Eastern"));
+        assert!(!h.is_synthetic());
         assert_eq!(first_integer("x -12 y"), Some(-12));
         assert_eq!(first_integer("none"), None);
     }

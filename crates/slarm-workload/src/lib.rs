@@ -8,7 +8,9 @@
 //! run time), [`SwfHeader`], [`reader::SwfReader`] / [`reader::read_trace`] (strict or
 //! lenient parsing), [`Workload`] with [`DropCounts`], [`writer`] (SWF out), [`transform`]
 //! (first/last N, windows, load scaling, under-estimates), [`sla`] (deadlines, fees,
-//! urgency classes), [`synth`] (calibrated synthetic workloads), and [`WorkloadError`] for every failure.
+//! urgency classes), [`synth`] (calibrated synthetic workloads), [`traces`] (where the real
+//! PWA logs are: `$SLARM_TRACES` or `../shared/data/traces`), and [`WorkloadError`] for every
+//! failure.
 //!
 //! ```
 //! use slarm_workload::{reader::{read_trace_from, ReadOptions}, Workload};
@@ -29,6 +31,7 @@ pub mod job;
 pub mod reader;
 pub mod sla;
 pub mod synth;
+pub mod traces;
 pub mod transform;
 pub mod writer;
 

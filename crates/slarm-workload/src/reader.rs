@@ -52,7 +52,8 @@ pub struct Trace {
     pub jobs: Vec<Job>,
     /// Malformed lines skipped in lenient mode.
     pub skipped_lines: u64,
-    /// True for generated workloads; real files are `false`.
+    /// True for generated workloads: the header carries `; SlarmSynthetic: ...`
+    /// ([`crate::header::SYNTHETIC_KEY`]), which the synthetic generator writes.
     pub synthetic: bool,
 }
 
@@ -134,10 +135,10 @@ fn collect<R: BufRead>(mut reader: SwfReader<R>) -> Result<Trace> {
     }
     Ok(Trace {
         name: reader.file,
+        synthetic: reader.header.is_synthetic(),
         header: reader.header,
         jobs,
         skipped_lines: reader.skipped,
-        synthetic: false,
     })
 }
 
@@ -182,25 +183,70 @@ impl<R: BufRead> SwfReader<R> {
     }
 }
 
+/// Parses one SWF number the slow way: the standard library's correctly rounded parser
+/// (fractions, exponents, a leading `+`, more than 15 digits). Non-finite values are rejected.
+fn parse_number_slow(tok: &[u8]) -> std::result::Result<f64, String> {
+    let text = std::str::from_utf8(tok).map_err(|_| "not valid text".to_string())?;
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("not a number: {text:?}"))
+}
+
+/// The separators of SWF fields (the ASCII whitespace of [`u8::is_ascii_whitespace`]).
+#[inline]
+fn is_space(b: u8) -> bool {
+    // Bit b of the mask is set for the five separators (all below 64).
+    const MASK: u64 = 1 << b' ' | 1 << b'\t' | 1 << b'\n' | 1 << b'\r' | 1 << 0x0c;
+    b < 64 && (MASK >> b) & 1 == 1
+}
+
 /// Parses one job line (without comments) into a [`Job`]; on failure returns the 1-based
 /// field number (0 = the line as a whole) and the reason.
+///
+/// Plain integers of up to 15 digits (nearly every field of the archive's logs) take a fast
+/// exact path; any other token goes through the standard library's parser, so every value
+/// is the correctly rounded `f64` of its text either way.
 pub fn parse_job_line(bytes: &[u8]) -> std::result::Result<Job, (usize, String)> {
     let mut vals = [0f64; SWF_FIELDS];
+    // Bit k set: field k was read by the integer path (so it is integral and small).
+    let mut exact_int = 0u32;
     let mut n = 0usize;
-    for tok in bytes
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|t| !t.is_empty())
-    {
+    let mut i = 0usize;
+    let len = bytes.len();
+    while i < len {
+        if is_space(bytes[i]) {
+            i += 1;
+            continue;
+        }
         if n == SWF_FIELDS {
             return Err((0, format!("more than {SWF_FIELDS} fields")));
         }
-        let text = std::str::from_utf8(tok).map_err(|_| (n + 1, "not valid text".to_string()))?;
-        let v: f64 = text
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| (n + 1, format!("not a number: {text:?}")))?;
-        vals[n] = v;
+        // A token starts at i: read `-?[0-9]*` greedily, then check it ends there.
+        let start = i;
+        let neg = bytes[i] == b'-';
+        i += usize::from(neg);
+        let digits_from = i;
+        let mut v = 0u64;
+        while let Some(&b) = bytes.get(i) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        let digits = i - digits_from;
+        if (1..=15).contains(&digits) && bytes.get(i).map_or(true, |&b| is_space(b)) {
+            let f = v as f64;
+            vals[n] = if neg { -f } else { f };
+            exact_int |= 1 << n;
+        } else {
+            while i < len && !is_space(bytes[i]) {
+                i += 1;
+            }
+            vals[n] = parse_number_slow(&bytes[start..i]).map_err(|r| (n + 1, r))?;
+        }
         n += 1;
     }
     if n < SWF_FIELDS {
@@ -211,7 +257,9 @@ pub fn parse_job_line(bytes: &[u8]) -> std::result::Result<Job, (usize, String)>
     }
     let int = |i: usize| -> std::result::Result<i64, (usize, String)> {
         let v = vals[i];
-        if v.fract() != 0.0 || v.abs() > 9.0e15 {
+        if exact_int & (1 << i) != 0 {
+            Ok(v as i64)
+        } else if v.fract() != 0.0 || v.abs() > 9.0e15 {
             Err((i + 1, format!("expected an integer, got {v}")))
         } else {
             Ok(v as i64)
@@ -243,17 +291,54 @@ pub fn parse_job_line(bytes: &[u8]) -> std::result::Result<Job, (usize, String)>
     })
 }
 
+/// What one input line holds.
+enum Line {
+    /// Blank or a header comment (absorbed into the header).
+    Skip,
+    /// A job line, parsed or not.
+    Job(std::result::Result<Job, (usize, String)>),
+}
+
+fn classify(raw: &[u8], header: &mut SwfHeader) -> Line {
+    let content = raw.trim_ascii();
+    match content.first() {
+        None => Line::Skip,
+        Some(b';') => {
+            header.absorb(&String::from_utf8_lossy(&content[1..]));
+            Line::Skip
+        }
+        Some(_) => Line::Job(parse_job_line(content)),
+    }
+}
+
+impl<R: BufRead> SwfReader<R> {
+    /// Reads and classifies the next line: straight from the input's buffer when the whole
+    /// line is there (the common case, no copy), else through `self.buf`. `None` at the end
+    /// of the input.
+    fn next_line(&mut self) -> std::io::Result<Option<Line>> {
+        let avail = self.input.fill_buf()?;
+        if avail.is_empty() {
+            return Ok(None);
+        }
+        if let Some(pos) = memchr::memchr(b'\n', avail) {
+            let line = classify(&avail[..pos], &mut self.header);
+            self.input.consume(pos + 1);
+            self.line += 1;
+            return Ok(Some(line));
+        }
+        self.buf.clear();
+        self.input.read_until(b'\n', &mut self.buf)?;
+        self.line += 1;
+        Ok(Some(classify(&self.buf, &mut self.header)))
+    }
+}
+
 impl<R: BufRead> Iterator for SwfReader<R> {
     type Item = Result<Job>;
 
     fn next(&mut self) -> Option<Result<Job>> {
-        loop {
-            if self.done {
-                return None;
-            }
-            self.buf.clear();
-            let n = match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(n) => n,
+        while !self.done {
+            match self.next_line() {
                 Err(e) => {
                     self.done = true;
                     return Some(Err(WorkloadError::Decompress {
@@ -262,24 +347,10 @@ impl<R: BufRead> Iterator for SwfReader<R> {
                         message: e.to_string(),
                     }));
                 }
-            };
-            if n == 0 {
-                self.done = true;
-                return None;
-            }
-            self.line += 1;
-            let content = self.buf.trim_ascii();
-            if content.is_empty() {
-                continue;
-            }
-            if content[0] == b';' {
-                let text = String::from_utf8_lossy(&content[1..]).into_owned();
-                self.header.absorb(&text);
-                continue;
-            }
-            match parse_job_line(content) {
-                Ok(job) => return Some(Ok(job)),
-                Err((field, reason)) => {
+                Ok(None) => self.done = true,
+                Ok(Some(Line::Skip)) => {}
+                Ok(Some(Line::Job(Ok(job)))) => return Some(Ok(job)),
+                Ok(Some(Line::Job(Err((field, reason))))) => {
                     if self.lenient {
                         self.skipped += 1;
                         continue;
@@ -289,6 +360,7 @@ impl<R: BufRead> Iterator for SwfReader<R> {
                 }
             }
         }
+        None
     }
 }
 
@@ -389,13 +461,102 @@ mod tests {
         assert!(read(&corrupt, false).is_err());
     }
 
+    /// Reference for the fast tokenizer: split on whitespace and `str::parse` every token
+    /// (the parser the fast one replaced); a line whose tokens all parse is then re-read
+    /// with every value in exponent form, which only the slow path accepts, so the result
+    /// must equal the fast path's exactly (values, errors and messages).
+    fn reference_parse(bytes: &[u8]) -> std::result::Result<Job, (usize, String)> {
+        let mut vals = [0f64; SWF_FIELDS];
+        let mut n = 0usize;
+        for tok in bytes
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+        {
+            if n == SWF_FIELDS {
+                return Err((0, format!("more than {SWF_FIELDS} fields")));
+            }
+            vals[n] = parse_number_slow(tok).map_err(|r| (n + 1, r))?;
+            n += 1;
+        }
+        if n < SWF_FIELDS {
+            return Err((
+                n + 1,
+                format!("missing: line has {n} of {SWF_FIELDS} fields"),
+            ));
+        }
+        let mut line = Vec::new();
+        for v in vals {
+            line.extend_from_slice(format!("{v:e} ").as_bytes());
+        }
+        // Same values, written in exponent form: every token takes the slow path.
+        parse_job_line(&line)
+    }
+
+    fn token() -> impl Strategy<Value = String> {
+        // Weighted so that about one line in five has 18 valid numbers.
+        prop_oneof![
+            30 => (-1i64..2_000_000).prop_map(|v| v.to_string()),
+            3 => (0u64..u64::MAX).prop_map(|v| v.to_string()),
+            5 => (-1.0e7f64..1.0e7).prop_map(|v| v.to_string()),
+            1 => Just("-0".to_string()),
+            1 => Just("+7".to_string()),
+            1 => Just("1e3".to_string()),
+            1 => Just("0012".to_string()),
+            1 => Just("9999999999999999".to_string()),
+            1 => Just("12abc".to_string()),
+            1 => Just("-".to_string()),
+            1 => Just("1.5e400".to_string()),
+            1 => Just("inf".to_string()),
+        ]
+    }
+
     proptest! {
+        #[test]
+        fn fast_parser_equals_the_reference(
+            toks in proptest::collection::vec(token(), 15..20),
+            sep in prop_oneof![Just(" "), Just("\t"), Just("  ")],
+        ) {
+            let line = toks.join(sep);
+            prop_assert_eq!(parse_job_line(line.as_bytes()), reference_parse(line.as_bytes()));
+        }
+
         #[test]
         fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400), lenient in any::<bool>()) {
             let _ = read(&bytes, lenient);
             let mut z = vec![0x1f, 0x8b];
             z.extend_from_slice(&bytes);
             let _ = read(&z, lenient);
+        }
+
+        /// A valid trace, plain or gzip, with random bytes overwritten and a random cut:
+        /// never a panic; a strict error names a line that exists (or the decoder's).
+        #[test]
+        fn corrupted_traces_give_errors_not_panics(
+            flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..12),
+            cut in any::<usize>(),
+            zipped in any::<bool>(),
+            lenient in any::<bool>(),
+        ) {
+            let mut text = String::from("; MaxProcs: 64\n; UnixStartTime: 0\n");
+            for i in 1..=40 {
+                text.push_str(&format!("{i} {} -1 {} 4 -1 -1 4 {} -1 1 -1 -1 -1 -1 -1 -1 -1\n", i * 7, 10 + i, 20 + i));
+            }
+            let mut bytes = if zipped { gz(text.as_bytes()) } else { text.into_bytes() };
+            let n = bytes.len();
+            for (pos, b) in flips {
+                bytes[pos % n] = b;
+            }
+            bytes.truncate(cut % (n + 1));
+            match read(&bytes, lenient) {
+                Ok(t) => prop_assert!(!t.jobs.is_empty()),
+                Err(WorkloadError::Malformed { line, field, .. }) => {
+                    prop_assert!(!lenient);
+                    prop_assert!(line >= 1 && field <= SWF_FIELDS);
+                }
+                Err(WorkloadError::Decompress { line, .. }) => prop_assert!(line >= 1),
+                Err(WorkloadError::NoJobs { .. }) => {}
+                Err(e) => prop_assert!(false, "unexpected error {e}"),
+            }
         }
 
         #[test]

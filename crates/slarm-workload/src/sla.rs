@@ -14,6 +14,7 @@
 //! # Ok::<(), slarm_workload::WorkloadError>(())
 //! ```
 
+use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_distr::{Distribution, Normal};
 use serde::{Deserialize, Serialize};
@@ -63,6 +64,16 @@ pub struct SlaAttributes {
     pub budget: f64,
 }
 
+/// How jobs are assigned to the urgency classes (spec 001 §5 item 9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClassAssignment {
+    /// Exactly round(share x n) high-urgency jobs, placed by a seeded random permutation
+    /// (the spec's decision; e.g. 1000 of 5000).
+    ExactCount,
+    /// Each job is high urgency with probability `share`, independently.
+    Bernoulli,
+}
+
 /// Parameters of spec 001 Table I (defaults) for urgency-class synthesis.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct UrgencyConfig {
@@ -77,9 +88,11 @@ pub struct UrgencyConfig {
     pub budget_low_mean: f64,
     /// Budget high:low ratio (4.0).
     pub budget_ratio: f64,
-    /// Standard deviation as a fraction of each mean (not given in the paper; see
-    /// docs/decisions.md).
+    /// Standard deviation as a fraction of each class mean (0.25; not given in the paper,
+    /// spec 001 §5 item 8).
     pub cv: f64,
+    /// Class assignment (default [`ClassAssignment::ExactCount`]).
+    pub assignment: ClassAssignment,
 }
 
 impl Default for UrgencyConfig {
@@ -90,9 +103,33 @@ impl Default for UrgencyConfig {
             deadline_ratio: 4.0,
             budget_low_mean: 2.0,
             budget_ratio: 4.0,
-            cv: 0.1,
+            cv: 0.25,
+            assignment: ClassAssignment::ExactCount,
         }
     }
+}
+
+/// Draws from `dist` until `accept` holds (truncation by resampling, spec 001 §5 item 8).
+/// Gives up with an error after `MAX_DRAWS` rejections, so a mean far outside the accepted
+/// range is reported instead of looping forever.
+fn draw_truncated<R: Rng>(
+    dist: &Normal<f64>,
+    accept: impl Fn(f64) -> bool,
+    name: &'static str,
+    rng: &mut R,
+) -> Result<f64> {
+    const MAX_DRAWS: usize = 10_000;
+    for _ in 0..MAX_DRAWS {
+        let x = dist.sample(rng);
+        if accept(x) {
+            return Ok(x);
+        }
+    }
+    Err(invalid(
+        name,
+        format!("N({}, {})", dist.mean(), dist.std_dev()),
+        "almost never lands in the admissible range (deadline factor > 1, budget factor >= 1)",
+    ))
 }
 
 impl UrgencyConfig {
@@ -120,9 +157,27 @@ impl UrgencyConfig {
         Ok(())
     }
 
-    /// Draws class, deadline and budget per job (classes in random order). Deadline
-    /// factors are truncated below at 1 + 1e-6 so that D > R ("deadlines are always set
-    /// as larger factors of runtimes"); budget factors at 0.
+    /// The urgency of each job: exactly round(share x n) high-urgency jobs in a random
+    /// order, or independent Bernoulli draws.
+    fn classes<R: Rng>(&self, n: usize, rng: &mut R) -> Vec<bool> {
+        match self.assignment {
+            ClassAssignment::ExactCount => {
+                let k = ((self.high_share * n as f64).round() as usize).min(n);
+                let mut high = vec![false; n];
+                high[..k].fill(true);
+                high.shuffle(rng);
+                high
+            }
+            ClassAssignment::Bernoulli => {
+                (0..n).map(|_| rng.gen::<f64>() < self.high_share).collect()
+            }
+        }
+    }
+
+    /// Draws class, deadline and budget per job (spec 001 §3.3, §5 items 8-9): classes in
+    /// random order; D/R and B/f(R) factors normal with standard deviation `cv` x the class
+    /// mean, truncated by resampling to D/R > 1 ("deadlines are always set as larger factors
+    /// of runtimes") and B/f(R) >= 1 (f is the minimum budget quoted).
     pub fn synthesize<R: Rng>(&self, jobs: &[Job], rng: &mut R) -> Result<Vec<SlaAttributes>> {
         self.validate()?;
         let normal =
@@ -135,20 +190,20 @@ impl UrgencyConfig {
             normal(self.budget_low_mean * self.budget_ratio)?,
             normal(self.budget_low_mean)?,
         );
-        Ok(jobs
-            .iter()
-            .map(|j| {
-                let high = rng.gen::<f64>() < self.high_share;
+        let classes = self.classes(jobs.len(), rng);
+        jobs.iter()
+            .zip(classes)
+            .map(|(j, high)| {
                 let (d, b) = if high { (&dh, &bh) } else { (&dl, &bl) };
-                let df = d.sample(rng).max(1.0 + 1e-6);
-                let bf = b.sample(rng).max(0.0);
-                SlaAttributes {
+                let df = draw_truncated(d, |x| x > 1.0, "deadline factor", rng)?;
+                let bf = draw_truncated(b, |x| x >= 1.0, "budget factor", rng)?;
+                Ok(SlaAttributes {
                     urgency: if high { Urgency::High } else { Urgency::Low },
                     deadline: j.submit + df * j.runtime,
                     budget: bf * j.runtime,
-                }
+                })
             })
-            .collect())
+            .collect()
     }
 }
 
@@ -157,9 +212,34 @@ mod tests {
     use super::*;
     use slarm_stats::RngStreams;
 
+    /// Mean of N(m, s) truncated below at `lo`: m + s phi(a) / (1 - Phi(a)), a = (lo - m) / s,
+    /// with the upper tail 1 - Phi(a) integrated by Simpson's rule over [a, a + 12].
+    fn truncated_mean(m: f64, s: f64, lo: f64) -> f64 {
+        let phi = |z: f64| (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt();
+        let a = (lo - m) / s;
+        let (n, h) = (2000, 12.0 / 2000.0);
+        let tail = (0..=n)
+            .map(|k| {
+                let w = if k == 0 || k == n {
+                    1.0
+                } else if k % 2 == 1 {
+                    4.0
+                } else {
+                    2.0
+                };
+                w * phi(a + h * f64::from(k))
+            })
+            .sum::<f64>()
+            * h
+            / 3.0;
+        m + s * phi(a) / tail
+    }
+
     #[test]
     fn class_shares_and_means_match_table_i() {
-        // Spec 001 §3.3 / Table I: 20 % high urgency, D/R means 2 (high) and 8 (low).
+        // Spec 001 §3.3 / Table I: 20 % high urgency (exactly 4000 of 20000, §5 item 9), D/R
+        // means 2 (high) and 8 (low), B/f means 8 (high) and 2 (low); sd = 0.25 x mean,
+        // truncated by resampling to D/R > 1 and B/f >= 1 (§5 item 8).
         let jobs: Vec<Job> = (0..20_000)
             .map(|i| Job::new(i, 0.0, 100.0, 1, 100.0))
             .collect();
@@ -167,19 +247,46 @@ mod tests {
             .synthesize(&jobs, &mut RngStreams::new(5).stream(&[1]))
             .unwrap();
         let high: Vec<_> = a.iter().filter(|x| x.urgency == Urgency::High).collect();
-        let share = high.len() as f64 / a.len() as f64;
-        assert!((share - 0.2).abs() < 0.01, "{share}");
+        assert_eq!(high.len(), 4000);
+        // Standard error of a mean of 4000 draws with sd 0.5 (D/R) or 2 (B/f): 0.008 and
+        // 0.032; tolerances are 4 standard errors.
         let mean_d_high = high.iter().map(|x| x.deadline / 100.0).sum::<f64>() / high.len() as f64;
-        assert!((mean_d_high - 2.0).abs() < 0.02, "{mean_d_high}");
+        let want_d = truncated_mean(2.0, 0.5, 1.0); // 2.0276
+        assert!(
+            (mean_d_high - want_d).abs() < 0.032,
+            "{mean_d_high} vs {want_d}"
+        );
         let mean_b_high = high.iter().map(|x| x.budget / 100.0).sum::<f64>() / high.len() as f64;
-        assert!((mean_b_high - 8.0).abs() < 0.05, "{mean_b_high}");
-        assert!(a.iter().all(|x| x.deadline > 100.0));
+        let want_b = truncated_mean(8.0, 2.0, 1.0);
+        assert!(
+            (mean_b_high - want_b).abs() < 0.13,
+            "{mean_b_high} vs {want_b}"
+        );
+        assert!(a.iter().all(|x| x.deadline > 100.0 && x.budget >= 100.0));
+        // Bernoulli assignment: share within 4 standard errors (0.0028 x 4).
+        let b = UrgencyConfig {
+            assignment: ClassAssignment::Bernoulli,
+            ..UrgencyConfig::default()
+        }
+        .synthesize(&jobs, &mut RngStreams::new(5).stream(&[2]))
+        .unwrap();
+        let share = b.iter().filter(|x| x.urgency == Urgency::High).count() as f64 / 20_000.0;
+        assert!((share - 0.2).abs() < 0.0114, "{share}");
         let bad = UrgencyConfig {
             high_share: 1.5,
             ..UrgencyConfig::default()
         };
         assert!(bad
             .synthesize(&jobs, &mut RngStreams::new(5).stream(&[1]))
+            .is_err());
+        // A deadline mean of 0.5 with no spread can never exceed 1: an error, not a hang.
+        let impossible = UrgencyConfig {
+            deadline_low_mean: 0.5,
+            cv: 0.0,
+            ..UrgencyConfig::default()
+        };
+        assert!(impossible
+            .synthesize(&jobs[..3], &mut RngStreams::new(5).stream(&[1]))
             .is_err());
         assert!(deadlines(&jobs, -1.0).is_err());
         let (fee, pen) = fee_and_penalty(&Job::new(1, 0.0, 10.0, 4, 7200.0), 2.0).unwrap();
