@@ -151,7 +151,7 @@ pub fn fcfs_pass(free: u32, queue: &[Candidate]) -> PassOutcome {
 /// Jobs are started in order while they fit. The first job that does not fit (the head)
 /// gets a reservation at the shadow time: the earliest predicted end at which enough
 /// processors are free. `extra` = processors free at the shadow time beyond the head's
-/// need. A later job starts now iff it fits and either ends by the shadow time
+/// need, counting every job predicted to end exactly at the shadow time. A later job starts now iff it fits and either ends by the shadow time
 /// (`now + estimate <= shadow`) or uses no more than `extra` processors (then `extra`
 /// shrinks by its size).
 pub fn easy_pass(now: f64, free: u32, running: &RunningSet, queue: &[Candidate]) -> PassOutcome {
@@ -171,7 +171,7 @@ pub fn easy_pass(now: f64, free: u32, running: &RunningSet, queue: &[Candidate])
     let mut avail = i64::from(free);
     let need = i64::from(head.procs);
     let mut shadow = f64::INFINITY;
-    let mut extra = 0i64;
+    let mut found = false;
     let mut js = just_started.iter().peekable();
     let mut rs = running.iter().peekable();
     loop {
@@ -195,13 +195,19 @@ pub fn easy_pass(now: f64, free: u32, running: &RunningSet, queue: &[Candidate])
             }
             (None, None) => break,
         };
-        avail += i64::from(next.1);
-        if avail >= need {
-            shadow = next.0;
-            extra = avail - need;
+        // Every job predicted to end at the shadow time frees its processors then, so
+        // keep counting ties after the head is covered (design.md §3: "every processor
+        // predicted free then beyond the head's need is extra").
+        if found && next.0 > shadow {
             break;
         }
+        avail += i64::from(next.1);
+        if !found && avail >= need {
+            found = true;
+            shadow = next.0;
+        }
     }
+    let mut extra = if found { avail - need } else { 0 };
     out.shadow = Some(shadow);
     out.head = Some(head_pos);
     for (pos, c) in queue.iter().enumerate().skip(head_pos + 1) {
@@ -378,6 +384,28 @@ mod tests {
         let q = [c(0, 10, 10.0), c(1, 2, 1000.0)];
         let p = easy_pass(0.0, 2, &r, &q);
         assert_eq!((p.shadow, p.start.len()), (Some(200.0), 0));
+    }
+
+    #[test]
+    fn easy_extra_counts_every_job_ending_at_the_shadow_time() {
+        // 14 procs, 4 free; jobs of 3, 4 and 3 processors all predicted to end at t = 100.
+        // The head needs 5: covered once the first ends (4 + 3 = 7), but all three free
+        // their processors at the shadow time, so extra = 14 - 5 = 9 (not 7 - 5 = 2) and a
+        // long 4-processor job backfills.
+        let mut r = RunningSet::new();
+        r.insert(10, 100.0, 3);
+        r.insert(11, 100.0, 4);
+        r.insert(12, 100.0, 3);
+        let q = [c(0, 5, 10.0), c(1, 4, 1000.0)];
+        let p = easy_pass(0.0, 4, &r, &q);
+        assert_eq!((p.shadow, p.start), (Some(100.0), vec![1]));
+        // A job ending after the shadow time does not count: extra = 1 + 5 - 6 = 0.
+        let mut r = RunningSet::new();
+        r.insert(10, 100.0, 5);
+        r.insert(11, 101.0, 5);
+        let q = [c(0, 6, 10.0), c(1, 1, 1000.0)];
+        let p = easy_pass(0.0, 1, &r, &q);
+        assert_eq!((p.shadow, p.start), (Some(100.0), Vec::<usize>::new()));
     }
 
     #[test]
