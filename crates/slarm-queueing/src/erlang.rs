@@ -134,8 +134,20 @@ pub fn response_cdf_given_c(x: f64, mu: f64, m: u64, rho: f64, c: f64) -> f64 {
         return 0.0;
     }
     let mx = mu * x;
+    if mx == f64::INFINITY {
+        // e^{-mu x} = 0 and the waiting term vanishes: the whole mass is below x.
+        return 1.0;
+    }
     let z = (m as f64 - rho - 1.0) * mx;
-    let f = 1.0 - (-mx).exp() * (1.0 + c * mx * phi(z));
+    let f = if z < -700.0 {
+        // rho > m - 1 far in the tail: phi(z) overflows while e^{-mu x} underflows (0 * inf).
+        // Same value, without either: e^{-mu x} mu x phi(z) = e^{-(m - rho) mu x} (1 - e^z) /
+        // (rho - m + 1), and m > rho keeps the exponent negative.
+        let tail = (-(m as f64 - rho) * mx).exp() * -z.exp_m1() / (rho - m as f64 + 1.0);
+        1.0 - (-mx).exp() - c * tail
+    } else {
+        1.0 - (-mx).exp() * (1.0 + c * mx * phi(z))
+    };
     f.clamp(0.0, 1.0)
 }
 
@@ -288,6 +300,42 @@ mod tests {
                 "C({m},{rho}) = {got}, want {want}"
             );
         }
+    }
+
+    /// Heavy load (rho > m - 1) far in the tail, where `e^{-mu x}` underflows while
+    /// `phi(z)` overflows: F must stay the convolution of service and waiting time,
+    /// `int_0^x mu e^{-mu s} P(W <= x - s) ds` (Simpson, independent of the closed form).
+    #[test]
+    fn response_cdf_far_in_the_tail_under_heavy_load() {
+        let q = Mmm::new(1.999, 1.0, 2).unwrap();
+        let x = 5000.0;
+        let (h, n) = (1e-3, 50_000); // e^{-50} of the service mass lies beyond s = 50
+        let g = |s: f64| (-s).exp() * (1.0 - q.waiting_ccdf(x - s));
+        let simpson = (0..=n)
+            .map(|i| {
+                let w = if i == 0 || i == n {
+                    1.0
+                } else if i % 2 == 1 {
+                    4.0
+                } else {
+                    2.0
+                };
+                w * g(i as f64 * h)
+            })
+            .sum::<f64>()
+            * h
+            / 3.0;
+        let f = q.response_cdf(x);
+        assert!((f - simpson).abs() < 1e-9, "F = {f}, quadrature {simpson}");
+        assert!(f > 0.99 && f < 1.0);
+        // Found by crates/slarm/tests/robustness.rs: these were NaN.
+        assert_eq!(Mmm::new(1.5, 1.0, 2).unwrap().response_cdf(1500.0), 1.0);
+        assert_eq!(
+            Mmm::new(20.83, f64::MAX, 73)
+                .unwrap()
+                .response_cdf(52_252.3),
+            1.0
+        );
     }
 
     /// spec 003 §2.3 reference values of F (mu = 1) to 1e-12 (the 5-digit rows to 1e-5).
