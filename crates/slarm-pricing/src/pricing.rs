@@ -23,11 +23,13 @@ pub struct ResourceWindow {
 }
 
 impl ResourceWindow {
-    /// A validated window (all amounts finite and >= 0, `max` > 0).
+    /// A validated window (all amounts finite and >= 0, `max` > 0, and their sum finite so
+    /// that [`ResourceWindow::free`] is finite).
     pub fn new(max: f64, committed: f64, request: f64) -> Result<Self> {
         positive("RESMax", max)?;
         non_negative("committed resource", committed)?;
         non_negative("requested resource", request)?;
+        non_negative("committed + requested resource", committed + request)?;
         Ok(Self {
             max,
             committed,
@@ -231,6 +233,8 @@ mod tests {
         ));
         assert!(ResourceWindow::new(0.0, 0.0, 0.0).is_err());
         assert!(ResourceWindow::new(1.0, -1.0, 0.0).is_err());
+        // Found by crates/slarm/tests/robustness.rs: finite amounts whose sum overflows.
+        assert!(ResourceWindow::new(1.0, f64::MAX, f64::MAX).is_err());
         assert!(LibraPlusDollar::new(-1.0, 0.0, 1.0).is_err());
         assert!(LibraPlusDollar::new(1.0, f64::NAN, 1.0).is_err());
         assert!(LibraStatic::new(-1.0, 0.0).is_err());
