@@ -123,14 +123,8 @@ mod stats {
         property("grid_ops", CASES, |g, case| {
             let (a, b) = (g.nasty(), g.nasty());
             let _ = d.shift(a);
-            // Steps far finer than the grid overflow: see the ignored test below.
-            if b.abs() >= 1e-3 {
-                let _ = d.rebin(b, Rounding::Up);
-            }
-            // Kill times far beyond the grid overflow: see the ignored test below.
-            if a.abs() < 1e9 {
-                let _ = d.truncate_at(a);
-            }
+            let _ = d.rebin(b, Rounding::Up);
+            let _ = d.truncate_at(a);
             let _ = d.given_exceeds(b);
             if let Ok(q) = d.quantile(a) {
                 assert!(q.is_finite(), "case {case}");
@@ -149,7 +143,6 @@ mod stats {
     /// (`k + 1`, `max_k + 1`) in debug builds (panic) and would otherwise try to allocate
     /// that many bins. Owner: slarm-stats. Run with `--ignored` once fixed.
     #[test]
-    #[ignore = "known defect in slarm-stats: bin index overflow in truncate_at / regrid"]
     fn truncate_at_far_beyond_the_grid() {
         let d = GridDist::new(0.0, 60.0, vec![0.25, 0.5, 0.25]).unwrap();
         let _ = d.rebin(f64::MIN_POSITIVE, Rounding::Up);
@@ -191,10 +184,7 @@ mod queueing {
                 assert!((m as f64) > q.rho(), "case {case}");
                 assert!((0.0..=1.0).contains(&q.erlang_c()), "case {case}");
                 let f = q.response_cdf(x);
-                // With rho > m - 1 and a large mu * x the stable form computes 0 * inf:
-                // see the ignored test below.
-                let overflow = (q.rho() - m as f64 + 1.0) * mu * x > 700.0 || !(mu * x).is_finite();
-                if !x.is_nan() && !overflow {
+                if !x.is_nan() {
                     assert!(
                         (-1e-12..=1.0 + 1e-12).contains(&f),
                         "case {case}: Mmm({lambda}, {mu}, {m}).response_cdf({x}) = {f}"
@@ -216,7 +206,6 @@ mod queueing {
     /// inf (e.g. M/M/2 with rho = 1.5 at x = 1500 mean service times, where F = 1). Also
     /// with `mu = f64::MAX`. Owner: slarm-queueing. Run with `--ignored` once fixed.
     #[test]
-    #[ignore = "known defect in slarm-queueing: NaN response CDF far in the tail when rho > m - 1"]
     fn response_cdf_far_in_the_tail_is_a_probability() {
         for (lambda, mu, m, x) in [(1.5, 1.0, 2, 1500.0), (20.83, f64::MAX, 73, 52_252.3)] {
             let f = Mmm::new(lambda, mu, m).unwrap().response_cdf(x);
