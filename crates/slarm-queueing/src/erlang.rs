@@ -36,8 +36,15 @@ impl ErlangB {
     }
 
     /// Advances until the current server count is `m` (no-op if already past it).
+    ///
+    /// Once `B` has underflowed to 0 the recursion stays at 0, so the rest is skipped: a
+    /// huge `m` (up to `u64::MAX`) costs only the steps until the underflow.
     pub fn advance_to(&mut self, m: u64) {
         while self.m < m {
+            if self.b == 0.0 {
+                self.m = m;
+                return;
+            }
             self.step();
         }
     }
@@ -217,6 +224,9 @@ impl Mmm {
     pub fn waiting_ccdf(&self, t: f64) -> f64 {
         if t < 0.0 {
             1.0
+        } else if t == 0.0 {
+            // P(W > 0) = C, also when m mu overflows to inf (inf * 0 would be NaN).
+            self.c
         } else {
             self.c * (-(self.m as f64 * self.mu - self.lambda) * t).exp()
         }
@@ -328,7 +338,9 @@ mod tests {
         let f = q.response_cdf(x);
         assert!((f - simpson).abs() < 1e-9, "F = {f}, quadrature {simpson}");
         assert!(f > 0.99 && f < 1.0);
-        // Found by crates/slarm/tests/robustness.rs: these were NaN.
+        // Found by crates/slarm/tests/robustness: these were NaN.
+        let huge_mu = Mmm::new(1.0, f64::MAX, 3).unwrap();
+        assert_eq!(huge_mu.waiting_ccdf(0.0), huge_mu.erlang_c());
         assert_eq!(Mmm::new(1.5, 1.0, 2).unwrap().response_cdf(1500.0), 1.0);
         assert_eq!(
             Mmm::new(20.83, f64::MAX, 73)
