@@ -442,7 +442,7 @@ impl GridDist {
         let k = Rounding::Up.apply(self.steps_from_origin(kill_time));
         let missing = (1.0 - self.total_mass()).max(0.0);
         if k < 0.0 {
-            let origin = self.origin + k * self.step;
+            let origin = check_finite("kill time grid point", self.origin + k * self.step)?;
             return Ok(Self::from_valid_parts(origin, self.step, vec![1.0]));
         }
         let mut masses: Vec<f64> = self.masses.clone();
@@ -703,6 +703,8 @@ pub(crate) mod tests {
         // Found by crates/slarm/tests/robustness.rs: far beyond the grid or onto a far finer
         // step, the bin index overflowed (debug panic) or asked for that many bins.
         assert_eq!(d.truncate_at(1e300).unwrap(), d); // proper: nothing ends later
+        let far = GridDist::new(1e308, 1e308, vec![1.0]).unwrap();
+        assert!(far.truncate_at(f64::MIN).is_err()); // the grid point would be -inf
         assert!(matches!(
             e.truncate_at(1e300),
             Err(StatsError::InvalidParameter {
