@@ -113,10 +113,27 @@ impl Workload {
         Ok(w)
     }
 
-    /// Cleans a list of jobs for a machine of `machine_procs` processors.
+    /// Cleans a list of jobs for a machine of `machine_procs` processors. Errors on a job
+    /// whose submit time, run time or requested time is not finite (the reader never
+    /// produces one; jobs built in code can).
     pub fn from_jobs(name: &str, jobs: Vec<Job>, machine_procs: u32) -> Result<Self> {
         if machine_procs == 0 {
             return Err(invalid("machine size", 0, "must be at least one processor"));
+        }
+        for j in &jobs {
+            for (field, v) in [
+                ("submit time", j.submit),
+                ("run time", j.runtime),
+                ("requested time", j.req_time),
+            ] {
+                if !v.is_finite() {
+                    return Err(invalid(
+                        field,
+                        format!("{v} (job {})", j.id),
+                        "must be finite",
+                    ));
+                }
+            }
         }
         let mut dropped = DropCounts::default();
         let mut kept: Vec<Job> = jobs
@@ -194,6 +211,18 @@ mod tests {
         assert_eq!(drop_reason(&j, 4), Some(DropReason::ProcsExceedMachine));
         assert_eq!(drop_reason(&j, 5), None);
         assert!(Workload::from_jobs("x", vec![], 0).is_err());
+        // Found by crates/slarm/tests/robustness: a NaN run time passed the drop rules.
+        for bad in [f64::NAN, f64::INFINITY] {
+            let mut j = Job::new(1, 0.0, 5.0, 1, 10.0);
+            j.runtime = bad;
+            assert!(Workload::from_jobs("x", vec![j.clone()], 4).is_err());
+            j.runtime = 5.0;
+            j.submit = bad;
+            assert!(Workload::from_jobs("x", vec![j.clone()], 4).is_err());
+            j.submit = 0.0;
+            j.req_time = bad;
+            assert!(Workload::from_jobs("x", vec![j], 4).is_err());
+        }
     }
 
     #[test]
