@@ -175,13 +175,14 @@ impl Workload {
     }
 
     /// Offered load by estimates: sum of procs x estimate over (machine x submit span),
-    /// the "InputUtil" of spec 002 part 1 §7.3. `None` when the span is zero.
+    /// the "InputUtil" of spec 002 part 1 §7.3. `None` when the span is zero (or the times
+    /// are so large that the load overflows).
     pub fn offered_load_by_estimate(&self) -> Option<f64> {
         self.offered_load_with(Job::estimate)
     }
 
     /// Offered load by actual run times: sum of procs x min(runtime, estimate) over
-    /// (machine x submit span). `None` when the span is zero.
+    /// (machine x submit span). `None` when the span is zero (or the load overflows).
     pub fn offered_load(&self) -> Option<f64> {
         self.offered_load_with(Job::effective_runtime)
     }
@@ -192,7 +193,7 @@ impl Workload {
             return None;
         }
         let work: f64 = self.jobs.iter().map(|j| j.procs() as f64 * dur(j)).sum();
-        Some(work / (f64::from(self.machine_procs) * span))
+        Some(work / (f64::from(self.machine_procs) * span)).filter(|load| load.is_finite())
     }
 }
 
@@ -223,6 +224,17 @@ mod tests {
             j.req_time = bad;
             assert!(Workload::from_jobs("x", vec![j], 4).is_err());
         }
+        // Finite but absurd times: the span and the work overflow (inf / inf).
+        let w = Workload::from_jobs(
+            "x",
+            vec![
+                Job::new(1, -1e308, 1e308, 1, 1e308),
+                Job::new(2, 1e308, 1e308, 4, 1e308),
+            ],
+            4,
+        )
+        .unwrap();
+        assert_eq!(w.offered_load(), None);
     }
 
     #[test]
