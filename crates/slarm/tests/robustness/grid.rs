@@ -8,6 +8,7 @@ use slarm::grid::metrics::{
 };
 use slarm::grid::platform::{largest_remainder, Platform};
 use slarm::grid::provision::{DynamicAutoScale, DynamicStart, FeedbackController, StrategyKind};
+use slarm::grid::run::{run_scenario, BackgroundSpec, Scenario};
 use slarm::grid::sched::PolicyKind;
 use slarm::grid::sim::{simulate, SimConfig};
 use slarm::grid::workload::{
@@ -267,6 +268,37 @@ fn every_strategy_and_policy_on_random_grids() {
                     );
                 }
             }
+            // A hostile simulation configuration: a typed error or a result.
+            let bad = SimConfig {
+                reference_speed_ghz: g.nasty(),
+                acquisition_s: (g.nasty(), g.nasty()),
+                release_s: (g.nasty(), g.nasty()),
+                horizon_s: if g.coin() { Some(g.nasty()) } else { None },
+                cold_prediction_s: g.nasty(),
+                ..SimConfig::default()
+            };
+            let mut prov = StrategyKind::Dynamic
+                .build(kappa, (3000.0, 2500.0))
+                .unwrap();
+            let mut sched = PolicyKind::Ect.build();
+            let _ = simulate(
+                &p,
+                &w,
+                prov.as_mut(),
+                sched.as_mut(),
+                &bad,
+                &RngStreams::new(1),
+            );
+            // A whole scenario with hostile knobs.
+            let kind = StrategyKind::parse(*g.pick(&STRATEGIES)).unwrap();
+            let mut sc = Scenario::paper(kind, g.nasty());
+            sc.platform = p.clone();
+            sc.load = g.nasty();
+            sc.n_bots = g.count(12).min(12) as usize;
+            sc.feedback_s = (g.nasty(), g.nasty());
+            sc.background = BackgroundSpec::None;
+            let _ = run_scenario(&sc, &RngStreams::new(t.case));
+            t.infallible();
         },
     );
 }

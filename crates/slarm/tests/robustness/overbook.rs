@@ -337,6 +337,24 @@ fn every_strategy_accounts_for_every_job() {
                     }
                 }
             }
+            // The same battery under a hostile configuration: a typed error or a result.
+            let mut cfg =
+                SimConfig::new(Strategy::CompOverbook, TestSpec::Risk { ratio: g.nasty() });
+            cfg.security_factor = Some(g.nasty());
+            cfg.grid_step = g.nasty();
+            cfg.failure_model = FailureModel::Exponential {
+                lambda: g.nasty(),
+                mu: g.nasty(),
+            };
+            if let Ok(r) = simulate_battery(&jobs, cluster, &reg, &[], &cfg) {
+                assert_eq!(
+                    r.outcomes.len(),
+                    jobs.len(),
+                    "{} hostile configuration",
+                    t.at()
+                );
+            }
+            t.infallible();
         },
     );
     eprintln!(

@@ -8,7 +8,7 @@ use slarm::pricing::pricing::{
     utilization_rate, FixedRate, LibraPlusDollar, LibraStatic, PriceQuote, PricingPolicy,
     ResourceCharge, ResourceWindow,
 };
-use slarm::pricing::scenario::{run_jobs, Policy, Settings};
+use slarm::pricing::scenario::{run_jobs, BaseWorkload, Policy, Settings};
 use slarm::pricing::spec::{
     Job, JobDetails, JobLength, JobSpec, QosConstraints, QosOptimization, ResourceRequirements,
     Urgency,
@@ -143,6 +143,17 @@ fn jobs_nodes_and_configurations() {
                 })
                 .collect();
             t.call(SubsetStats::of(&trace, g.count(8) as usize));
+            let n = g.count(20).min(200) as usize;
+            let nodes = g.count(16).min(512) as usize;
+            if let Some(base) = t.call(BaseWorkload::synthetic(n, nodes, &RngStreams::new(t.case)))
+            {
+                assert_eq!(base.jobs.len(), n, "{at}");
+            }
+            t.call(BaseWorkload::from_swf(
+                std::path::Path::new("/nonexistent.swf"),
+                10,
+                8,
+            ));
         },
     );
 }

@@ -7,6 +7,7 @@ use slarm::queueing::difference::{
 use slarm::queueing::erlang::{p0, response_cdf_thesis, ErlangB};
 use slarm::queueing::heuristics::{algorithm2, algorithm3, g_of, HeuristicConfig, Structure3Fix};
 use slarm::queueing::partition::{all_strategies, m_da, m_sa, pool_nodes};
+use slarm::queueing::sampling::{draw_classes, LambdaDist, Setting};
 use slarm::queueing::sim::{min_nodes_sim, run_replication, simulate, Discipline, SimConfig};
 use slarm::queueing::sizing::{min_nodes_capped, min_nodes_from, min_nodes_sweep};
 use slarm::queueing::{
@@ -259,6 +260,50 @@ fn multiclass_simulator() {
                 g.count(10).min(50),
                 5,
             ));
+        }
+    });
+}
+
+/// Class sampling of the thesis's evaluation settings with hostile distributions and ranges
+/// (its rejection loops are capped: an unreachable setting is an error, not a hang).
+#[test]
+fn class_sampling() {
+    property("queueing/class sampling", CASES / 20, true, |g, t| {
+        let lambda = match g.below(3) {
+            0 => LambdaDist::Uniform {
+                a: g.mostly(0.0, 20.0),
+                b: g.mostly(0.0, 40.0),
+            },
+            1 => LambdaDist::Normal {
+                mean: g.mostly(0.0, 20.0),
+                spread: g.mostly(0.1, 10.0),
+                spread_is_variance: g.coin(),
+            },
+            _ => LambdaDist::Exponential {
+                mean: g.mostly(0.1, 20.0),
+            },
+        };
+        let setting = Setting {
+            lambda,
+            x_lo: g.mostly(0.5, 5.0),
+            x_hi: g.mostly(0.5, 10.0),
+            y_lo: g.mostly(0.5, 0.9),
+            y_hi: g.mostly(0.5, 0.99),
+        };
+        let mut rng = RngStreams::new(t.case).stream(&[5]);
+        let at = t.at();
+        if let Some(v) = t.call(lambda.sample(&mut rng)) {
+            assert!(v > 0.0 && v <= 40.0, "{at}: {v}");
+        }
+        let n = g.range(1, 3) as usize;
+        if let Some((cs, _rejected)) =
+            t.call(draw_classes(n, &setting, g.mostly(0.5, 2.0), &mut rng))
+        {
+            assert_eq!(cs.len(), n, "{at}");
+            assert!(
+                cs.iter().map(|c| c.lambda()).sum::<f64>() <= 40.0 + 1e-9,
+                "{at}"
+            );
         }
     });
 }
