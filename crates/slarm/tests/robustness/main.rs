@@ -21,6 +21,10 @@
 //! reproduces exactly). Each property prints one `robustness:` line with its counts (run with
 //! `--nocapture`); docs/reliability.md lists them.
 
+// Test helpers outside #[test] functions build valid fixtures; a failed unwrap there is a
+// test failure, which is what it should be.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod grid;
 mod overbook;
 mod pricing;
@@ -213,4 +217,15 @@ pub fn property(
         assert!(t.errors > 0, "{name}: no call was ever rejected");
     }
     t
+}
+
+/// Asserts that jobs given as `(time, +procs)` start and `(time, -procs)` end events never
+/// hold more than `capacity` processors at once (ends before starts at equal times).
+pub fn assert_within_capacity(mut events: Vec<(f64, i64)>, capacity: i64, at: &str) {
+    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut used = 0;
+    for (time, delta) in events {
+        used += delta;
+        assert!(used <= capacity, "{at}: {used} > {capacity} busy at {time}");
+    }
 }

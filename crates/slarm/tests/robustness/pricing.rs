@@ -17,7 +17,7 @@ use slarm::pricing::timeshare::TimeSharedConfig;
 use slarm::pricing::workload::{synthesize, synthetic_trace, QosSynthesis, SubsetStats, TraceJob};
 use slarm::stats::RngStreams;
 
-use crate::{property, Gen, CASES, SCHEDULER_CASES};
+use crate::{assert_within_capacity, property, Gen, CASES, SCHEDULER_CASES};
 
 #[test]
 fn pricing_policies() {
@@ -233,15 +233,7 @@ fn check(jobs: &[Job], out: &[Outcome], policy: Policy, nodes: u32, exact: bool,
         }
     }
     if !matches!(policy, Policy::Libra | Policy::LibraPlus) {
-        events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let mut used = 0;
-        for (time, d) in events {
-            used += d;
-            assert!(
-                used <= i64::from(nodes),
-                "{at}: {used} nodes busy at {time}"
-            );
-        }
+        assert_within_capacity(events, i64::from(nodes), at);
     }
 }
 

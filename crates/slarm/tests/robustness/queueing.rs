@@ -83,7 +83,7 @@ fn sla_class_and_sizing() {
         }
         // Sizing is linear in the load: huge loads are valid but slow, so only moderate
         // loads get sized (hostile mu and SLAs still reach the validation).
-        if lambda.abs() < 1e4 && !(mu.abs() < 1e-2) {
+        if lambda.abs() < 1e4 && (mu.is_nan() || mu.abs() >= 1e-2) {
             for m in [
                 t.call(min_nodes(lambda, mu, s)),
                 t.call(min_nodes_from(lambda, mu, s, g.count(50))),

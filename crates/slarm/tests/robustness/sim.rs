@@ -12,7 +12,7 @@ use slarm::sim::replication::summarize;
 use slarm::stats::RngStreams;
 use slarm::workload::Job;
 
-use crate::{property, Gen, CASES, SCHEDULER_CASES};
+use crate::{assert_within_capacity, property, Gen, CASES, SCHEDULER_CASES};
 
 #[test]
 fn machines_profiles_and_planner() {
@@ -190,15 +190,7 @@ fn check(jobs: &[Job], cap: u32, s: &Schedule, order: &QueueOrder, exact: bool, 
         jobs.len(),
         "{at}: jobs lost"
     );
-    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut used = 0;
-    for (time, delta) in events {
-        used += delta;
-        assert!(
-            used <= i64::from(cap),
-            "{at}: {used} > {cap} processors at {time}"
-        );
-    }
+    assert_within_capacity(events, i64::from(cap), at);
     if s.policy == PolicyKind::Fcfs && s.expired.is_empty() && *order == QueueOrder::Fcfs {
         let mut order: Vec<_> = s.records.iter().collect();
         order.sort_by(|a, b| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)));
