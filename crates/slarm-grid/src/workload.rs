@@ -333,7 +333,7 @@ impl IosupBotModel {
                 t += 2f64.powf(iat.sample(rng));
             }
             let x: f64 = 2f64.powf(size.sample(rng));
-            if !(x <= MAX_BOT_TASKS) {
+            if x.is_nan() || x > MAX_BOT_TASKS {
                 // Default parameters reach this with probability ~1e-23 per BoT.
                 return Err(GridError::InvalidParameter {
                     name: "BoT size draw",

@@ -216,10 +216,10 @@ mod tests {
         for bad in [f64::NAN, f64::INFINITY] {
             let mut j = Job::new(1, 0.0, 5.0, 1, 10.0);
             j.runtime = bad;
-            assert!(Workload::from_jobs("x", vec![j.clone()], 4).is_err());
+            assert!(Workload::from_jobs("x", vec![j], 4).is_err());
             j.runtime = 5.0;
             j.submit = bad;
-            assert!(Workload::from_jobs("x", vec![j.clone()], 4).is_err());
+            assert!(Workload::from_jobs("x", vec![j], 4).is_err());
             j.submit = 0.0;
             j.req_time = bad;
             assert!(Workload::from_jobs("x", vec![j], 4).is_err());
