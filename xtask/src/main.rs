@@ -37,6 +37,11 @@ const CI_STEPS: &[CiStep] = &[
     ),
     ("test", &["test", "--workspace"], &[]),
     (
+        "oracle",
+        &["run", "--quiet", "--package", "xtask", "--", "oracle"],
+        &[],
+    ),
+    (
         "docs",
         &["doc", "--workspace", "--no-deps"],
         &[("RUSTDOCFLAGS", "-D warnings")],

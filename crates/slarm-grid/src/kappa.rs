@@ -35,9 +35,10 @@ fn ceil_div(a: u128, b: u128) -> u128 {
 }
 
 impl Kappa {
-    /// κ = `num / den`; rejects `den = 0` and κ < 1.
+    /// κ = `num / den`; rejects `den = 0`, κ < 1 and κ > 10^6 (as [`Kappa::from_f64`] does;
+    /// the exact `u128` scalings of platform sizes stay far from overflow).
     pub fn new(num: u64, den: u64) -> Result<Self> {
-        if den == 0 || num < den {
+        if den == 0 || num < den || u128::from(num) > 1_000_000 * u128::from(den) {
             return Err(GridError::InvalidParameter {
                 name: "kappa",
                 value: if den == 0 {
@@ -45,7 +46,7 @@ impl Kappa {
                 } else {
                     num as f64 / den as f64
                 },
-                reason: "kappa must be a fraction >= 1",
+                reason: "kappa must be a fraction in [1, 1e6]",
             });
         }
         let g = gcd(num, den);
@@ -133,6 +134,19 @@ impl std::fmt::Display for Kappa {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by crates/slarm/tests/robustness: κ = u64::MAX / 1 overflowed the u128
+    /// scalings of a platform size.
+    #[test]
+    fn kappa_above_a_million_is_rejected() {
+        assert!(Kappa::new(u64::MAX, 1).is_err());
+        assert!(Kappa::new(1_000_001, 1).is_err());
+        assert!(Kappa::new(1_000_000, 1).is_ok());
+        let k = Kappa::new(1_000_000, 1).unwrap();
+        assert!(k.band_bounds(MAX_PROCS_FOR_TEST, 1, 10).0 > 0);
+    }
+
+    const MAX_PROCS_FOR_TEST: u64 = crate::platform::MAX_PROCESSORS;
 
     #[test]
     fn exact_band_bounds_for_every_kappa() {

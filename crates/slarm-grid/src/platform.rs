@@ -39,12 +39,22 @@ pub struct Platform {
     sites: Vec<Site>,
 }
 
+/// Most processors a platform may have in all (2^40): totals, κ-scaled sizes and their exact
+/// `u128` products stay far from overflow.
+pub const MAX_PROCESSORS: u64 = 1 << 40;
+
 impl Platform {
     /// A platform of grid sites given as `(name, processors, speed_ghz)`; validates that
     /// there is at least one site, every site has processors and a positive finite speed.
     pub fn new(sites: Vec<(String, u64, f64)>) -> Result<Self> {
         if sites.is_empty() {
             return Err(GridError::InvalidPlatform("no sites".into()));
+        }
+        let total: u128 = sites.iter().map(|s| u128::from(s.1)).sum();
+        if total > u128::from(MAX_PROCESSORS) {
+            return Err(GridError::InvalidPlatform(format!(
+                "{total} processors in all: more than 2^40"
+            )));
         }
         let mut out = Vec::with_capacity(sites.len());
         for (id, (name, processors, speed_ghz)) in sites.into_iter().enumerate() {
@@ -187,6 +197,16 @@ pub fn largest_remainder(total: u64, weights: &[u64]) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by crates/slarm/tests/robustness: two sites of u64::MAX processors overflowed
+    /// the total.
+    #[test]
+    fn huge_platforms_are_rejected() {
+        let site = |n| ("s".to_string(), n, 2.0);
+        assert!(Platform::new(vec![site(u64::MAX), site(u64::MAX)]).is_err());
+        assert!(Platform::new(vec![site(MAX_PROCESSORS), site(1)]).is_err());
+        assert!(Platform::new(vec![site(MAX_PROCESSORS)]).is_ok());
+    }
 
     #[test]
     fn das3_table1_totals() {

@@ -352,7 +352,7 @@ impl FeedbackController {
             target_s,
             release_s,
             percentile: 0.9,
-            recent: Vec::with_capacity(window),
+            recent: Vec::with_capacity(window.min(1024)),
         })
     }
 
@@ -464,6 +464,13 @@ mod tests {
 
     fn k(x: f64) -> Kappa {
         Kappa::from_f64(x).unwrap()
+    }
+
+    /// Found by crates/slarm/tests/robustness: a window of u64::MAX reserved that much
+    /// memory up front (capacity overflow).
+    #[test]
+    fn huge_feedback_window_allocates_nothing_up_front() {
+        assert!(FeedbackController::new(usize::MAX, 100.0, 50.0).is_ok());
     }
 
     #[test]

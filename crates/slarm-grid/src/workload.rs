@@ -310,6 +310,8 @@ fn erfc(x: f64) -> f64 {
 fn normal_cdf(z: f64) -> f64 {
     0.5 * erfc(-z / std::f64::consts::SQRT_2)
 }
+/// Largest BoT [`IosupBotModel::generate`] accepts from its size distribution.
+const MAX_BOT_TASKS: f64 = 1e6;
 
 impl IosupBotModel {
     /// Standard deviation of log2 runtime under the configured reading of Table II (A5).
@@ -416,6 +418,14 @@ impl IosupBotModel {
                 t += 2f64.powf(iat.sample(rng));
             }
             let x: f64 = 2f64.powf(size.sample(rng));
+            if x.is_nan() || x > MAX_BOT_TASKS {
+                // Default parameters reach this with probability ~1e-23 per BoT.
+                return Err(GridError::InvalidParameter {
+                    name: "BoT size draw",
+                    value: x,
+                    reason: "more than 1,000,000 tasks: implausible size parameters",
+                });
+            }
             let n = match self.rounding {
                 SizeRounding::RoundMin1 => x.round().max(1.0),
                 SizeRounding::Ceil => x.ceil().max(1.0),
@@ -664,6 +674,18 @@ pub fn parse_background_trace(
 mod tests {
     use super::*;
     use slarm_stats::RngStreams;
+
+    /// Found by crates/slarm/tests/robustness: a size scale of 1e6 drew 2^(1e6) = inf tasks
+    /// and tried to allocate them.
+    #[test]
+    fn implausible_bot_sizes_are_errors() {
+        let model = IosupBotModel {
+            size_params: (1.76, 1e6),
+            ..IosupBotModel::default()
+        };
+        let mut rng = RngStreams::new(3).stream(&[0]);
+        assert!(model.generate(4, 0.8, &Platform::das3(), &mut rng).is_err());
+    }
 
     #[test]
     fn load_targeting_hits_the_target() {

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{positive, Result};
+use crate::error::{positive, OverbookError, Result};
 use crate::job::Time;
 use crate::ratio::RatioDistribution;
 
@@ -19,9 +19,17 @@ pub struct TimeGrid {
 }
 
 impl TimeGrid {
-    /// A validated grid with step `seconds > 0`.
+    /// A validated grid with a finite step of at least one second (times are whole seconds;
+    /// a finer step would only push grid indices towards overflow).
     pub fn new(seconds: f64) -> Result<Self> {
         positive("grid step", seconds)?;
+        if seconds < 1.0 {
+            return Err(OverbookError::InvalidParameter {
+                name: "grid step",
+                value: seconds,
+                reason: "must be at least one second (the clock's resolution)",
+            });
+        }
         Ok(Self { step: seconds })
     }
 
@@ -248,6 +256,9 @@ mod tests {
         assert_eq!(s.at(5), 1.0);
         assert_eq!(s.pmf(), vec![1.0]);
         assert!(TimeGrid::new(0.0).is_err());
+        // Found by crates/slarm/tests/robustness: a subnormal step saturated the indices.
+        assert!(TimeGrid::new(1e-300).is_err());
+        assert!(TimeGrid::new(1.0).is_ok());
         let g = TimeGrid::new(60.0).unwrap();
         assert_eq!(g.up(61), 2);
         assert_eq!(g.down(119), 1);

@@ -181,7 +181,7 @@ pub fn input_utilization(jobs: &[RawJob], machine: usize) -> f64 {
     let (Some(first), Some(last)) = (jobs.first(), jobs.last()) else {
         return 0.0;
     };
-    let span = (last.submit - first.submit).max(1) as f64;
+    let span = last.submit.saturating_sub(first.submit).max(1) as f64;
     let work: f64 = jobs
         .iter()
         .map(|j| j.procs as f64 * j.estimate as f64)
@@ -200,7 +200,7 @@ pub fn prepare(
     dropped: usize,
     synthetic: bool,
 ) -> Result<Prepared> {
-    if machine == 0 || test_jobs == 0 || jobs.len() < test_jobs + 1 {
+    if machine == 0 || test_jobs == 0 || jobs.len() <= test_jobs {
         return Err(OverbookError::InvalidParameter {
             name: "usable jobs",
             value: jobs.len() as f64,
@@ -243,8 +243,8 @@ impl Prepared {
     /// Battery `k` of `size` jobs: occurrence offsets from the battery's first job, multiplied by
     /// the factor (G8), with the SLA synthesis of Table 5.1 and `penalty = ratio · fee`.
     pub fn battery(&self, k: usize, size: usize, penalty_ratio: f64) -> Result<Vec<Job>> {
-        let lo = k * size;
-        let hi = (lo + size).min(self.test.len());
+        let lo = k.saturating_mul(size);
+        let hi = lo.saturating_add(size).min(self.test.len());
         let slice = self.test.get(lo..hi).unwrap_or(&[]);
         let Some(first) = slice.first() else {
             return Ok(Vec::new());
@@ -252,7 +252,7 @@ impl Prepared {
         slice
             .iter()
             .map(|r| {
-                let o = ((r.submit - first.submit) as f64 * self.factor).round() as i64;
+                let o = (r.submit.saturating_sub(first.submit) as f64 * self.factor).round() as i64;
                 to_job(r, o, penalty_ratio)
             })
             .collect()
@@ -327,5 +327,18 @@ mod tests {
         // input util = 20 * 2 * 3600 / (10 * 1900)
         assert!((p.input_util - 20.0 * 7200.0 / 19_000.0).abs() < 1e-12);
         assert!(prepare("t", Vec::new(), 10, 20, None, 0, false).is_err());
+        // Found by crates/slarm/tests/robustness: test_jobs + 1 overflowed.
+        assert!(prepare("t", Vec::new(), 10, usize::MAX, None, 0, false).is_err());
+        assert!(p.battery(usize::MAX, usize::MAX, 1.0).unwrap().is_empty());
+        let at = |submit| RawJob {
+            id: 1,
+            submit,
+            runtime: 50,
+            estimate: 3600,
+            procs: 2,
+            user: None,
+            app: None,
+        };
+        assert!(input_utilization(&[at(i64::MIN), at(i64::MAX)], 4).is_finite());
     }
 }

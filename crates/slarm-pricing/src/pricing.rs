@@ -51,7 +51,8 @@ impl ResourceWindow {
 
 /// The utilisation pricing rate `PUtil_ij = RESMax_j / RESFree_ij · PBase_j` (eq. 4).
 ///
-/// Errors with [`PricingError::NoFreeResource`] when RESFree <= 0 (admission control must
+/// Errors on a PBase that is not finite and positive, and with
+/// [`PricingError::NoFreeResource`] when RESFree <= 0 (admission control must
 /// check sufficiency before pricing, spec §2.2).
 ///
 /// ```
@@ -61,6 +62,7 @@ impl ResourceWindow {
 /// assert!((utilization_rate(1.0, &w).unwrap() - 2.0).abs() < 1e-12);
 /// ```
 pub fn utilization_rate(pbase: f64, window: &ResourceWindow) -> Result<f64> {
+    positive("PBase", pbase)?;
     let free = window.free();
     if free.is_nan() || free <= 0.0 {
         return Err(PricingError::NoFreeResource {
@@ -239,13 +241,10 @@ mod tests {
         ));
         assert!(ResourceWindow::new(0.0, 0.0, 0.0).is_err());
         assert!(ResourceWindow::new(1.0, -1.0, 0.0).is_err());
-        assert!(matches!(
-            ResourceWindow::new(1.0, f64::MAX, f64::MAX),
-            Err(PricingError::NonFinite {
-                what: "RESFree",
-                ..
-            })
-        ));
+        // Found by crates/slarm/tests/robustness.rs: finite amounts whose sum overflows.
+        assert!(ResourceWindow::new(1.0, f64::MAX, f64::MAX).is_err());
+        // Found by crates/slarm/tests/robustness: a negative PBase gave a negative rate.
+        assert!(utilization_rate(-1.0, &ResourceWindow::new(200.0, 90.0, 10.0).unwrap()).is_err());
         assert!(LibraPlusDollar::new(-1.0, 0.0, 1.0).is_err());
         assert!(LibraPlusDollar::new(1.0, f64::NAN, 1.0).is_err());
         assert!(LibraStatic::new(-1.0, 0.0).is_err());

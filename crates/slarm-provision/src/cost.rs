@@ -126,6 +126,14 @@ impl Cost {
             return Err(ProvisionError::invalid("d", d, "must be >= 1"));
         }
         let dd = d as f64;
+        if !(8.0 * hi * dd).is_finite() {
+            // The polynomial's terms (up to 4/3 hi d) would overflow in the integral.
+            return Err(ProvisionError::invalid(
+                "cost hi",
+                hi,
+                "too large: the cost over [0, d] overflows",
+            ));
+        }
         let r = hi - lo;
         // 4(τ-½)² with τ = t/d  =  1 - 4t/d + 4t²/d²
         let (c0, c1, c2) = match shape {
@@ -349,6 +357,9 @@ mod tests {
 
     #[test]
     fn bad_series_are_errors() {
+        // Found by crates/slarm/tests/robustness: a finite but huge range gave a NaN integral.
+        assert!(Cost::preset(CostShape::Quadratic1, 92, 0.0, f64::MAX).is_err());
+        assert!(Cost::preset(CostShape::Quadratic1, 92, 0.0, 1e300).is_ok());
         assert!(matches!(
             Cost::series(vec![0.0], vec![-1.0], true),
             Err(ProvisionError::NegativeCost { .. })

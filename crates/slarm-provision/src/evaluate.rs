@@ -12,7 +12,7 @@ use slarm_stats::{RngStreams, Welford};
 
 use crate::arrival::ArrivalProfile;
 use crate::cost::CostFunction;
-use crate::error::Result;
+use crate::error::{ProvisionError, Result};
 use crate::params::Params;
 use crate::policy::Policy;
 use crate::queue::exp_vec;
@@ -46,7 +46,9 @@ struct Server {
     job: Option<(usize, f64, f64)>,
 }
 
-/// Simulates one run with the given arrival times and service times (seconds).
+/// Simulates one run with the given arrival times and service times (seconds): one service
+/// time per arrival, arrivals finite, non-negative and in order, services finite and
+/// non-negative (else an error).
 pub fn simulate_run(
     params: &Params,
     cost: &dyn CostFunction,
@@ -54,6 +56,7 @@ pub fn simulate_run(
     arrivals: &[f64],
     services: &[f64],
 ) -> Result<RunMetrics> {
+    check_stream(arrivals, services)?;
     policy.reset();
     let delta = params.delta_secs;
     let end = params.d_secs();
@@ -176,6 +179,35 @@ pub fn simulate_run(
     m.late_jobs = (queue.len() + servers.iter().filter(|sv| sv.job.is_some()).count()) as u32;
     m.cost = total;
     Ok(m)
+}
+
+fn check_stream(arrivals: &[f64], services: &[f64]) -> Result<()> {
+    if arrivals.len() != services.len() {
+        return Err(ProvisionError::invalid(
+            "service times",
+            services.len(),
+            "need one per arrival",
+        ));
+    }
+    let mut last = 0.0;
+    for (&a, &w) in arrivals.iter().zip(services) {
+        if !(a.is_finite() && a >= last) {
+            return Err(ProvisionError::invalid(
+                "arrival time",
+                a,
+                "must be finite, >= 0 and in order",
+            ));
+        }
+        if !(w.is_finite() && w >= 0.0) {
+            return Err(ProvisionError::invalid(
+                "service time",
+                w,
+                "must be finite and >= 0",
+            ));
+        }
+        last = a;
+    }
+    Ok(())
 }
 
 /// Means and 95 % confidence intervals over runs.
@@ -328,6 +360,17 @@ mod tests {
         assert!((m.cost - 92.0).abs() < 1e-9);
         assert_eq!(m.jobs[0], 0);
         assert_eq!(m.deployments, 0);
+        // Found by crates/slarm/tests/robustness: fewer service times than arrivals indexed
+        // out of bounds (a panic); bad streams are errors.
+        for (arr, svc) in [
+            (&[100.0, 200.0][..], &[500.0][..]),
+            (&[200.0, 100.0][..], &[1.0, 1.0][..]),
+            (&[f64::NAN][..], &[1.0][..]),
+            (&[1.0][..], &[-1.0][..]),
+            (&[1.0][..], &[f64::INFINITY][..]),
+        ] {
+            assert!(simulate_run(&params, &cost, &mut pol, arr, svc).is_err());
+        }
     }
 
     #[test]

@@ -51,9 +51,16 @@ impl Dist {
     }
 
     /// From probabilities indexed by `value - offset`; drops entries below `1e-18` at the ends.
+    /// Without any entry above `1e-18` (or with none at all) it is the point mass at `offset`,
+    /// as [`Dist::from_counts`] is for all-zero counts.
     pub fn from_probs(offset: i64, probs: &[f64]) -> Self {
-        let first = probs.iter().position(|&c| c > 1e-18).unwrap_or(0);
-        let last = probs.iter().rposition(|&c| c > 1e-18).unwrap_or(0);
+        let Some(first) = probs.iter().position(|&c| c > 1e-18) else {
+            return Self {
+                offset,
+                probs: vec![1.0],
+            };
+        };
+        let last = probs.iter().rposition(|&c| c > 1e-18).unwrap_or(first);
         let slice = &probs[first..=last.max(first)];
         let total: f64 = slice.iter().sum();
         Self {
@@ -411,5 +418,22 @@ pub fn k_table_no_arrivals(params: &Params, n_max: usize) -> KTable {
         p_max: params.p_max,
         bound: vec![n_max; params.d + 1],
         cells,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by crates/slarm/tests/robustness: an empty slice panicked (range out of bounds)
+    /// and an all-zero one gave NaN probabilities; both are the point mass at the offset.
+    #[test]
+    fn dist_from_empty_or_zero_probabilities() {
+        for probs in [&[][..], &[0.0, 0.0][..]] {
+            let d = Dist::from_probs(3, probs);
+            assert_eq!((d.offset, d.probs), (3, vec![1.0]));
+        }
+        let d = Dist::from_probs(0, &[0.0, 0.25, 0.75, 0.0]);
+        assert_eq!((d.offset, d.probs), (1, vec![0.25, 0.75]));
     }
 }

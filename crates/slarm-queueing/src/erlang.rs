@@ -36,8 +36,15 @@ impl ErlangB {
     }
 
     /// Advances until the current server count is `m` (no-op if already past it).
+    ///
+    /// Once `B` has underflowed to 0 the recursion stays at 0, so the rest is skipped: a
+    /// huge `m` (up to `u64::MAX`) costs only the steps until the underflow.
     pub fn advance_to(&mut self, m: u64) {
         while self.m < m {
+            if self.b == 0.0 {
+                self.m = m;
+                return;
+            }
             self.step();
         }
     }
@@ -134,8 +141,20 @@ pub fn response_cdf_given_c(x: f64, mu: f64, m: u64, rho: f64, c: f64) -> f64 {
         return 0.0;
     }
     let mx = mu * x;
+    if mx == f64::INFINITY {
+        // e^{-mu x} = 0 and the waiting term vanishes: the whole mass is below x.
+        return 1.0;
+    }
     let z = (m as f64 - rho - 1.0) * mx;
-    let f = 1.0 - (-mx).exp() * (1.0 + c * mx * phi(z));
+    let f = if z < -700.0 {
+        // rho > m - 1 far in the tail: phi(z) overflows while e^{-mu x} underflows (0 * inf).
+        // Same value, without either: e^{-mu x} mu x phi(z) = e^{-(m - rho) mu x} (1 - e^z) /
+        // (rho - m + 1), and m > rho keeps the exponent negative.
+        let tail = (-(m as f64 - rho) * mx).exp() * -z.exp_m1() / (rho - m as f64 + 1.0);
+        1.0 - (-mx).exp() - c * tail
+    } else {
+        1.0 - (-mx).exp() * (1.0 + c * mx * phi(z))
+    };
     f.clamp(0.0, 1.0)
 }
 
@@ -205,6 +224,9 @@ impl Mmm {
     pub fn waiting_ccdf(&self, t: f64) -> f64 {
         if t < 0.0 {
             1.0
+        } else if t == 0.0 {
+            // P(W > 0) = C, also when m mu overflows to inf (inf * 0 would be NaN).
+            self.c
         } else {
             self.c * (-(self.m as f64 * self.mu - self.lambda) * t).exp()
         }
@@ -288,6 +310,44 @@ mod tests {
                 "C({m},{rho}) = {got}, want {want}"
             );
         }
+    }
+
+    /// Heavy load (rho > m - 1) far in the tail, where `e^{-mu x}` underflows while
+    /// `phi(z)` overflows: F must stay the convolution of service and waiting time,
+    /// `int_0^x mu e^{-mu s} P(W <= x - s) ds` (Simpson, independent of the closed form).
+    #[test]
+    fn response_cdf_far_in_the_tail_under_heavy_load() {
+        let q = Mmm::new(1.999, 1.0, 2).unwrap();
+        let x = 5000.0;
+        let (h, n) = (1e-3, 50_000); // e^{-50} of the service mass lies beyond s = 50
+        let g = |s: f64| (-s).exp() * (1.0 - q.waiting_ccdf(x - s));
+        let simpson = (0..=n)
+            .map(|i| {
+                let w = if i == 0 || i == n {
+                    1.0
+                } else if i % 2 == 1 {
+                    4.0
+                } else {
+                    2.0
+                };
+                w * g(i as f64 * h)
+            })
+            .sum::<f64>()
+            * h
+            / 3.0;
+        let f = q.response_cdf(x);
+        assert!((f - simpson).abs() < 1e-9, "F = {f}, quadrature {simpson}");
+        assert!(f > 0.99 && f < 1.0);
+        // Found by crates/slarm/tests/robustness: these were NaN.
+        let huge_mu = Mmm::new(1.0, f64::MAX, 3).unwrap();
+        assert_eq!(huge_mu.waiting_ccdf(0.0), huge_mu.erlang_c());
+        assert_eq!(Mmm::new(1.5, 1.0, 2).unwrap().response_cdf(1500.0), 1.0);
+        assert_eq!(
+            Mmm::new(20.83, f64::MAX, 73)
+                .unwrap()
+                .response_cdf(52_252.3),
+            1.0
+        );
     }
 
     /// spec 003 §2.3 reference values of F (mu = 1) to 1e-12 (the 5-digit rows to 1e-5).

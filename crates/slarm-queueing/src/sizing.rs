@@ -11,6 +11,9 @@ use crate::sla::Sla;
 /// Extra servers above `floor(rho)` before a search gives up (spec 003 §2.5).
 pub const SEARCH_CAP: u64 = 10_000;
 
+/// Loads at or above 2^53 erlangs are rejected: beyond it `m as f64` is no longer exact.
+const MAX_RHO: f64 = 9_007_199_254_740_992.0;
+
 /// `m(lambda, SLA)`: the smallest `m` with `F(x) >= y` for an M/M/m FCFS pool.
 /// `m(0, SLA) = 0` (an idle class needs no node).
 ///
@@ -46,8 +49,16 @@ pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) ->
             value: rho,
         });
     }
+    if rho >= MAX_RHO {
+        // Server counts would no longer be exact in f64 (and the linear search endless).
+        return Err(QueueError::OutOfRange {
+            name: "rho = lambda / mu",
+            requirement: "below 2^53",
+            value: rho,
+        });
+    }
     let base = rho.floor() as u64;
-    let m0 = (base + 1).max(start);
+    let m0 = base.saturating_add(1).max(start);
     let cap_m = base.saturating_add(cap);
     let mut b = ErlangB::new(rho)?;
     b.advance_to(m0);
@@ -128,6 +139,22 @@ mod tests {
                 assert!(Mmm::new(l, 1.0, m - 1).unwrap().response_cdf(x) < y);
             }
         }
+    }
+
+    /// Found by crates/slarm/tests/robustness.rs: `floor(rho) + 1` overflowed for loads
+    /// beyond u64 (debug panic); huge server counts now cost only the steps until Erlang B
+    /// underflows.
+    #[test]
+    fn astronomical_loads_and_server_counts() {
+        assert!(matches!(
+            min_nodes(1e300, 1.0, sla(3.0, 0.9)),
+            Err(QueueError::OutOfRange { .. })
+        ));
+        assert!(min_nodes(1e20, 1e-3, sla(3e4, 0.9)).is_err());
+        let q = Mmm::new(5.0, 1.0, u64::MAX).unwrap();
+        assert_eq!(q.erlang_c(), 0.0);
+        assert!((q.mean_response() - 1.0).abs() < 1e-15);
+        assert_eq!(crate::erlang::erlang_b(u64::MAX, 5.0).unwrap(), 0.0);
     }
 
     #[test]

@@ -435,6 +435,28 @@ mod tests {
     }
 
     #[test]
+    fn extra_counts_three_tied_ends_and_ignores_later_ones() {
+        // 14 procs, 4 free; jobs of 3, 4 and 3 processors all predicted to end at t = 100.
+        // The head needs 5: covered once the first ends (4 + 3 = 7), but all three free
+        // their processors at the shadow time, so extra = 14 - 5 = 9 (not 7 - 5 = 2) and a
+        // long 4-processor job backfills.
+        let mut r = RunningSet::new();
+        r.insert(10, 100.0, 3);
+        r.insert(11, 100.0, 4);
+        r.insert(12, 100.0, 3);
+        let q = [c(0, 5, 10.0), c(1, 4, 1000.0)];
+        let p = easy_pass(0.0, 4, &r, &q);
+        assert_eq!((p.shadow, p.start), (Some(100.0), vec![1]));
+        // A job ending after the shadow time does not count: extra = 1 + 5 - 6 = 0.
+        let mut r = RunningSet::new();
+        r.insert(10, 100.0, 5);
+        r.insert(11, 101.0, 5);
+        let q = [c(0, 6, 10.0), c(1, 1, 1000.0)];
+        let p = easy_pass(0.0, 1, &r, &q);
+        assert_eq!((p.shadow, p.start), (Some(100.0), Vec::<usize>::new()));
+    }
+
+    #[test]
     fn extra_counts_every_job_ending_at_the_shadow_time() {
         // 10 procs; two running jobs of 4 both predicted to end at 100; free 2. The head
         // needs 6: shadow 100, where 2 + 4 + 4 = 10 are free, so extra = 4 (not the 0 left

@@ -99,6 +99,18 @@ impl Profile {
         m
     }
 
+    /// Maximum free processors over `[start, end)`.
+    fn max_free(&self, start: f64, end: f64) -> i64 {
+        let mut i = self.step_index(start);
+        let mut m = self.steps[i].free;
+        i += 1;
+        while i < self.steps.len() && self.steps[i].time < end {
+            m = m.max(self.steps[i].free);
+            i += 1;
+        }
+        m
+    }
+
     /// Ensures a breakpoint exists exactly at `t` (t >= origin) and returns its index.
     fn split_at(&mut self, t: f64) -> usize {
         let i = self.step_index(t);
@@ -154,7 +166,19 @@ impl Profile {
     }
 
     /// Gives back `procs` processors over `[start, end)` (the inverse of [`Profile::reserve`]).
+    /// Errors (leaving the profile unchanged) if that would free more processors than the
+    /// machine has at any instant, i.e. give back what was never reserved.
     pub fn release(&mut self, start: f64, end: f64, procs: u32) -> Result<()> {
+        check_time("interval start", start)?;
+        check_time("interval end", end)?;
+        let from = start.max(self.origin());
+        if end > from && self.max_free(from, end) + i64::from(procs) > i64::from(self.capacity) {
+            return Err(SimError::InvalidParameter {
+                name: "released processors",
+                value: procs.to_string(),
+                reason: "more than are reserved over the interval",
+            });
+        }
         self.add(start, end, i64::from(procs))
     }
 
@@ -284,6 +308,10 @@ mod tests {
             p.reserve(15.0, 30.0, 4),
             Err(SimError::OverAllocation { free: 3, .. })
         ));
+        // Found by crates/slarm/tests/robustness: giving back what was never reserved
+        // made free exceed the capacity.
+        assert!(p.release(0.0, 30.0, 5).is_err());
+        assert!(p.release(12.0, 18.0, 6).is_err());
         p.release(10.0, 20.0, 5).unwrap();
         assert_eq!(p.steps().len(), 1);
         assert!(p.earliest_fit(0.0, 9, 1.0).is_err());

@@ -46,6 +46,25 @@ use crate::error::{check_finite, check_probability, Result, StatsError};
 /// How far the total mass of a distribution may deviate from 1 and still count as proper.
 pub const MASS_TOLERANCE: f64 = 1e-9;
 
+/// Most bins an operation may create (2^26, 512 MiB of masses): [`GridDist::regrid`] onto a
+/// far finer step or [`GridDist::truncate_at`] far beyond a defective grid would otherwise
+/// overflow the bin index or try to allocate that many bins; they return an error instead.
+pub const MAX_BINS: usize = 1 << 26;
+
+/// The bin index `k` (a whole number of steps, `>= 0`) as a `usize`, or an error when the
+/// grid would need more than [`MAX_BINS`] bins to reach it.
+fn bin_index(name: &'static str, value: f64, k: f64) -> Result<usize> {
+    if k < MAX_BINS as f64 {
+        Ok(k as usize)
+    } else {
+        Err(StatsError::InvalidParameter {
+            name,
+            value,
+            reason: "would need more than MAX_BINS (2^26) grid bins",
+        })
+    }
+}
+
 /// Relative tolerance (in steps) for deciding that a position lies on a grid point.
 const POSITION_EPS: f64 = 1e-9;
 
@@ -398,7 +417,7 @@ impl GridDist {
                     reason: "lies after points carrying mass",
                 });
             }
-            let k = k as usize;
+            let k = bin_index("target grid step", step, k)?;
             max_k = max_k.max(k);
             indexed.push((k, m));
         }
@@ -423,22 +442,24 @@ impl GridDist {
         let k = Rounding::Up.apply(self.steps_from_origin(kill_time));
         let missing = (1.0 - self.total_mass()).max(0.0);
         if k < 0.0 {
-            let origin = self.origin + k * self.step;
+            let origin = check_finite("kill time grid point", self.origin + k * self.step)?;
             return Ok(Self::from_valid_parts(origin, self.step, vec![1.0]));
         }
-        let k = k as usize;
         let mut masses: Vec<f64> = self.masses.clone();
-        if k + 1 < masses.len() {
+        if k + 1.0 < masses.len() as f64 {
+            let k = k as usize;
             let beyond: f64 = masses[k + 1..].iter().sum();
             masses.truncate(k + 1);
             masses[k] += beyond;
         } else if missing > 0.0 {
+            let k = bin_index("kill time", kill_time, k)?;
             masses.resize(k + 1, 0.0);
         } else {
             // Nothing ends after the kill time: the distribution is unchanged.
             return Ok(self.clone());
         }
-        masses[k] += missing;
+        let last = masses.len() - 1;
+        masses[last] += missing;
         Ok(Self::from_valid_parts(self.origin, self.step, masses))
     }
 
@@ -679,7 +700,28 @@ pub(crate) mod tests {
         assert_eq!(e.survival(5.0), 0.5);
         let k = e.truncate_at(3.0).unwrap();
         assert!(close(k.total_mass(), 1.0, 1e-15) && k.pmf(3.0) == 0.5);
-        // Floating positions: 0.3 / 0.1 is bin 3.
+        // Found by crates/slarm/tests/robustness.rs: far beyond the grid or onto a far finer
+        // step, the bin index overflowed (debug panic) or asked for that many bins.
+        assert_eq!(d.truncate_at(1e300).unwrap(), d); // proper: nothing ends later
+        let far = GridDist::new(1e308, 1e308, vec![1.0]).unwrap();
+        assert!(far.truncate_at(f64::MIN).is_err()); // the grid point would be -inf
+        assert!(matches!(
+            e.truncate_at(1e300),
+            Err(StatsError::InvalidParameter {
+                name: "kill time",
+                ..
+            })
+        ));
+        assert!(e.truncate_at(60.0 * MAX_BINS as f64).is_err());
+        assert!(matches!(
+            d.rebin(f64::MIN_POSITIVE, Rounding::Up),
+            Err(StatsError::InvalidParameter {
+                name: "target grid step",
+                ..
+            })
+        ));
+        assert_eq!(d.rebin(2e-6, Rounding::Up).unwrap().len(), 3_000_001); // (16 - 10) / 2e-6 + 1
+                                                                           // Floating positions: 0.3 / 0.1 is bin 3.
         let f = GridDist::new(0.0, 0.1, vec![0.25; 4]).unwrap();
         assert_eq!(f.cdf(0.3), 1.0);
         let json = serde_json::to_string(&d).unwrap();

@@ -113,10 +113,27 @@ impl Workload {
         Ok(w)
     }
 
-    /// Cleans a list of jobs for a machine of `machine_procs` processors.
+    /// Cleans a list of jobs for a machine of `machine_procs` processors. Errors on a job
+    /// whose submit time, run time or requested time is not finite (the reader never
+    /// produces one; jobs built in code can).
     pub fn from_jobs(name: &str, jobs: Vec<Job>, machine_procs: u32) -> Result<Self> {
         if machine_procs == 0 {
             return Err(invalid("machine size", 0, "must be at least one processor"));
+        }
+        for j in &jobs {
+            for (field, v) in [
+                ("submit time", j.submit),
+                ("run time", j.runtime),
+                ("requested time", j.req_time),
+            ] {
+                if !v.is_finite() {
+                    return Err(invalid(
+                        field,
+                        format!("{v} (job {})", j.id),
+                        "must be finite",
+                    ));
+                }
+            }
         }
         let mut dropped = DropCounts::default();
         let mut kept: Vec<Job> = jobs
@@ -158,13 +175,14 @@ impl Workload {
     }
 
     /// Offered load by estimates: sum of procs x estimate over (machine x submit span),
-    /// the "InputUtil" of spec 002 part 1 §7.3. `None` when the span is zero.
+    /// the "InputUtil" of spec 002 part 1 §7.3. `None` when the span is zero (or the times
+    /// are so large that the load overflows).
     pub fn offered_load_by_estimate(&self) -> Option<f64> {
         self.offered_load_with(Job::estimate)
     }
 
     /// Offered load by actual run times: sum of procs x min(runtime, estimate) over
-    /// (machine x submit span). `None` when the span is zero.
+    /// (machine x submit span). `None` when the span is zero (or the load overflows).
     pub fn offered_load(&self) -> Option<f64> {
         self.offered_load_with(Job::effective_runtime)
     }
@@ -175,7 +193,7 @@ impl Workload {
             return None;
         }
         let work: f64 = self.jobs.iter().map(|j| j.procs() as f64 * dur(j)).sum();
-        Some(work / (f64::from(self.machine_procs) * span))
+        Some(work / (f64::from(self.machine_procs) * span)).filter(|load| load.is_finite())
     }
 }
 
@@ -194,6 +212,29 @@ mod tests {
         assert_eq!(drop_reason(&j, 4), Some(DropReason::ProcsExceedMachine));
         assert_eq!(drop_reason(&j, 5), None);
         assert!(Workload::from_jobs("x", vec![], 0).is_err());
+        // Found by crates/slarm/tests/robustness: a NaN run time passed the drop rules.
+        for bad in [f64::NAN, f64::INFINITY] {
+            let mut j = Job::new(1, 0.0, 5.0, 1, 10.0);
+            j.runtime = bad;
+            assert!(Workload::from_jobs("x", vec![j], 4).is_err());
+            j.runtime = 5.0;
+            j.submit = bad;
+            assert!(Workload::from_jobs("x", vec![j], 4).is_err());
+            j.submit = 0.0;
+            j.req_time = bad;
+            assert!(Workload::from_jobs("x", vec![j], 4).is_err());
+        }
+        // Finite but absurd times: the span and the work overflow (inf / inf).
+        let w = Workload::from_jobs(
+            "x",
+            vec![
+                Job::new(1, -1e308, 1e308, 1, 1e308),
+                Job::new(2, 1e308, 1e308, 4, 1e308),
+            ],
+            4,
+        )
+        .unwrap();
+        assert_eq!(w.offered_load(), None);
     }
 
     #[test]

@@ -41,7 +41,15 @@ pub fn fee_and_penalty(job: &Job, penalty_ratio: f64) -> Result<(f64, f64)> {
         ));
     }
     let fee = job.procs().max(0) as f64 * job.estimate() / 3600.0;
-    Ok((fee, fee * penalty_ratio))
+    let penalty = fee * penalty_ratio;
+    if !(fee.is_finite() && penalty.is_finite()) {
+        return Err(invalid(
+            "penalty ratio",
+            penalty_ratio,
+            "makes the penalty overflow",
+        ));
+    }
+    Ok((fee, penalty))
 }
 
 /// Urgency class of a job (spec 001 §3.3).
@@ -291,5 +299,7 @@ mod tests {
         assert!(deadlines(&jobs, -1.0).is_err());
         let (fee, pen) = fee_and_penalty(&Job::new(1, 0.0, 10.0, 4, 7200.0), 2.0).unwrap();
         assert_eq!((fee, pen), (8.0, 16.0));
+        // Found by crates/slarm/tests/robustness: a huge finite ratio overflowed to inf.
+        assert!(fee_and_penalty(&Job::new(1, 0.0, 10.0, 4, 7200.0), f64::MAX).is_err());
     }
 }
