@@ -6,10 +6,14 @@ use slarm_overbook::{
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(dir) = trace_dir(env!("CARGO_MANIFEST_DIR")) else {
+        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+        return Ok(());
+    };
     println!("| trace | nodes | strategy | median ms | p99 ms | battery wall s |");
     println!("|---|---|---|---|---|---|");
     for spec in PWA_TRACES.iter() {
-        let path = std::path::Path::new("/work/shared/data/traces").join(spec.file);
+        let path = dir.join(spec.file);
         let setup = TraceSetup::load(spec, Some(&path), TEST_JOBS, 1)?;
         for s in Strategy::ALL {
             let mut cfg = SimConfig::new(s, TestSpec::Pof { max: 0.1 });

@@ -5,12 +5,16 @@ use slarm_overbook::experiments::Birkenheuer2012;
 use slarm_report::{CellOutput, Experiment, RunConfig, Scale};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(dir) = slarm_overbook::harness::trace_dir(env!("CARGO_MANIFEST_DIR")) else {
+        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+        return Ok(());
+    };
     let only: Vec<String> = std::env::args().skip(1).collect();
     let exp = Birkenheuer2012;
     let cfg = RunConfig {
         scale: Scale::Quick,
         seed: 1,
-        traces: Some("/work/shared/data/traces".into()),
+        traces: Some(dir),
     };
     let cells = exp.cells(&cfg)?;
     for trace in [

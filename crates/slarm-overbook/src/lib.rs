@@ -33,6 +33,7 @@
 
 pub mod acceptance;
 pub mod classes;
+pub mod clock;
 pub mod error;
 pub mod failure;
 pub mod grid;

@@ -8,8 +8,6 @@
 //! a node is disabled and renegotiated at once (heuristic: any nodes; comprehensive: a new node
 //! set); if no slot before its deadline is acceptable it fails.
 
-use std::time::Instant;
-
 use serde::{Deserialize, Serialize};
 
 use crate::acceptance::{AcceptanceTest, TestSpec};
@@ -21,7 +19,10 @@ use crate::failure::{
 use crate::grid::{GridCdf, TimeGrid};
 use crate::job::{Job, JobState, Time};
 use crate::plan::{NodePlan, Profile, Slot};
-use crate::pos::{comprehensive_pos, heuristic_pos, ComprehensiveSlot};
+use crate::pos::{
+    comprehensive_end, comprehensive_pos_bound, comprehensive_pos_factors, heuristic_pos,
+    ComprehensiveSlot,
+};
 use crate::strategy::{Evaluated, Family, PlacementPolicy, Strategy};
 
 /// Configuration of one simulation.
@@ -41,7 +42,7 @@ pub struct SimConfig {
     pub grid_step: f64,
     /// Also apply the acceptance test to full-length slots (A2; default false = faithful).
     pub test_full_slots: bool,
-    /// Record the wall-clock time of every negotiation.
+    /// Record the time to decide every arriving job (thread CPU time, [`crate::clock`]).
     pub measure_latency: bool,
 }
 
@@ -93,7 +94,7 @@ pub struct BatteryResult {
     pub failed_fees: f64,
     /// Per-job outcomes in battery order.
     pub outcomes: Vec<JobOutcome>,
-    /// Negotiation latencies in nanoseconds (empty unless measured).
+    /// Negotiation latencies in nanoseconds of thread CPU time (empty unless measured).
     pub latencies_ns: Vec<u64>,
 }
 
@@ -314,10 +315,10 @@ impl<'a> Sim<'a> {
             while arrived < n && self.jobs[arrived].occurrence <= now {
                 let i = arrived;
                 arrived += 1;
-                let t0 = self.cfg.measure_latency.then(Instant::now);
+                let t0 = self.cfg.measure_latency.then(crate::clock::thread_cpu_ns);
                 let placed = self.negotiate(i, now)?;
                 if let Some(t0) = t0 {
-                    latencies.push(t0.elapsed().as_nanos() as u64);
+                    latencies.push(crate::clock::thread_cpu_ns().saturating_sub(t0));
                 }
                 match placed {
                     Some(p) => {
@@ -579,12 +580,11 @@ impl<'a> Sim<'a> {
         if from >= job.deadline {
             return Ok(None);
         }
+        let lazy = self.lazy();
         if self.comprehensive() {
             self.plan.prune(now);
-            let starts = self.plan.candidate_starts(from, job.deadline);
             let mut slots = Vec::new();
-            let lazy = self.cfg.policy.lazy() && !self.cfg.test_full_slots;
-            for c in starts {
+            for c in self.plan.candidate_starts(from, job.deadline) {
                 if let Some(s) = self.plan.choose(c, job.nodes, job.deadline, &self.up) {
                     let full = s.len() >= job.estimate;
                     slots.push(s);
@@ -593,156 +593,206 @@ impl<'a> Sim<'a> {
                     }
                 }
             }
-            self.select(i, now, slots, |sim, s| sim.eval_comprehensive(i, now, s))
+            let runtime = self
+                .grid
+                .runtime_pmf(self.registry.for_job(job), job.estimate);
+            let chosen = self.select(i, &slots, |sim, s| {
+                sim.eval_comprehensive(i, now, s, &runtime)
+            })?;
+            Ok(chosen.map(|(k, full, pos)| {
+                let end_cdf = (self.cfg.strategy == Strategy::CompOverbook)
+                    .then(|| self.end_cdf(i, now, &slots[k], full, &runtime));
+                self.placement(i, slots.swap_remove(k), full, pos, end_cdf)
+            }))
         } else {
             let profile = self.heuristic_profile(now, i);
-            let slots = profile.slots(from, job.deadline, job.nodes as i64);
-            self.select(i, now, slots, |sim, s| Ok(sim.eval_heuristic(i, s)))
+            let mut slots = profile.slots(from, job.deadline, job.nodes as i64);
+            let chosen = self.select(i, &slots, |sim, s| Ok(sim.eval_heuristic(i, s)))?;
+            Ok(chosen
+                .map(|(k, full, pos)| self.placement(i, slots.swap_remove(k), full, pos, None)))
         }
     }
 
+    /// True when the policy may stop at the first full slot (near best fit, first fit).
+    fn lazy(&self) -> bool {
+        self.cfg.policy.lazy() && !self.cfg.test_full_slots
+    }
+
+    fn placement(
+        &self,
+        i: usize,
+        slot: Slot,
+        full: bool,
+        pos: f64,
+        end_cdf: Option<GridCdf>,
+    ) -> Placement {
+        let kill = if full {
+            slot.start + self.jobs[i].estimate
+        } else {
+            slot.end
+        };
+        Placement {
+            overbooked: !full,
+            pof: 1.0 - pos,
+            end_cdf,
+            slot,
+            kill,
+        }
+    }
+
+    /// Picks a slot per the placement policy; `eval` gives a slot's PoS (or, for a slot that
+    /// cannot pass the test, any upper bound of it). Returns (index, full, PoS).
     fn select(
         &self,
         i: usize,
-        _now: Time,
-        slots: Vec<Slot>,
-        mut eval: impl FnMut(&Self, &Slot) -> Result<(f64, Option<GridCdf>)>,
-    ) -> Result<Option<Placement>> {
+        slots: &[Slot],
+        mut eval: impl FnMut(&Self, &Slot) -> Result<f64>,
+    ) -> Result<Option<(usize, bool, f64)>> {
         let job = &self.jobs[i];
-        let policy = self.cfg.policy;
-        let lazy = policy.lazy() && !self.cfg.test_full_slots;
-        let mut evals: Vec<Evaluated> = Vec::new();
-        let mut cdfs: Vec<Option<GridCdf>> = Vec::new();
-        let mut chosen: Option<Evaluated> = None;
-        if lazy {
+        if self.lazy() {
             if let Some((k, s)) = slots
                 .iter()
                 .enumerate()
                 .find(|(_, s)| s.len() >= job.estimate)
             {
-                let (pos, cdf) = eval(self, s)?;
-                chosen = Some(Evaluated {
-                    index: k,
-                    start: s.start,
-                    full: true,
-                    pos,
-                    acceptable: true,
-                });
-                cdfs = vec![None; slots.len()];
-                cdfs[k] = cdf;
-            } else if self.cfg.strategy.overbooks() {
-                cdfs = vec![None; slots.len()];
+                return Ok(Some((k, true, eval(self, s)?)));
+            }
+            if self.cfg.strategy.overbooks() {
                 for (k, s) in slots.iter().enumerate() {
-                    let (pos, cdf) = eval(self, s)?;
+                    let pos = eval(self, s)?;
                     if self.acceptable(false, pos, job) {
-                        chosen = Some(Evaluated {
-                            index: k,
-                            start: s.start,
-                            full: false,
-                            pos,
-                            acceptable: true,
-                        });
-                        cdfs[k] = cdf;
-                        break;
+                        return Ok(Some((k, false, pos)));
                     }
                 }
             }
-        } else {
-            for (k, s) in slots.iter().enumerate() {
-                let full = s.len() >= job.estimate;
-                let (pos, cdf) = eval(self, s)?;
-                evals.push(Evaluated {
-                    index: k,
-                    start: s.start,
-                    full,
-                    pos,
-                    acceptable: self.acceptable(full, pos, job),
-                });
-                cdfs.push(cdf);
-            }
-            chosen = policy.select(&evals, job.fee, job.penalty);
+            return Ok(None);
         }
-        Ok(chosen.and_then(|c| {
-            let slot = slots.get(c.index)?.clone();
-            let kill = if c.full {
-                slot.start + job.estimate
-            } else {
-                slot.end
-            };
-            Some(Placement {
-                overbooked: !c.full,
-                pof: 1.0 - c.pos,
-                end_cdf: cdfs.get_mut(c.index).and_then(|x| x.take()),
-                slot,
-                kill,
-            })
-        }))
+        let mut evals: Vec<Evaluated> = Vec::with_capacity(slots.len());
+        for (k, s) in slots.iter().enumerate() {
+            let full = s.len() >= job.estimate;
+            let pos = eval(self, s)?;
+            evals.push(Evaluated {
+                index: k,
+                start: s.start,
+                full,
+                pos,
+                acceptable: self.acceptable(full, pos, job),
+            });
+        }
+        Ok(self
+            .cfg
+            .policy
+            .select(&evals, job.fee, job.penalty)
+            .map(|c| (c.index, c.full, c.pos)))
     }
 
-    fn eval_heuristic(&self, i: usize, s: &Slot) -> (f64, Option<GridCdf>) {
+    fn eval_heuristic(&self, i: usize, s: &Slot) -> f64 {
         let job = &self.jobs[i];
-        let dist = self.registry.for_job(job);
-        let pos = if self.cfg.strategy.overbooks() || s.len() >= job.estimate {
-            heuristic_pos(
-                dist,
-                job.estimate,
-                s.len(),
-                job.nodes,
-                &self.cfg.failure_model,
-            )
-            .pos()
-        } else {
-            0.0
-        };
-        (pos, None)
+        if !self.cfg.strategy.overbooks() && s.len() < job.estimate {
+            return 0.0;
+        }
+        heuristic_pos(
+            self.registry.for_job(job),
+            job.estimate,
+            s.len(),
+            job.nodes,
+            &self.cfg.failure_model,
+        )
+        .pos()
     }
 
-    fn eval_comprehensive(&self, i: usize, now: Time, s: &Slot) -> Result<(f64, Option<GridCdf>)> {
+    /// End-time CDFs of the distinct active predecessors on the slot's nodes, in order of first
+    /// appearance (part 1 §8 B6).
+    fn predecessors(&self, s: &Slot) -> Vec<&GridCdf> {
+        let mut seen = std::collections::HashSet::new();
+        let mut v = Vec::new();
+        for &nd in &s.nodes {
+            if let Some(p) = self.plan.predecessor(nd, s.start) {
+                if !self.active(p.job) || !seen.insert(p.job) {
+                    continue;
+                }
+                if let Some(c) = self.recs[p.job].end_cdf.as_ref() {
+                    v.push(c);
+                }
+            }
+        }
+        v
+    }
+
+    fn comprehensive_slot<'p>(
+        &self,
+        i: usize,
+        now: Time,
+        s: &Slot,
+        full: bool,
+        predecessors: &'p [&'p GridCdf],
+    ) -> ComprehensiveSlot<'p> {
+        let job = &self.jobs[i];
+        ComprehensiveSlot {
+            predecessors,
+            earliest: job.release.max(now),
+            start: s.start,
+            slot_end: if full { s.start + job.estimate } else { s.end },
+            estimate: job.estimate,
+        }
+    }
+
+    /// PoS of a comprehensive slot. Full slots need no convolution (`P_executable = 1`); an
+    /// overbooked slot is convolved only if the cheap upper bound of its PoS passes the test.
+    fn eval_comprehensive(
+        &self,
+        i: usize,
+        now: Time,
+        s: &Slot,
+        runtime: &[(i64, f64)],
+    ) -> Result<f64> {
         let job = &self.jobs[i];
         let full = s.len() >= job.estimate;
         if self.cfg.strategy == Strategy::CompBackfill {
             // Outage-only PoF, stored but not tested (A2).
             let booked = s.len().min(job.estimate) as f64;
-            return Ok((
-                outage_pos_homogeneous(&self.cfg.failure_model, job.nodes, booked),
-                None,
+            return Ok(outage_pos_homogeneous(
+                &self.cfg.failure_model,
+                job.nodes,
+                booked,
             ));
         }
-        let preds: Vec<&GridCdf> = {
-            let mut seen: Vec<usize> = Vec::new();
-            let mut v = Vec::new();
-            for &nd in &s.nodes {
-                if let Some(p) = self.plan.predecessor(nd, s.start) {
-                    if seen.contains(&p.job) || !self.active(p.job) {
-                        continue;
-                    }
-                    seen.push(p.job);
-                    if let Some(c) = self.recs[p.job].end_cdf.as_ref() {
-                        v.push(c);
-                    }
-                }
-            }
-            v
-        };
-        let end = if full { s.start + job.estimate } else { s.end };
-        let res = comprehensive_pos(
-            self.registry.for_job(job),
-            &self.grid,
-            &self.failures,
-            &s.nodes,
-            ComprehensiveSlot {
-                predecessors: &preds,
-                earliest: job.release.max(now),
-                start: s.start,
-                slot_end: end,
-                estimate: job.estimate,
-            },
-        )?;
-        let mut pos = res.pos;
         if full {
-            pos.executable = 1.0;
+            let slot = self.comprehensive_slot(i, now, s, true, &[]);
+            return Ok(comprehensive_pos_factors(
+                runtime,
+                &self.grid,
+                &self.failures,
+                &s.nodes,
+                slot,
+            )?
+            .pos());
         }
-        Ok((pos.pos(), Some(res.end)))
+        let preds = self.predecessors(s);
+        let slot = self.comprehensive_slot(i, now, s, false, &preds);
+        let bound = comprehensive_pos_bound(runtime, &self.grid, &self.failures, &s.nodes, slot)?;
+        // Margin against round-off: the exact PoS can never exceed the bound by more.
+        if !self.acceptable(false, (bound * (1.0 + 1e-9)).min(1.0), job) {
+            return Ok(bound);
+        }
+        Ok(comprehensive_pos_factors(runtime, &self.grid, &self.failures, &s.nodes, slot)?.pos())
+    }
+
+    /// The chosen placement's end-time CDF (for its successors).
+    fn end_cdf(
+        &self,
+        i: usize,
+        now: Time,
+        s: &Slot,
+        full: bool,
+        runtime: &[(i64, f64)],
+    ) -> GridCdf {
+        let preds = self.predecessors(s);
+        comprehensive_end(
+            runtime,
+            &self.grid,
+            self.comprehensive_slot(i, now, s, full, &preds),
+        )
     }
 
     fn result(&self, latencies_ns: Vec<u64>) -> BatteryResult {
