@@ -42,6 +42,10 @@ pub struct SimConfig {
     pub grid_step: f64,
     /// Also apply the acceptance test to full-length slots (A2; default false = faithful).
     pub test_full_slots: bool,
+    /// Check the plan and node invariants after every event time (tests; costs `O(jobs +
+    /// reservations)` per event).
+    #[serde(default)]
+    pub check_invariants: bool,
     /// Record the time to decide every arriving job (thread CPU time, [`crate::clock`]).
     pub measure_latency: bool,
 }
@@ -57,6 +61,7 @@ impl SimConfig {
             failure_model: FailureModel::default(),
             grid_step: 60.0,
             test_full_slots: false,
+            check_invariants: false,
             measure_latency: false,
         }
     }
@@ -329,6 +334,9 @@ impl<'a> Sim<'a> {
                     }
                     None => self.recs[i].state = JobState::Dropped,
                 }
+            }
+            if self.cfg.check_invariants {
+                self.check(now, arrived)?;
             }
         }
         // Anything still open (cannot happen with finite deadlines) counts as failed.
@@ -793,6 +801,63 @@ impl<'a> Sim<'a> {
             &self.grid,
             self.comprehensive_slot(i, now, s, full, &preds),
         )
+    }
+
+    /// The invariants of the plan and the nodes after all events at `now` (see
+    /// [`SimConfig::check_invariants`]): exclusive, up nodes for running jobs; every running or
+    /// planned job inside `[e, d]` with a positive allotment, full-length unless overbooked;
+    /// non-overlapping node timelines (comprehensive) or a free-node profile that never goes
+    /// negative (heuristic).
+    fn check(&self, now: Time, arrived: usize) -> Result<()> {
+        let fail = |reason: String| Err(OverbookError::Invariant { time: now, reason });
+        let mut owned = vec![None; self.up.len()];
+        for (i, r) in self.recs[..arrived].iter().enumerate() {
+            let job = &self.jobs[i];
+            let running = r.state == JobState::Running;
+            if !(running || r.state == JobState::Planned) {
+                continue;
+            }
+            if r.start < job.release || r.kill > job.deadline || r.kill <= r.start {
+                return fail(format!(
+                    "job {i} slot [{}, {}) outside [{}, {}]",
+                    r.start, r.kill, job.release, job.deadline
+                ));
+            }
+            if !r.overbooked && r.kill - r.start < job.estimate {
+                return fail(format!("job {i} is not overbooked but gets less than x"));
+            }
+            if running {
+                if r.end_time > r.kill || r.start > now || r.nodes.len() != job.nodes {
+                    return fail(format!("running job {i} inconsistent"));
+                }
+                for &nd in &r.nodes {
+                    if !self.up[nd] || self.owner[nd] != Some(i) || owned[nd].is_some() {
+                        return fail(format!("node {nd} of running job {i} not exclusive/up"));
+                    }
+                    owned[nd] = Some(i);
+                }
+            } else if r.start < now {
+                return fail(format!("planned job {i} should have started at {}", r.start));
+            }
+        }
+        if owned != self.owner {
+            return fail("a node is owned by a job that is not running".into());
+        }
+        if self.comprehensive() {
+            for nd in 0..self.plan.nodes() {
+                for w in self.plan.timeline(nd).windows(2) {
+                    if w[0].end > w[1].start {
+                        return fail(format!("overlapping reservations on node {nd}: {w:?}"));
+                    }
+                }
+            }
+        } else {
+            let p = self.heuristic_profile(now, usize::MAX);
+            if let Some(t) = p.first_negative() {
+                return fail(format!("free-node profile negative at {t}"));
+            }
+        }
+        Ok(())
     }
 
     fn result(&self, latencies_ns: Vec<u64>) -> BatteryResult {

@@ -97,3 +97,46 @@ fn overbooking_accepts_more_with_a_loose_threshold() {
     let loose = run(&s, Strategy::HeurOverbook, TestSpec::Pof { max: 1.0 }, 0);
     assert!(loose.dropped <= strict.dropped);
 }
+
+mod invariants {
+    use super::*;
+    use proptest::prelude::*;
+    use slarm_overbook::classes::{ClassRegistry, RegistryConfig};
+    use slarm_overbook::failure::{FailureSource, SyntheticPoisson};
+    use slarm_overbook::sim::simulate_battery;
+    use slarm_overbook::strategy::PlacementPolicy;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+        // Every strategy and placement policy keeps the plan consistent (exclusive up nodes,
+        // slots inside [e, d], non-overlapping timelines / a non-negative profile) under a hot
+        // failure process (MTTF 20 h, MTTR 2 h) that forces crashes and renegotiations.
+        #[test]
+        fn plans_stay_consistent(seed in 0u64..1000, pof in 0.0f64..1.0, policy in 0usize..6) {
+            let mut rng = RngStreams::new(seed).stream(&[2]);
+            let jobs = synthetic_jobs(32, 400, &mut rng);
+            let p = prepare("synthetic", jobs, 32, 200, Some(0.3), 0, true).unwrap();
+            let reg = ClassRegistry::learn(&p.training_jobs().unwrap(), RegistryConfig::default()).unwrap();
+            let battery = p.battery(0, 200, 1.0).unwrap();
+            let horizon = battery.iter().map(|j| j.deadline).max().unwrap() + 1;
+            let events = SyntheticPoisson::new(0.05, 0.5, seed).unwrap().events(32, horizon);
+            let policy = [
+                PlacementPolicy::NearBestFitSim,
+                PlacementPolicy::FirstFitSim,
+                PlacementPolicy::FirstFit,
+                PlacementPolicy::LastFit,
+                PlacementPolicy::Conservative,
+                PlacementPolicy::BestFit,
+            ][policy];
+            for s in Strategy::ALL {
+                let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
+                cfg.policy = policy;
+                cfg.check_invariants = true;
+                let r = simulate_battery(&battery, 32, &reg, &events, &cfg);
+                prop_assert!(r.is_ok(), "{s:?} {policy:?}: {:?}", r.err());
+                let r = r.unwrap();
+                prop_assert_eq!(r.successful + r.failed + r.dropped, 200);
+            }
+        }
+    }
+}

@@ -8,7 +8,9 @@
 
 mod published;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{json, Value};
 use slarm_report::{
@@ -66,14 +68,30 @@ fn groups() -> Vec<(&'static str, Option<(Strategy, StatsSource)>)> {
     ]
 }
 
-fn load(cfg: &RunConfig, spec: &TraceSpec) -> Result<TraceSetup, ExperimentError> {
+/// Loaded traces of this process, keyed by (path, seed): every cell of a trace needs the same
+/// prepared trace and registries, and reading and learning them costs more than a quick cell.
+/// Loading is deterministic, so sharing it keeps per-cell results independent of cell order.
+type SetupCache = Mutex<HashMap<(Option<PathBuf>, &'static str, u64), Arc<TraceSetup>>>;
+
+fn load(cfg: &RunConfig, spec: &TraceSpec) -> Result<Arc<TraceSetup>, ExperimentError> {
+    static CACHE: OnceLock<SetupCache> = OnceLock::new();
     let path = cfg.trace(spec.file);
-    TraceSetup::load(spec, path.as_deref(), TEST_JOBS, cfg.seed).map_err(|e| {
+    let key = (path.clone(), spec.name, cfg.seed);
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(s) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(s);
+    }
+    let setup = TraceSetup::load(spec, path.as_deref(), TEST_JOBS, cfg.seed).map_err(|e| {
         ExperimentError::Trace {
             path: spec.file.to_string(),
             message: e.to_string(),
         }
-    })
+    })?;
+    let setup = Arc::new(setup);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, Arc::clone(&setup));
+    }
+    Ok(setup)
 }
 
 fn run_json(
