@@ -16,18 +16,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         eprintln!("skipping: no trace folder (set SLARM_TRACES)");
         return Ok(());
     };
-    let mut batteries: Vec<usize> = std::env::args().skip(1).filter_map(|s| s.parse().ok()).collect();
+    let mut batteries: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|s| s.parse().ok())
+        .collect();
     if batteries.is_empty() {
         batteries = vec![0, 10, 19];
     }
     let mut runs: Vec<(Strategy, StatsSource, TestSpec)> = vec![
-        (Strategy::CompBackfill, StatsSource::Runtime, TestSpec::Pof { max: 1.0 }),
-        (Strategy::HeurPlan, StatsSource::Runtime, TestSpec::Pof { max: 1.0 }),
+        (
+            Strategy::CompBackfill,
+            StatsSource::Runtime,
+            TestSpec::Pof { max: 1.0 },
+        ),
+        (
+            Strategy::HeurPlan,
+            StatsSource::Runtime,
+            TestSpec::Pof { max: 1.0 },
+        ),
     ];
     for s in [Strategy::CompOverbook, Strategy::HeurOverbook] {
         for src in [StatsSource::Runtime, StatsSource::Resources] {
             for k in 1..=20 {
-                runs.push((s, src, TestSpec::Pof { max: k as f64 * 0.05 }));
+                runs.push((
+                    s,
+                    src,
+                    TestSpec::Pof {
+                        max: k as f64 * 0.05,
+                    },
+                ));
             }
             for ratio in RATIOS {
                 runs.push((s, src, TestSpec::Risk { ratio }));
@@ -47,13 +64,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map(|&(s, src, t)| {
                     let t0 = thread_cpu_ns();
                     setup
-                        .run_battery(k, BATTERY_SIZE, src, &SimConfig::new(s, t), FailureMode::Synthetic, 1)
+                        .run_battery(
+                            k,
+                            BATTERY_SIZE,
+                            src,
+                            &SimConfig::new(s, t),
+                            FailureMode::Synthetic,
+                            1,
+                        )
                         .unwrap();
                     (s, (thread_cpu_ns() - t0) as f64 / 1e9)
                 })
                 .collect();
             let sum: f64 = cpu.iter().map(|c| c.1).sum();
-            comp_share += cpu.iter().filter(|c| c.0 == Strategy::CompOverbook).map(|c| c.1).sum::<f64>() / sum;
+            comp_share += cpu
+                .iter()
+                .filter(|c| c.0 == Strategy::CompOverbook)
+                .map(|c| c.1)
+                .sum::<f64>()
+                / sum;
             per_battery.push(sum);
         }
         let mean = per_battery.iter().sum::<f64>() / per_battery.len() as f64;

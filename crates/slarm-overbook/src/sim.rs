@@ -42,6 +42,12 @@ pub struct SimConfig {
     pub grid_step: f64,
     /// Also apply the acceptance test to full-length slots (A2; default false = faithful).
     pub test_full_slots: bool,
+    /// Comprehensive family only: free a job's nodes at its real end and move planned jobs
+    /// earlier on freed nodes (`None` = the strategy's own rule: comprehensive overbooking yes,
+    /// comprehensive backfilling no, part 1 §8 A10). `Some(true)` on backfilling gives the
+    /// counterpart that comprehensive overbooking degenerates to at PoF_max = 0 (part 2 §10 A3).
+    #[serde(default)]
+    pub early_release: Option<bool>,
     /// Check the plan and node invariants after every event time (tests; costs `O(jobs +
     /// reservations)` per event).
     #[serde(default)]
@@ -61,6 +67,7 @@ impl SimConfig {
             failure_model: FailureModel::default(),
             grid_step: 60.0,
             test_full_slots: false,
+            early_release: None,
             check_invariants: false,
             measure_latency: false,
         }
@@ -229,6 +236,14 @@ impl<'a> Sim<'a> {
         self.cfg.strategy.family() == Family::Comprehensive
     }
 
+    /// Comprehensive family: free nodes at the real end and move planned jobs earlier (part 1
+    /// §8 A8/A10: overbooking does, backfilling does not, unless configured otherwise).
+    fn early_release(&self) -> bool {
+        self.cfg
+            .early_release
+            .unwrap_or(self.cfg.strategy == Strategy::CompOverbook)
+    }
+
     fn active(&self, i: usize) -> bool {
         matches!(
             self.recs[i].state,
@@ -349,6 +364,7 @@ impl<'a> Sim<'a> {
     }
 
     fn finish(&mut self, i: usize, now: Time) {
+        let release = self.comprehensive() && self.early_release();
         let job = &self.jobs[i];
         let r = &mut self.recs[i];
         let got = (r.kill - r.start).min(job.estimate);
@@ -362,7 +378,7 @@ impl<'a> Sim<'a> {
                 self.owner[nd] = None;
             }
         }
-        if self.cfg.strategy == Strategy::CompOverbook {
+        if release {
             // Resources are freed at the real end (part 1 §5); backfilling keeps them to x.
             let nodes = r.nodes.clone();
             self.plan.remove(i, &nodes);
@@ -466,8 +482,8 @@ impl<'a> Sim<'a> {
     /// overbooking, A8) after ends, failures and repairs.
     fn on_change(&mut self, now: Time, renegotiate: &mut Vec<usize>) -> Result<()> {
         match self.cfg.strategy {
-            Strategy::CompBackfill => Ok(()),
-            Strategy::CompOverbook => {
+            Strategy::CompBackfill | Strategy::CompOverbook if !self.early_release() => Ok(()),
+            Strategy::CompBackfill | Strategy::CompOverbook => {
                 let mut planned: Vec<usize> = (0..self.recs.len())
                     .filter(|&i| {
                         self.recs[i].state == JobState::Planned && self.recs[i].start > now
@@ -837,7 +853,10 @@ impl<'a> Sim<'a> {
                     owned[nd] = Some(i);
                 }
             } else if r.start < now {
-                return fail(format!("planned job {i} should have started at {}", r.start));
+                return fail(format!(
+                    "planned job {i} should have started at {}",
+                    r.start
+                ));
             }
         }
         if owned != self.owner {
