@@ -1,4 +1,5 @@
-//! Runs the quick-scale reproduction trace by trace and prints tables and checks as markdown.
+//! Runs the reproduction trace by trace (quick scale, or paper scale with `--paper`) and prints
+//! tables and checks as markdown: `repro [--paper] [TRACE...]`.
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
 use slarm_overbook::experiments::Birkenheuer2012;
@@ -9,10 +10,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         eprintln!("skipping: no trace folder (set SLARM_TRACES)");
         return Ok(());
     };
-    let only: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let paper = args.iter().any(|a| a == "--paper");
+    let only: Vec<String> = args.into_iter().filter(|a| a != "--paper").collect();
     let exp = Birkenheuer2012;
     let cfg = RunConfig {
-        scale: Scale::Quick,
+        scale: if paper { Scale::Paper } else { Scale::Quick },
         seed: 1,
         traces: Some(dir),
     };

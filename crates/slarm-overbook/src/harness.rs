@@ -143,7 +143,9 @@ impl TraceSetup {
         let training = prepared.training_jobs()?;
         let cfg = |source| RegistryConfig {
             source,
-            scheme: RuntimeScheme::Eight,
+            // The PWA evaluation uses the seven runtime classes of the Chapter 6 text
+            // (part 2 G7); the library default stays the eight of Table 4.2 (part 1 §8 B11).
+            scheme: RuntimeScheme::Seven,
             ..RegistryConfig::default()
         };
         Ok(Self {

@@ -408,8 +408,14 @@ impl<'a> Sim<'a> {
         match self.negotiate(i, now)? {
             Some(p) => {
                 self.accept(i, p);
-                if self.recs[i].start <= now {
-                    self.try_start(i, now)?;
+                if self.recs[i].start <= now && !self.start_now(i, now) {
+                    // The plan offered a slot at `now` on nodes that are not free: a plan/node
+                    // inconsistency (never observed with the invariant checks on). Renegotiating
+                    // again would loop, so the job fails.
+                    return Err(OverbookError::Invariant {
+                        time: now,
+                        reason: format!("job {i} renegotiated onto busy or crashed nodes"),
+                    });
                 }
             }
             None => self.recs[i].state = JobState::Failed,
@@ -438,7 +444,18 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Starts planned job `i` now, or renegotiates it when its nodes (comprehensive) or enough
+    /// nodes (heuristic) are not free, e.g. after a crash (part 1 §5, job start).
     fn try_start(&mut self, i: usize, now: Time) -> Result<()> {
+        if self.start_now(i, now) {
+            Ok(())
+        } else {
+            self.renegotiate(i, now)
+        }
+    }
+
+    /// Starts job `i` now if its nodes are free; false (and nothing changed) otherwise.
+    fn start_now(&mut self, i: usize, now: Time) -> bool {
         let need = self.jobs[i].nodes;
         let nodes: Vec<usize> = if self.comprehensive() {
             let ok = self.recs[i]
@@ -446,7 +463,7 @@ impl<'a> Sim<'a> {
                 .iter()
                 .all(|&nd| self.up[nd] && self.owner[nd].is_none());
             if !ok {
-                return self.renegotiate(i, now);
+                return false;
             }
             self.recs[i].nodes.clone()
         } else {
@@ -455,7 +472,7 @@ impl<'a> Sim<'a> {
                 .take(need)
                 .collect();
             if free.len() < need {
-                return self.renegotiate(i, now);
+                return false;
             }
             free
         };
@@ -475,7 +492,7 @@ impl<'a> Sim<'a> {
             self.owner[nd] = Some(i);
         }
         r.nodes = nodes;
-        Ok(())
+        true
     }
 
     /// Replanning (heuristic, A7/G13) or moving jobs earlier on their nodes (comprehensive
