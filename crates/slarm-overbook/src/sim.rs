@@ -155,6 +155,9 @@ struct Sim<'a> {
     owner: Vec<Option<usize>>,
     plan: NodePlan,
     accepted: usize,
+    /// Jobs `0..arrived` have occurred; later ones have no SLA yet and are invisible to the
+    /// plan (their `Rec` holds placeholder values).
+    arrived: usize,
 }
 
 /// Simulates one battery of jobs (sorted by occurrence) on `cluster` nodes with the given node
@@ -225,6 +228,7 @@ pub fn simulate_battery(
         owner: vec![None; cluster],
         plan: NodePlan::new(cluster),
         accepted: 0,
+        arrived: 0,
     };
     let mut latencies = Vec::new();
     sim.run(events, &mut latencies)?;
@@ -253,10 +257,10 @@ impl<'a> Sim<'a> {
 
     fn run(&mut self, events: &[NodeEvent], latencies: &mut Vec<u64>) -> Result<()> {
         let n = self.jobs.len();
-        let mut arrived = 0usize;
         let mut ev = 0usize;
         loop {
             let mut t = Time::MAX;
+            let arrived = self.arrived;
             if arrived < n {
                 t = self.jobs[arrived].occurrence;
             }
@@ -332,9 +336,9 @@ impl<'a> Sim<'a> {
                 }
             }
             // 5. occurrences
-            while arrived < n && self.jobs[arrived].occurrence <= now {
-                let i = arrived;
-                arrived += 1;
+            while self.arrived < n && self.jobs[self.arrived].occurrence <= now {
+                let i = self.arrived;
+                self.arrived += 1;
                 let t0 = self.cfg.measure_latency.then(crate::clock::thread_cpu_ns);
                 let placed = self.negotiate(i, now)?;
                 if let Some(t0) = t0 {
@@ -351,7 +355,7 @@ impl<'a> Sim<'a> {
                 }
             }
             if self.cfg.check_invariants {
-                self.check(now, arrived)?;
+                self.check(now)?;
             }
         }
         // Anything still open (cannot happen with finite deadlines) counts as failed.
@@ -501,7 +505,7 @@ impl<'a> Sim<'a> {
         match self.cfg.strategy {
             Strategy::CompBackfill | Strategy::CompOverbook if !self.early_release() => Ok(()),
             Strategy::CompBackfill | Strategy::CompOverbook => {
-                let mut planned: Vec<usize> = (0..self.recs.len())
+                let mut planned: Vec<usize> = (0..self.arrived)
                     .filter(|&i| {
                         self.recs[i].state == JobState::Planned && self.recs[i].start > now
                     })
@@ -533,7 +537,7 @@ impl<'a> Sim<'a> {
     fn base_profile(&self, now: Time) -> Profile {
         let cap = self.up.iter().filter(|&&u| u).count() as i64;
         let mut p = Profile::new(now, cap);
-        for (i, r) in self.recs.iter().enumerate() {
+        for (i, r) in self.recs[..self.arrived].iter().enumerate() {
             if r.state == JobState::Running {
                 p.reserve(now, r.kill.max(now), self.jobs[i].nodes as i64);
             }
@@ -543,7 +547,7 @@ impl<'a> Sim<'a> {
 
     fn replan(&mut self, now: Time, renegotiate: &mut Vec<usize>) {
         let mut profile = self.base_profile(now);
-        let mut waiting: Vec<usize> = (0..self.recs.len())
+        let mut waiting: Vec<usize> = (0..self.arrived)
             .filter(|&i| self.recs[i].state == JobState::Planned)
             .collect();
         waiting.sort_by_key(|&i| (self.recs[i].start, self.recs[i].order));
@@ -596,7 +600,7 @@ impl<'a> Sim<'a> {
 
     fn heuristic_profile(&self, now: Time, exclude: usize) -> Profile {
         let mut p = self.base_profile(now);
-        for (i, r) in self.recs.iter().enumerate() {
+        for (i, r) in self.recs[..self.arrived].iter().enumerate() {
             if r.state == JobState::Planned && i != exclude {
                 p.reserve(r.start, r.kill, self.jobs[i].nodes as i64);
             }
@@ -841,7 +845,8 @@ impl<'a> Sim<'a> {
     /// planned job inside `[e, d]` with a positive allotment, full-length unless overbooked;
     /// non-overlapping node timelines (comprehensive) or a free-node profile that never goes
     /// negative (heuristic).
-    fn check(&self, now: Time, arrived: usize) -> Result<()> {
+    fn check(&self, now: Time) -> Result<()> {
+        let arrived = self.arrived;
         let fail = |reason: String| Err(OverbookError::Invariant { time: now, reason });
         let mut owned = vec![None; self.up.len()];
         for (i, r) in self.recs[..arrived].iter().enumerate() {
@@ -876,8 +881,23 @@ impl<'a> Sim<'a> {
                 ));
             }
         }
-        if owned != self.owner {
-            return fail("a node is owned by a job that is not running".into());
+        if let Some((i, _)) = self.recs[arrived..]
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.start != 0 || r.kill != 0 || !r.nodes.is_empty() || r.order != 0)
+        {
+            return fail(format!(
+                "job {} was planned before it occurred",
+                arrived + i
+            ));
+        }
+        if let Some(nd) = (0..owned.len()).find(|&nd| owned[nd] != self.owner[nd]) {
+            return fail(format!(
+                "node {nd} is owned by {:?} (state {:?}) but the running jobs give {:?}",
+                self.owner[nd],
+                self.owner[nd].map(|j| self.recs[j].state),
+                owned[nd]
+            ));
         }
         if self.comprehensive() {
             for nd in 0..self.plan.nodes() {
