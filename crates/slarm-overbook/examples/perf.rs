@@ -1,35 +1,50 @@
-//! Negotiation latency (median, p99) per strategy per trace, battery 0, runtime PDFs, PoF 0.1.
+//! Negotiation latency per strategy per trace: median, p99 and maximum of the thread CPU time to
+//! decide one arriving job (runtime PDFs, PoF test `POF_MAX`, synthetic failures), pooled over
+//! the first `BATTERIES` batteries, plus the thread CPU time of one battery simulation.
+//!
+//! `cargo run --release -p slarm-overbook --example perf -- [BATTERIES] [POF_MAX]` (default 3 0.1)
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, harness::*, sim::SimConfig, strategy::Strategy,
-    workload::PWA_TRACES,
+    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, harness::*, sim::SimConfig,
+    strategy::Strategy, workload::PWA_TRACES,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("| trace | nodes | strategy | median ms | p99 ms | battery wall s |");
-    println!("|---|---|---|---|---|---|");
+    let Some(dir) = trace_dir(env!("CARGO_MANIFEST_DIR")) else {
+        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+        return Ok(());
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let batteries: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let pof: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0.1);
+    println!("| trace | nodes | strategy | median ms | p99 ms | max ms | CPU s per battery |");
+    println!("|---|---|---|---|---|---|---|");
     for spec in PWA_TRACES.iter() {
-        let path = std::path::Path::new("/work/shared/data/traces").join(spec.file);
-        let setup = TraceSetup::load(spec, Some(&path), TEST_JOBS, 1)?;
+        let setup = TraceSetup::load(spec, Some(&dir.join(spec.file)), TEST_JOBS, 1)?;
         for s in Strategy::ALL {
-            let mut cfg = SimConfig::new(s, TestSpec::Pof { max: 0.1 });
+            let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
             cfg.measure_latency = true;
-            let t0 = std::time::Instant::now();
-            let r = setup.run_battery(
-                0,
-                BATTERY_SIZE,
-                StatsSource::Runtime,
-                &cfg,
-                FailureMode::Synthetic,
-                1,
-            )?;
-            let (m, p99) = latency_quantiles_ms(&r.latencies_ns);
+            let mut lat = Vec::new();
+            let t0 = thread_cpu_ns();
+            for k in 0..batteries {
+                let r = setup.run_battery(
+                    k,
+                    BATTERY_SIZE,
+                    StatsSource::Runtime,
+                    &cfg,
+                    FailureMode::Synthetic,
+                    1,
+                )?;
+                lat.extend(r.latencies_ns);
+            }
+            let cpu = (thread_cpu_ns() - t0) as f64 / 1e9 / batteries as f64;
+            let (m, p99) = latency_quantiles_ms(&lat);
+            let max = lat.iter().copied().max().unwrap_or(0) as f64 / 1e6;
             println!(
-                "| {} | {} | {} | {m:.3} | {p99:.3} | {:.2} |",
+                "| {} | {} | {} | {m:.3} | {p99:.3} | {max:.3} | {cpu:.2} |",
                 spec.name,
                 spec.machine,
-                s.name(),
-                t0.elapsed().as_secs_f64()
+                s.name()
             );
             use std::io::Write;
             std::io::stdout().flush()?;

@@ -1,4 +1,8 @@
-//! Runs one battery of every strategy on one trace and prints gains and latencies.
+//! Runs one battery of every strategy (or of those named) on one trace and prints counts,
+//! gains, CPU-independent latency quantiles and the battery's wall time.
+//!
+//! `cargo run --release -p slarm-overbook --example probe -- [TRACE_INDEX] [POF_MAX] [BATTERY]
+//! [STRATEGY...]`; traces come from `$SLARM_TRACES` or `../shared/data/traces`.
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
     acceptance::TestSpec, classes::StatsSource, harness::*, sim::SimConfig, strategy::Strategy,
@@ -6,13 +10,22 @@ use slarm_overbook::{
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(dir) = trace_dir(env!("CARGO_MANIFEST_DIR")) else {
+        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+        return Ok(());
+    };
     let args: Vec<String> = std::env::args().collect();
     let idx: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     let pof: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0.1);
-    let spec = &PWA_TRACES[idx];
-    let dir = std::path::Path::new("/work/shared/data/traces").join(spec.file);
+    let battery: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let only: Vec<Strategy> = args
+        .iter()
+        .skip(4)
+        .map(|s| Strategy::parse(s))
+        .collect::<Result<_, _>>()?;
+    let spec = PWA_TRACES.get(idx).ok_or("trace index 0..5")?;
     let t0 = std::time::Instant::now();
-    let setup = TraceSetup::load(spec, Some(&dir), TEST_JOBS, 1)?;
+    let setup = TraceSetup::load(spec, Some(&dir.join(spec.file)), TEST_JOBS, 1)?;
     println!(
         "{} loaded in {:?}: training {} test {} util {:.3} dropped {}",
         spec.name,
@@ -23,11 +36,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         setup.prepared.dropped
     );
     for s in Strategy::ALL {
+        if !only.is_empty() && !only.contains(&s) {
+            continue;
+        }
         let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
         cfg.measure_latency = true;
         let t0 = std::time::Instant::now();
         let r = setup.run_battery(
-            0,
+            battery,
             BATTERY_SIZE,
             StatsSource::Runtime,
             &cfg,
@@ -35,7 +51,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             1,
         )?;
         let (m, p99) = latency_quantiles_ms(&r.latencies_ns);
-        println!("{:14} succ {:4} fail {:4} drop {:4} ob {:4} gain {:9.0} fees {:9.0} time {:?} lat med {:.3} p99 {:.3}", s.name(), r.successful, r.failed, r.dropped, r.overbooked, r.gain(), r.fees, t0.elapsed(), m, p99);
+        println!(
+            "{:14} succ {:4} fail {:4} drop {:4} ob {:4} gain {:9.0} fees {:9.0} time {:?} lat med {:.3} p99 {:.3}",
+            s.name(),
+            r.successful,
+            r.failed,
+            r.dropped,
+            r.overbooked,
+            r.gain(),
+            r.fees,
+            t0.elapsed(),
+            m,
+            p99
+        );
     }
     Ok(())
 }

@@ -1,16 +1,23 @@
-//! Runs the quick-scale reproduction trace by trace and prints tables and checks as markdown.
+//! Runs the reproduction trace by trace (quick scale, or paper scale with `--paper`) and prints
+//! tables and checks as markdown: `repro [--paper] [TRACE...]`.
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
 use slarm_overbook::experiments::Birkenheuer2012;
 use slarm_report::{CellOutput, Experiment, RunConfig, Scale};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let only: Vec<String> = std::env::args().skip(1).collect();
+    let Some(dir) = slarm_overbook::harness::trace_dir(env!("CARGO_MANIFEST_DIR")) else {
+        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+        return Ok(());
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let paper = args.iter().any(|a| a == "--paper");
+    let only: Vec<String> = args.into_iter().filter(|a| a != "--paper").collect();
     let exp = Birkenheuer2012;
     let cfg = RunConfig {
-        scale: Scale::Quick,
+        scale: if paper { Scale::Paper } else { Scale::Quick },
         seed: 1,
-        traces: Some("/work/shared/data/traces".into()),
+        traces: Some(dir),
     };
     let cells = exp.cells(&cfg)?;
     for trace in [

@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 use crate::error::{probability, OverbookError, Result};
 
 /// Decides whether a placement with success probability `pos` is acceptable.
+///
+/// Implementations must be monotone: if `pos` is accepted, every larger PoS is accepted too
+/// (true of all three tests of the thesis). The comprehensive negotiation relies on it to skip
+/// the convolution of a slot whose PoS upper bound is already rejected.
 pub trait AcceptanceTest {
     /// True if the placement is accepted.
     fn accepts(&self, pos: f64, fee: f64, penalty: f64) -> bool;

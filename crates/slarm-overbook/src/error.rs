@@ -54,6 +54,14 @@ pub enum OverbookError {
         /// Operating-system message.
         reason: String,
     },
+    /// A simulation invariant was violated (only checked with `SimConfig::check_invariants`).
+    #[error("simulation invariant violated at t = {time}: {reason}")]
+    Invariant {
+        /// Simulation time.
+        time: i64,
+        /// What went wrong.
+        reason: String,
+    },
     /// An option string (strategy, test, statistics) could not be parsed.
     #[error("cannot parse {what} from '{input}': {reason}")]
     Parse {

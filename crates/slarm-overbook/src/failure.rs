@@ -1,7 +1,6 @@
 //! Node failure models with the corrected survival forms (spec 002 part 1 §3.6 erratum, §8 B8/B9)
 //! and failure-event sources (trace replay with wrap-around, synthetic Poisson process; §8 C7).
 
-use rand::Rng;
 use rand_distr::{Distribution, Exp};
 use serde::{Deserialize, Serialize};
 use slarm_stats::rng::SimRng;
@@ -313,7 +312,8 @@ impl FailureSource for TraceReplay {
 }
 
 /// Synthetic alternating up/down process: exponential up times (rate lambda) and repair times
-/// (rate mu), one independent stream per node derived from `seed`.
+/// (rate mu), one independent stream per node derived from `seed`; every node is up at time 0
+/// (a battery starts on an all-up cluster, part 1 §8 A11).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SyntheticPoisson {
     /// Failure rate per hour.
@@ -342,23 +342,8 @@ impl SyntheticPoisson {
         ) else {
             return;
         };
-        // Start in steady state: down with probability 1 - availability.
-        let avail = self.mu / (self.lambda + self.mu);
+        // Every battery starts on an all-up cluster (part 1 §8 A11).
         let mut t = 0.0f64;
-        if rng.gen::<f64>() > avail {
-            let r = down.sample(rng);
-            out.push(NodeEvent {
-                time: 0,
-                kind: NodeEventKind::Failure,
-                node,
-            });
-            t = r;
-            out.push(NodeEvent {
-                time: t.ceil() as Time,
-                kind: NodeEventKind::Repair,
-                node,
-            });
-        }
         loop {
             t += up.sample(rng);
             if t > horizon as f64 {

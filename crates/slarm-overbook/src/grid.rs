@@ -183,24 +183,49 @@ impl GridCdf {
         GridCdf::from_pmf(lo, &pmf)
     }
 
-    /// `P(start + runtime <= end)` without building the end distribution.
+    /// `P(start + runtime <= end)` without building the end distribution, in one pass over the
+    /// start steps (`O(L + R)` for `L` start steps and `R` runtime masses): as the start grows the
+    /// room before `end` shrinks, so a pointer into the runtime prefix sums only moves back.
     pub fn p_end_by(&self, runtime: &[(i64, f64)], end: i64) -> f64 {
-        let start_pmf = self.pmf();
+        let mut prefix = Vec::with_capacity(runtime.len() + 1);
+        let mut acc = 0.0;
+        prefix.push(0.0);
+        for &(_, pr) in runtime {
+            acc += pr;
+            prefix.push(acc);
+        }
+        // fits = number of runtime masses with step <= room.
+        let mut fits = runtime.len();
         let mut p = 0.0;
-        for (i, &ps) in start_pmf.iter().enumerate() {
+        let mut prev = 0.0;
+        for (i, &v) in self.values.iter().enumerate() {
+            let ps = (v - prev).max(0.0);
+            prev = v;
             if ps <= 0.0 {
                 continue;
             }
-            let s = self.offset + i as i64;
-            let room = end - s;
-            let fit: f64 = runtime
-                .iter()
-                .take_while(|(r, _)| *r <= room)
-                .map(|(_, pr)| pr)
-                .sum();
-            p += ps * fit;
+            let room = end - (self.offset + i as i64);
+            while fits > 0 && runtime[fits - 1].0 > room {
+                fits -= 1;
+            }
+            if fits == 0 {
+                break;
+            }
+            p += ps * prefix[fits];
         }
         p.clamp(0.0, 1.0)
+    }
+
+    /// An upper bound of [`GridCdf::p_end_by`] in `O(R)`: the job starting at the earliest
+    /// possible step, `P(first() + runtime <= end)`.
+    pub fn p_end_by_bound(&self, runtime: &[(i64, f64)], end: i64) -> f64 {
+        let room = end - self.offset;
+        runtime
+            .iter()
+            .take_while(|(r, _)| *r <= room)
+            .map(|(_, pr)| pr)
+            .sum::<f64>()
+            .clamp(0.0, 1.0)
     }
 }
 
@@ -266,5 +291,42 @@ mod tests {
         let j = GridCdf::joint(&[], 7);
         assert_eq!(j.at(6), 0.0);
         assert_eq!(j.at(7), 1.0);
+    }
+
+    fn naive_p_end_by(start: &GridCdf, runtime: &[(i64, f64)], end: i64) -> f64 {
+        let mut p = 0.0;
+        for (i, ps) in start.pmf().into_iter().enumerate() {
+            let room = end - (start.first() + i as i64);
+            let fit: f64 = runtime
+                .iter()
+                .filter(|(r, _)| *r <= room)
+                .map(|(_, pr)| pr)
+                .sum();
+            p += ps * fit;
+        }
+        p.clamp(0.0, 1.0)
+    }
+
+    proptest::proptest! {
+        // The one-pass P(S + runtime <= end) equals the quadratic definition and never exceeds
+        // the earliest-start bound.
+        #[test]
+        fn p_end_by_matches_definition_and_bound(
+            start in proptest::collection::vec(0.0f64..1.0, 1..40),
+            offset in 0i64..50,
+            rt in proptest::collection::vec((0i64..30, 0.0f64..1.0), 1..20),
+            end in 0i64..150,
+        ) {
+            let start = GridCdf::from_pmf(offset, &start);
+            let mut rt = rt;
+            rt.sort_by_key(|r| r.0);
+            rt.dedup_by_key(|r| r.0);
+            let total: f64 = rt.iter().map(|r| r.1).sum();
+            let rt: Vec<(i64, f64)> = rt.iter().map(|&(s, p)| (s, if total > 0.0 { p / total } else { 0.0 })).collect();
+            let fast = start.p_end_by(&rt, end);
+            let slow = naive_p_end_by(&start, &rt, end);
+            proptest::prop_assert!((fast - slow).abs() < 1e-12);
+            proptest::prop_assert!(fast <= start.p_end_by_bound(&rt, end) + 1e-12);
+        }
     }
 }

@@ -22,7 +22,8 @@
 //! - [`plan::NodePlan`] (per-node timelines) and [`plan::Profile`] (free-node counts);
 //! - [`strategy::Strategy`] and [`sim::simulate_battery`]: the four strategies and the
 //!   discrete-event simulator; [`workload`] and [`harness`]: trace preparation and batteries;
-//! - [`experiments::Birkenheuer2012`]: the `slarm reproduce birkenheuer2012` experiment.
+//! - [`experiments::Birkenheuer2012`]: the `slarm reproduce birkenheuer2012` experiment;
+//! - [`clock`]: thread CPU time, the clock of negotiation latencies.
 //!
 //! ```
 //! use slarm_overbook::{failure::FailureModel, pos::heuristic_pos, ratio::RatioDistribution};
@@ -33,6 +34,7 @@
 
 pub mod acceptance;
 pub mod classes;
+pub mod clock;
 pub mod error;
 pub mod failure;
 pub mod grid;

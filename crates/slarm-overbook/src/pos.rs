@@ -86,18 +86,40 @@ pub struct ComprehensiveResult {
     pub end: GridCdf,
 }
 
-/// Comprehensive PoS (part 1 §3.6): per-node availability and survival over `min(x, l)`, and
-/// `P_executable = P(S + omega' <= t_e)` from the joint start CDF of the predecessors convolved
-/// with the job's runtime PDF.
-pub fn comprehensive_pos(
-    dist: &RatioDistribution,
-    grid: &TimeGrid,
-    failures: &NodeFailures,
-    nodes: &[usize],
-    slot: ComprehensiveSlot<'_>,
-) -> Result<ComprehensiveResult> {
-    let l = slot.slot_end - slot.start;
-    let booked = l.min(slot.estimate).max(0) as f64;
+impl ComprehensiveSlot<'_> {
+    /// The joint start-time CDF on the grid: a step at the planned start without predecessors,
+    /// else the product of the predecessors' end CDFs from `max(e, now)` on (part 1 §3.4).
+    pub fn start_cdf(&self, grid: &TimeGrid) -> GridCdf {
+        if self.predecessors.is_empty() {
+            GridCdf::step_at(grid.up(self.start))
+        } else {
+            GridCdf::joint(self.predecessors, grid.up(self.earliest.max(0)))
+        }
+    }
+
+    /// Earliest grid step with possible start mass (the first index of [`Self::start_cdf`]),
+    /// in `O(predecessors)`.
+    fn earliest_step(&self, grid: &TimeGrid) -> i64 {
+        if self.predecessors.is_empty() {
+            grid.up(self.start)
+        } else {
+            let lo = grid.up(self.earliest.max(0));
+            self.predecessors
+                .iter()
+                .map(|p| p.first())
+                .max()
+                .unwrap_or(lo)
+                .max(lo)
+        }
+    }
+
+    fn booked(&self) -> f64 {
+        (self.slot_end - self.start).min(self.estimate).max(0) as f64
+    }
+}
+
+/// `P_available · P_success` of a node set over the booked time (the outage factors of PoS).
+fn outage_factors(failures: &NodeFailures, nodes: &[usize], booked: f64) -> Result<(f64, f64)> {
     let outage = failures.outage_pos_nodes(nodes, booked)?;
     let avail: f64 = match failures {
         NodeFailures::Homogeneous(m) => m.availability().powi(nodes.len() as i32),
@@ -106,27 +128,76 @@ pub fn comprehensive_pos(
             .map(|&r| v.get(r).map(|m| m.availability()).unwrap_or(0.0))
             .product(),
     };
-    let lo = grid.up(slot.earliest.max(0));
-    let start = if slot.predecessors.is_empty() {
-        GridCdf::step_at(grid.up(slot.start))
-    } else {
-        GridCdf::joint(slot.predecessors, lo)
-    };
-    let runtime = grid.runtime_pmf(dist, slot.estimate);
-    let kill = grid.down(slot.slot_end);
-    let executable = if l >= slot.estimate && slot.predecessors.is_empty() {
+    Ok((avail, if avail > 0.0 { outage / avail } else { 0.0 }))
+}
+
+/// Comprehensive PoS (part 1 §3.6): per-node availability and survival over `min(x, l)`, and
+/// `P_executable = P(S + omega' <= t_e)` from the joint start CDF of the predecessors convolved
+/// with the job's runtime PMF `runtime` (from [`TimeGrid::runtime_pmf`]). A full-length slot
+/// without predecessors has `P_executable = 1`.
+pub fn comprehensive_pos_factors(
+    runtime: &[(i64, f64)],
+    grid: &TimeGrid,
+    failures: &NodeFailures,
+    nodes: &[usize],
+    slot: ComprehensiveSlot<'_>,
+) -> Result<Pos> {
+    let (available, survival) = outage_factors(failures, nodes, slot.booked())?;
+    let executable = if slot.slot_end - slot.start >= slot.estimate && slot.predecessors.is_empty()
+    {
         1.0
     } else {
-        start.p_end_by(&runtime, kill)
+        slot.start_cdf(grid)
+            .p_end_by(runtime, grid.down(slot.slot_end))
     };
-    let end = start.convolve(&runtime, kill);
+    Ok(Pos {
+        available,
+        executable,
+        survival,
+    })
+}
+
+/// An upper bound of [`comprehensive_pos_factors`]' PoS computed without the joint CDF: the job
+/// starting at its earliest possible step (`O(predecessors + 101)`). A placement whose bound
+/// fails a test that is monotone in PoS fails it exactly too, so it need not be convolved.
+pub fn comprehensive_pos_bound(
+    runtime: &[(i64, f64)],
+    grid: &TimeGrid,
+    failures: &NodeFailures,
+    nodes: &[usize],
+    slot: ComprehensiveSlot<'_>,
+) -> Result<f64> {
+    let (available, survival) = outage_factors(failures, nodes, slot.booked())?;
+    let first = slot.earliest_step(grid);
+    let step = GridCdf::step_at(first);
+    let executable = step.p_end_by_bound(runtime, grid.down(slot.slot_end));
+    Ok((available * executable * survival).clamp(0.0, 1.0))
+}
+
+/// The job's end-time CDF on the grid (the "calculated PDF" its successors use): the joint start
+/// CDF convolved with the runtime PMF, truncated at the slot end (part 1 §4.1).
+pub fn comprehensive_end(
+    runtime: &[(i64, f64)],
+    grid: &TimeGrid,
+    slot: ComprehensiveSlot<'_>,
+) -> GridCdf {
+    slot.start_cdf(grid)
+        .convolve(runtime, grid.down(slot.slot_end))
+}
+
+/// [`comprehensive_pos_factors`] and [`comprehensive_end`] of one placement, with the runtime
+/// PMF of `dist` on `grid`.
+pub fn comprehensive_pos(
+    dist: &RatioDistribution,
+    grid: &TimeGrid,
+    failures: &NodeFailures,
+    nodes: &[usize],
+    slot: ComprehensiveSlot<'_>,
+) -> Result<ComprehensiveResult> {
+    let runtime = grid.runtime_pmf(dist, slot.estimate);
     Ok(ComprehensiveResult {
-        pos: Pos {
-            available: avail,
-            executable,
-            survival: if avail > 0.0 { outage / avail } else { 0.0 },
-        },
-        end,
+        pos: comprehensive_pos_factors(&runtime, grid, failures, nodes, slot)?,
+        end: comprehensive_end(&runtime, grid, slot),
     })
 }
 

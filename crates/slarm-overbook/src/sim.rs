@@ -8,8 +8,6 @@
 //! a node is disabled and renegotiated at once (heuristic: any nodes; comprehensive: a new node
 //! set); if no slot before its deadline is acceptable it fails.
 
-use std::time::Instant;
-
 use serde::{Deserialize, Serialize};
 
 use crate::acceptance::{AcceptanceTest, TestSpec};
@@ -21,7 +19,10 @@ use crate::failure::{
 use crate::grid::{GridCdf, TimeGrid};
 use crate::job::{Job, JobState, Time};
 use crate::plan::{NodePlan, Profile, Slot};
-use crate::pos::{comprehensive_pos, heuristic_pos, ComprehensiveSlot};
+use crate::pos::{
+    comprehensive_end, comprehensive_pos_bound, comprehensive_pos_factors, heuristic_pos,
+    ComprehensiveSlot,
+};
 use crate::strategy::{Evaluated, Family, PlacementPolicy, Strategy};
 
 /// Configuration of one simulation.
@@ -41,7 +42,17 @@ pub struct SimConfig {
     pub grid_step: f64,
     /// Also apply the acceptance test to full-length slots (A2; default false = faithful).
     pub test_full_slots: bool,
-    /// Record the wall-clock time of every negotiation.
+    /// Comprehensive family only: free a job's nodes at its real end and move planned jobs
+    /// earlier on freed nodes (`None` = the strategy's own rule: comprehensive overbooking yes,
+    /// comprehensive backfilling no, part 1 §8 A10). `Some(true)` on backfilling gives the
+    /// counterpart that comprehensive overbooking degenerates to at PoF_max = 0 (part 2 §10 A3).
+    #[serde(default)]
+    pub early_release: Option<bool>,
+    /// Check the plan and node invariants after every event time (tests; costs `O(jobs +
+    /// reservations)` per event).
+    #[serde(default)]
+    pub check_invariants: bool,
+    /// Record the time to decide every arriving job (thread CPU time, [`crate::clock`]).
     pub measure_latency: bool,
 }
 
@@ -56,6 +67,8 @@ impl SimConfig {
             failure_model: FailureModel::default(),
             grid_step: 60.0,
             test_full_slots: false,
+            early_release: None,
+            check_invariants: false,
             measure_latency: false,
         }
     }
@@ -93,7 +106,7 @@ pub struct BatteryResult {
     pub failed_fees: f64,
     /// Per-job outcomes in battery order.
     pub outcomes: Vec<JobOutcome>,
-    /// Negotiation latencies in nanoseconds (empty unless measured).
+    /// Negotiation latencies in nanoseconds of thread CPU time (empty unless measured).
     pub latencies_ns: Vec<u64>,
 }
 
@@ -142,6 +155,9 @@ struct Sim<'a> {
     owner: Vec<Option<usize>>,
     plan: NodePlan,
     accepted: usize,
+    /// Jobs `0..arrived` have occurred; later ones have no SLA yet and are invisible to the
+    /// plan (their `Rec` holds placeholder values).
+    arrived: usize,
 }
 
 /// Simulates one battery of jobs (sorted by occurrence) on `cluster` nodes with the given node
@@ -212,6 +228,7 @@ pub fn simulate_battery(
         owner: vec![None; cluster],
         plan: NodePlan::new(cluster),
         accepted: 0,
+        arrived: 0,
     };
     let mut latencies = Vec::new();
     sim.run(events, &mut latencies)?;
@@ -223,6 +240,14 @@ impl<'a> Sim<'a> {
         self.cfg.strategy.family() == Family::Comprehensive
     }
 
+    /// Comprehensive family: free nodes at the real end and move planned jobs earlier (part 1
+    /// §8 A8/A10: overbooking does, backfilling does not, unless configured otherwise).
+    fn early_release(&self) -> bool {
+        self.cfg
+            .early_release
+            .unwrap_or(self.cfg.strategy == Strategy::CompOverbook)
+    }
+
     fn active(&self, i: usize) -> bool {
         matches!(
             self.recs[i].state,
@@ -232,10 +257,10 @@ impl<'a> Sim<'a> {
 
     fn run(&mut self, events: &[NodeEvent], latencies: &mut Vec<u64>) -> Result<()> {
         let n = self.jobs.len();
-        let mut arrived = 0usize;
         let mut ev = 0usize;
         loop {
             let mut t = Time::MAX;
+            let arrived = self.arrived;
             if arrived < n {
                 t = self.jobs[arrived].occurrence;
             }
@@ -311,13 +336,13 @@ impl<'a> Sim<'a> {
                 }
             }
             // 5. occurrences
-            while arrived < n && self.jobs[arrived].occurrence <= now {
-                let i = arrived;
-                arrived += 1;
-                let t0 = self.cfg.measure_latency.then(Instant::now);
+            while self.arrived < n && self.jobs[self.arrived].occurrence <= now {
+                let i = self.arrived;
+                self.arrived += 1;
+                let t0 = self.cfg.measure_latency.then(crate::clock::thread_cpu_ns);
                 let placed = self.negotiate(i, now)?;
                 if let Some(t0) = t0 {
-                    latencies.push(t0.elapsed().as_nanos() as u64);
+                    latencies.push(crate::clock::thread_cpu_ns().saturating_sub(t0));
                 }
                 match placed {
                     Some(p) => {
@@ -328,6 +353,9 @@ impl<'a> Sim<'a> {
                     }
                     None => self.recs[i].state = JobState::Dropped,
                 }
+            }
+            if self.cfg.check_invariants {
+                self.check(now)?;
             }
         }
         // Anything still open (cannot happen with finite deadlines) counts as failed.
@@ -340,6 +368,7 @@ impl<'a> Sim<'a> {
     }
 
     fn finish(&mut self, i: usize, now: Time) {
+        let release = self.comprehensive() && self.early_release();
         let job = &self.jobs[i];
         let r = &mut self.recs[i];
         let got = (r.kill - r.start).min(job.estimate);
@@ -353,7 +382,7 @@ impl<'a> Sim<'a> {
                 self.owner[nd] = None;
             }
         }
-        if self.cfg.strategy == Strategy::CompOverbook {
+        if release {
             // Resources are freed at the real end (part 1 §5); backfilling keeps them to x.
             let nodes = r.nodes.clone();
             self.plan.remove(i, &nodes);
@@ -383,8 +412,14 @@ impl<'a> Sim<'a> {
         match self.negotiate(i, now)? {
             Some(p) => {
                 self.accept(i, p);
-                if self.recs[i].start <= now {
-                    self.try_start(i, now)?;
+                if self.recs[i].start <= now && !self.start_now(i, now) {
+                    // The plan offered a slot at `now` on nodes that are not free: a plan/node
+                    // inconsistency (never observed with the invariant checks on). Renegotiating
+                    // again would loop, so the job fails.
+                    return Err(OverbookError::Invariant {
+                        time: now,
+                        reason: format!("job {i} renegotiated onto busy or crashed nodes"),
+                    });
                 }
             }
             None => self.recs[i].state = JobState::Failed,
@@ -413,7 +448,18 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Starts planned job `i` now, or renegotiates it when its nodes (comprehensive) or enough
+    /// nodes (heuristic) are not free, e.g. after a crash (part 1 §5, job start).
     fn try_start(&mut self, i: usize, now: Time) -> Result<()> {
+        if self.start_now(i, now) {
+            Ok(())
+        } else {
+            self.renegotiate(i, now)
+        }
+    }
+
+    /// Starts job `i` now if its nodes are free; false (and nothing changed) otherwise.
+    fn start_now(&mut self, i: usize, now: Time) -> bool {
         let need = self.jobs[i].nodes;
         let nodes: Vec<usize> = if self.comprehensive() {
             let ok = self.recs[i]
@@ -421,7 +467,7 @@ impl<'a> Sim<'a> {
                 .iter()
                 .all(|&nd| self.up[nd] && self.owner[nd].is_none());
             if !ok {
-                return self.renegotiate(i, now);
+                return false;
             }
             self.recs[i].nodes.clone()
         } else {
@@ -430,7 +476,7 @@ impl<'a> Sim<'a> {
                 .take(need)
                 .collect();
             if free.len() < need {
-                return self.renegotiate(i, now);
+                return false;
             }
             free
         };
@@ -450,16 +496,16 @@ impl<'a> Sim<'a> {
             self.owner[nd] = Some(i);
         }
         r.nodes = nodes;
-        Ok(())
+        true
     }
 
     /// Replanning (heuristic, A7/G13) or moving jobs earlier on their nodes (comprehensive
     /// overbooking, A8) after ends, failures and repairs.
     fn on_change(&mut self, now: Time, renegotiate: &mut Vec<usize>) -> Result<()> {
         match self.cfg.strategy {
-            Strategy::CompBackfill => Ok(()),
-            Strategy::CompOverbook => {
-                let mut planned: Vec<usize> = (0..self.recs.len())
+            Strategy::CompBackfill | Strategy::CompOverbook if !self.early_release() => Ok(()),
+            Strategy::CompBackfill | Strategy::CompOverbook => {
+                let mut planned: Vec<usize> = (0..self.arrived)
                     .filter(|&i| {
                         self.recs[i].state == JobState::Planned && self.recs[i].start > now
                     })
@@ -491,7 +537,7 @@ impl<'a> Sim<'a> {
     fn base_profile(&self, now: Time) -> Profile {
         let cap = self.up.iter().filter(|&&u| u).count() as i64;
         let mut p = Profile::new(now, cap);
-        for (i, r) in self.recs.iter().enumerate() {
+        for (i, r) in self.recs[..self.arrived].iter().enumerate() {
             if r.state == JobState::Running {
                 p.reserve(now, r.kill.max(now), self.jobs[i].nodes as i64);
             }
@@ -501,7 +547,7 @@ impl<'a> Sim<'a> {
 
     fn replan(&mut self, now: Time, renegotiate: &mut Vec<usize>) {
         let mut profile = self.base_profile(now);
-        let mut waiting: Vec<usize> = (0..self.recs.len())
+        let mut waiting: Vec<usize> = (0..self.arrived)
             .filter(|&i| self.recs[i].state == JobState::Planned)
             .collect();
         waiting.sort_by_key(|&i| (self.recs[i].start, self.recs[i].order));
@@ -554,7 +600,7 @@ impl<'a> Sim<'a> {
 
     fn heuristic_profile(&self, now: Time, exclude: usize) -> Profile {
         let mut p = self.base_profile(now);
-        for (i, r) in self.recs.iter().enumerate() {
+        for (i, r) in self.recs[..self.arrived].iter().enumerate() {
             if r.state == JobState::Planned && i != exclude {
                 p.reserve(r.start, r.kill, self.jobs[i].nodes as i64);
             }
@@ -579,12 +625,11 @@ impl<'a> Sim<'a> {
         if from >= job.deadline {
             return Ok(None);
         }
+        let lazy = self.lazy();
         if self.comprehensive() {
             self.plan.prune(now);
-            let starts = self.plan.candidate_starts(from, job.deadline);
             let mut slots = Vec::new();
-            let lazy = self.cfg.policy.lazy() && !self.cfg.test_full_slots;
-            for c in starts {
+            for c in self.plan.candidate_starts(from, job.deadline) {
                 if let Some(s) = self.plan.choose(c, job.nodes, job.deadline, &self.up) {
                     let full = s.len() >= job.estimate;
                     slots.push(s);
@@ -593,156 +638,282 @@ impl<'a> Sim<'a> {
                     }
                 }
             }
-            self.select(i, now, slots, |sim, s| sim.eval_comprehensive(i, now, s))
+            let runtime = self
+                .grid
+                .runtime_pmf(self.registry.for_job(job), job.estimate);
+            let chosen = self.select(i, &slots, |sim, s| {
+                sim.eval_comprehensive(i, now, s, &runtime)
+            })?;
+            Ok(chosen.map(|(k, full, pos)| {
+                let end_cdf = (self.cfg.strategy == Strategy::CompOverbook)
+                    .then(|| self.end_cdf(i, now, &slots[k], full, &runtime));
+                self.placement(i, slots.swap_remove(k), full, pos, end_cdf)
+            }))
         } else {
             let profile = self.heuristic_profile(now, i);
-            let slots = profile.slots(from, job.deadline, job.nodes as i64);
-            self.select(i, now, slots, |sim, s| Ok(sim.eval_heuristic(i, s)))
+            let mut slots = profile.slots(from, job.deadline, job.nodes as i64);
+            let chosen = self.select(i, &slots, |sim, s| Ok(sim.eval_heuristic(i, s)))?;
+            Ok(chosen
+                .map(|(k, full, pos)| self.placement(i, slots.swap_remove(k), full, pos, None)))
         }
     }
 
+    /// True when the policy may stop at the first full slot (near best fit, first fit).
+    fn lazy(&self) -> bool {
+        self.cfg.policy.lazy() && !self.cfg.test_full_slots
+    }
+
+    fn placement(
+        &self,
+        i: usize,
+        slot: Slot,
+        full: bool,
+        pos: f64,
+        end_cdf: Option<GridCdf>,
+    ) -> Placement {
+        let kill = if full {
+            slot.start + self.jobs[i].estimate
+        } else {
+            slot.end
+        };
+        Placement {
+            overbooked: !full,
+            pof: 1.0 - pos,
+            end_cdf,
+            slot,
+            kill,
+        }
+    }
+
+    /// Picks a slot per the placement policy; `eval` gives a slot's PoS (or, for a slot that
+    /// cannot pass the test, any upper bound of it). Returns (index, full, PoS).
     fn select(
         &self,
         i: usize,
-        _now: Time,
-        slots: Vec<Slot>,
-        mut eval: impl FnMut(&Self, &Slot) -> Result<(f64, Option<GridCdf>)>,
-    ) -> Result<Option<Placement>> {
+        slots: &[Slot],
+        mut eval: impl FnMut(&Self, &Slot) -> Result<f64>,
+    ) -> Result<Option<(usize, bool, f64)>> {
         let job = &self.jobs[i];
-        let policy = self.cfg.policy;
-        let lazy = policy.lazy() && !self.cfg.test_full_slots;
-        let mut evals: Vec<Evaluated> = Vec::new();
-        let mut cdfs: Vec<Option<GridCdf>> = Vec::new();
-        let mut chosen: Option<Evaluated> = None;
-        if lazy {
+        if self.lazy() {
             if let Some((k, s)) = slots
                 .iter()
                 .enumerate()
                 .find(|(_, s)| s.len() >= job.estimate)
             {
-                let (pos, cdf) = eval(self, s)?;
-                chosen = Some(Evaluated {
-                    index: k,
-                    start: s.start,
-                    full: true,
-                    pos,
-                    acceptable: true,
-                });
-                cdfs = vec![None; slots.len()];
-                cdfs[k] = cdf;
-            } else if self.cfg.strategy.overbooks() {
-                cdfs = vec![None; slots.len()];
+                return Ok(Some((k, true, eval(self, s)?)));
+            }
+            if self.cfg.strategy.overbooks() {
                 for (k, s) in slots.iter().enumerate() {
-                    let (pos, cdf) = eval(self, s)?;
+                    let pos = eval(self, s)?;
                     if self.acceptable(false, pos, job) {
-                        chosen = Some(Evaluated {
-                            index: k,
-                            start: s.start,
-                            full: false,
-                            pos,
-                            acceptable: true,
-                        });
-                        cdfs[k] = cdf;
-                        break;
+                        return Ok(Some((k, false, pos)));
                     }
                 }
             }
-        } else {
-            for (k, s) in slots.iter().enumerate() {
-                let full = s.len() >= job.estimate;
-                let (pos, cdf) = eval(self, s)?;
-                evals.push(Evaluated {
-                    index: k,
-                    start: s.start,
-                    full,
-                    pos,
-                    acceptable: self.acceptable(full, pos, job),
-                });
-                cdfs.push(cdf);
-            }
-            chosen = policy.select(&evals, job.fee, job.penalty);
+            return Ok(None);
         }
-        Ok(chosen.and_then(|c| {
-            let slot = slots.get(c.index)?.clone();
-            let kill = if c.full {
-                slot.start + job.estimate
-            } else {
-                slot.end
-            };
-            Some(Placement {
-                overbooked: !c.full,
-                pof: 1.0 - c.pos,
-                end_cdf: cdfs.get_mut(c.index).and_then(|x| x.take()),
-                slot,
-                kill,
-            })
-        }))
+        let mut evals: Vec<Evaluated> = Vec::with_capacity(slots.len());
+        for (k, s) in slots.iter().enumerate() {
+            let full = s.len() >= job.estimate;
+            let pos = eval(self, s)?;
+            evals.push(Evaluated {
+                index: k,
+                start: s.start,
+                full,
+                pos,
+                acceptable: self.acceptable(full, pos, job),
+            });
+        }
+        Ok(self
+            .cfg
+            .policy
+            .select(&evals, job.fee, job.penalty)
+            .map(|c| (c.index, c.full, c.pos)))
     }
 
-    fn eval_heuristic(&self, i: usize, s: &Slot) -> (f64, Option<GridCdf>) {
+    fn eval_heuristic(&self, i: usize, s: &Slot) -> f64 {
         let job = &self.jobs[i];
-        let dist = self.registry.for_job(job);
-        let pos = if self.cfg.strategy.overbooks() || s.len() >= job.estimate {
-            heuristic_pos(
-                dist,
-                job.estimate,
-                s.len(),
-                job.nodes,
-                &self.cfg.failure_model,
-            )
-            .pos()
-        } else {
-            0.0
-        };
-        (pos, None)
+        if !self.cfg.strategy.overbooks() && s.len() < job.estimate {
+            return 0.0;
+        }
+        heuristic_pos(
+            self.registry.for_job(job),
+            job.estimate,
+            s.len(),
+            job.nodes,
+            &self.cfg.failure_model,
+        )
+        .pos()
     }
 
-    fn eval_comprehensive(&self, i: usize, now: Time, s: &Slot) -> Result<(f64, Option<GridCdf>)> {
+    /// End-time CDFs of the distinct active predecessors on the slot's nodes, in order of first
+    /// appearance (part 1 §8 B6).
+    fn predecessors(&self, s: &Slot) -> Vec<&GridCdf> {
+        let mut seen = std::collections::HashSet::new();
+        let mut v = Vec::new();
+        for &nd in &s.nodes {
+            if let Some(p) = self.plan.predecessor(nd, s.start) {
+                if !self.active(p.job) || !seen.insert(p.job) {
+                    continue;
+                }
+                if let Some(c) = self.recs[p.job].end_cdf.as_ref() {
+                    v.push(c);
+                }
+            }
+        }
+        v
+    }
+
+    fn comprehensive_slot<'p>(
+        &self,
+        i: usize,
+        now: Time,
+        s: &Slot,
+        full: bool,
+        predecessors: &'p [&'p GridCdf],
+    ) -> ComprehensiveSlot<'p> {
+        let job = &self.jobs[i];
+        ComprehensiveSlot {
+            predecessors,
+            earliest: job.release.max(now),
+            start: s.start,
+            slot_end: if full { s.start + job.estimate } else { s.end },
+            estimate: job.estimate,
+        }
+    }
+
+    /// PoS of a comprehensive slot. Full slots need no convolution (`P_executable = 1`); an
+    /// overbooked slot is convolved only if the cheap upper bound of its PoS passes the test.
+    fn eval_comprehensive(
+        &self,
+        i: usize,
+        now: Time,
+        s: &Slot,
+        runtime: &[(i64, f64)],
+    ) -> Result<f64> {
         let job = &self.jobs[i];
         let full = s.len() >= job.estimate;
         if self.cfg.strategy == Strategy::CompBackfill {
             // Outage-only PoF, stored but not tested (A2).
             let booked = s.len().min(job.estimate) as f64;
-            return Ok((
-                outage_pos_homogeneous(&self.cfg.failure_model, job.nodes, booked),
-                None,
+            return Ok(outage_pos_homogeneous(
+                &self.cfg.failure_model,
+                job.nodes,
+                booked,
             ));
         }
-        let preds: Vec<&GridCdf> = {
-            let mut seen: Vec<usize> = Vec::new();
-            let mut v = Vec::new();
-            for &nd in &s.nodes {
-                if let Some(p) = self.plan.predecessor(nd, s.start) {
-                    if seen.contains(&p.job) || !self.active(p.job) {
-                        continue;
+        if full {
+            let slot = self.comprehensive_slot(i, now, s, true, &[]);
+            return Ok(comprehensive_pos_factors(
+                runtime,
+                &self.grid,
+                &self.failures,
+                &s.nodes,
+                slot,
+            )?
+            .pos());
+        }
+        let preds = self.predecessors(s);
+        let slot = self.comprehensive_slot(i, now, s, false, &preds);
+        let bound = comprehensive_pos_bound(runtime, &self.grid, &self.failures, &s.nodes, slot)?;
+        // Margin against round-off: the exact PoS can never exceed the bound by more.
+        if !self.acceptable(false, (bound * (1.0 + 1e-9)).min(1.0), job) {
+            return Ok(bound);
+        }
+        Ok(comprehensive_pos_factors(runtime, &self.grid, &self.failures, &s.nodes, slot)?.pos())
+    }
+
+    /// The chosen placement's end-time CDF (for its successors).
+    fn end_cdf(
+        &self,
+        i: usize,
+        now: Time,
+        s: &Slot,
+        full: bool,
+        runtime: &[(i64, f64)],
+    ) -> GridCdf {
+        let preds = self.predecessors(s);
+        comprehensive_end(
+            runtime,
+            &self.grid,
+            self.comprehensive_slot(i, now, s, full, &preds),
+        )
+    }
+
+    /// The invariants of the plan and the nodes after all events at `now` (see
+    /// [`SimConfig::check_invariants`]): exclusive, up nodes for running jobs; every running or
+    /// planned job inside `[e, d]` with a positive allotment, full-length unless overbooked;
+    /// non-overlapping node timelines (comprehensive) or a free-node profile that never goes
+    /// negative (heuristic).
+    fn check(&self, now: Time) -> Result<()> {
+        let arrived = self.arrived;
+        let fail = |reason: String| Err(OverbookError::Invariant { time: now, reason });
+        let mut owned = vec![None; self.up.len()];
+        for (i, r) in self.recs[..arrived].iter().enumerate() {
+            let job = &self.jobs[i];
+            let running = r.state == JobState::Running;
+            if !(running || r.state == JobState::Planned) {
+                continue;
+            }
+            if r.start < job.release || r.kill > job.deadline || r.kill <= r.start {
+                return fail(format!(
+                    "job {i} slot [{}, {}) outside [{}, {}]",
+                    r.start, r.kill, job.release, job.deadline
+                ));
+            }
+            if !r.overbooked && r.kill - r.start < job.estimate {
+                return fail(format!("job {i} is not overbooked but gets less than x"));
+            }
+            if running {
+                if r.end_time > r.kill || r.start > now || r.nodes.len() != job.nodes {
+                    return fail(format!("running job {i} inconsistent"));
+                }
+                for &nd in &r.nodes {
+                    if !self.up[nd] || self.owner[nd] != Some(i) || owned[nd].is_some() {
+                        return fail(format!("node {nd} of running job {i} not exclusive/up"));
                     }
-                    seen.push(p.job);
-                    if let Some(c) = self.recs[p.job].end_cdf.as_ref() {
-                        v.push(c);
+                    owned[nd] = Some(i);
+                }
+            } else if r.start < now {
+                return fail(format!(
+                    "planned job {i} should have started at {}",
+                    r.start
+                ));
+            }
+        }
+        if let Some((i, _)) = self.recs[arrived..]
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.start != 0 || r.kill != 0 || !r.nodes.is_empty() || r.order != 0)
+        {
+            return fail(format!(
+                "job {} was planned before it occurred",
+                arrived + i
+            ));
+        }
+        if let Some(nd) = (0..owned.len()).find(|&nd| owned[nd] != self.owner[nd]) {
+            return fail(format!(
+                "node {nd} is owned by {:?} (state {:?}) but the running jobs give {:?}",
+                self.owner[nd],
+                self.owner[nd].map(|j| self.recs[j].state),
+                owned[nd]
+            ));
+        }
+        if self.comprehensive() {
+            for nd in 0..self.plan.nodes() {
+                for w in self.plan.timeline(nd).windows(2) {
+                    if w[0].end > w[1].start {
+                        return fail(format!("overlapping reservations on node {nd}: {w:?}"));
                     }
                 }
             }
-            v
-        };
-        let end = if full { s.start + job.estimate } else { s.end };
-        let res = comprehensive_pos(
-            self.registry.for_job(job),
-            &self.grid,
-            &self.failures,
-            &s.nodes,
-            ComprehensiveSlot {
-                predecessors: &preds,
-                earliest: job.release.max(now),
-                start: s.start,
-                slot_end: end,
-                estimate: job.estimate,
-            },
-        )?;
-        let mut pos = res.pos;
-        if full {
-            pos.executable = 1.0;
+        } else {
+            let p = self.heuristic_profile(now, usize::MAX);
+            if let Some(t) = p.first_negative() {
+                return fail(format!("free-node profile negative at {t}"));
+            }
         }
-        Ok((pos.pos(), Some(res.end)))
+        Ok(())
     }
 
     fn result(&self, latencies_ns: Vec<u64>) -> BatteryResult {

@@ -135,6 +135,11 @@ impl Profile {
         }
         Time::MAX
     }
+
+    /// The first step time with a negative free count (an over-committed plan), if any.
+    pub fn first_negative(&self) -> Option<Time> {
+        self.steps.iter().find(|s| s.1 < 0).map(|s| s.0)
+    }
 }
 
 #[cfg(test)]

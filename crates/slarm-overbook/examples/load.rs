@@ -1,0 +1,71 @@
+//! Sensitivity of the baselines to the load compression (part 2 §10 A8): comprehensive
+//! backfilling and heuristic planning on the first `BATTERIES` batteries of each trace, with the
+//! printed occurrence factor (the experiment's choice, G8) and with the factor recomputed as
+//! Input Util. / 2 from the test window (part 1 §8 C6, i.e. a true 200 % estimated load).
+//!
+//! `cargo run --release -p slarm-overbook --example load -- [BATTERIES]` (default 3)
+#![allow(clippy::unwrap_used, missing_docs)]
+use slarm_overbook::{
+    acceptance::TestSpec,
+    classes::StatsSource,
+    harness::*,
+    sim::SimConfig,
+    strategy::Strategy,
+    workload::{prepare, read_usable, PWA_TRACES},
+};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(dir) = trace_dir(env!("CARGO_MANIFEST_DIR")) else {
+        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+        return Ok(());
+    };
+    let batteries: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    println!("| trace | factor | load (est.) | backfilling gain | successful | heur. planning gain | successful |");
+    println!("|---|---|---|---|---|---|---|");
+    for spec in PWA_TRACES.iter() {
+        let (jobs, dropped, _) = read_usable(&dir.join(spec.file), Some(spec.machine))?;
+        for factor in [Some(spec.factor), None] {
+            let p = prepare(
+                spec.name,
+                jobs.clone(),
+                spec.machine,
+                TEST_JOBS,
+                factor,
+                dropped,
+                false,
+            )?;
+            let load = p.input_util / p.factor;
+            let setup = TraceSetup::from_prepared(p)?;
+            let mut row = Vec::new();
+            for s in [Strategy::CompBackfill, Strategy::HeurPlan] {
+                let cfg = SimConfig::new(s, TestSpec::Pof { max: 1.0 });
+                let rs: Vec<_> = (0..batteries)
+                    .map(|k| {
+                        setup.run_battery(
+                            k,
+                            BATTERY_SIZE,
+                            StatsSource::Runtime,
+                            &cfg,
+                            FailureMode::Synthetic,
+                            1,
+                        )
+                    })
+                    .collect::<Result<_, _>>()?;
+                let sm = summarize(&rs, None);
+                row.push(format!("{:.0} | {:.0}", sm.gain.mean, sm.successful.mean));
+            }
+            println!(
+                "| {} | {:.4} | {:.0} % | {} | {} |",
+                spec.name,
+                setup.prepared.factor,
+                100.0 * load,
+                row[0],
+                row[1]
+            );
+        }
+    }
+    Ok(())
+}
