@@ -39,6 +39,7 @@ pub mod ktable;
 pub mod params;
 pub mod policy;
 pub mod queue;
+pub mod reference;
 pub mod tables;
 
 pub use arrival::ArrivalProfile;

@@ -17,6 +17,7 @@ fn toy(params: Params) -> Plan {
         &GConfig {
             runs: 1,
             exact_after_u: true,
+            p_max_only: false,
         },
     )
     .unwrap();

@@ -68,7 +68,7 @@ fn monte_carlo_g_after_u_agrees_with_exact() {
     // around 1 - y = 1e-4 (see docs/decisions.md "[provision] Monte Carlo sizes").
     let p = Params::thesis();
     let prof = ArrivalProfile::thesis();
-    let rows = g_monte_carlo(&p, &prof, &RngStreams::new(11), 20_000, &[64, 76]);
+    let (rows, _) = g_monte_carlo(&p, &prof, &RngStreams::new(11), 20_000, &[64, 76], 1..=5);
     for (row, s) in rows.iter().zip([64usize, 76]) {
         for pp in 1..=5 {
             let h = pure_death_absorb(pp, (92 - s) as f64 * 0.75, 400);

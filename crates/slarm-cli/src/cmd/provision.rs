@@ -135,6 +135,7 @@ pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
                 p_min: params.p_min,
                 p_max: params.p_max,
                 values: Vec::new(),
+                replays: 0,
             }),
             None,
         )
