@@ -465,3 +465,26 @@ pub fn k_table_no_arrivals(params: &Params, n_max: usize) -> KTable {
         replays: 0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_grows_both_ways_and_merges() {
+        let mut a = Histogram::default();
+        for v in [3, 1, -2, 3] {
+            a.add(v);
+        }
+        let mut b = Histogram::with_range(0, 10);
+        b.add(5);
+        a.merge(&b);
+        assert_eq!(a.min(), -2);
+        let d = a.to_dist();
+        assert_eq!(d.offset, -2);
+        assert_eq!(d.max_value(), 5);
+        // counts -2: 1, 1: 1, 3: 2, 5: 1 of 5
+        assert!((d.probs[5] - 0.4).abs() < 1e-12 && (d.mean() - 2.0).abs() < 1e-12);
+        assert_eq!(Histogram::with_range(4, 3).min(), 0); // empty
+    }
+}
