@@ -185,4 +185,39 @@ mod tests {
             .run_cell(&cfg, &CellSpec::new("nope", json!({})))
             .is_err());
     }
+
+    #[test]
+    #[ignore = "runs every quick cell (about a minute in debug); cargo test -p slarm-provision --release -- --ignored"]
+    fn quick_reproduction_assembles_every_section() {
+        let cfg = RunConfig {
+            scale: Scale::Quick,
+            seed: 1,
+            traces: None,
+        };
+        let exp = Sung2006;
+        let outs: Vec<CellOutput> = exp
+            .cells(&cfg)
+            .unwrap()
+            .into_iter()
+            .map(|cell| {
+                let result = exp.run_cell(&cfg, &cell).unwrap();
+                CellOutput { cell, result }
+            })
+            .collect();
+        let rep = exp.assemble(&cfg, &outs).unwrap();
+        let verdict = |id: &str| rep.checks.iter().find(|c| c.id == id).unwrap().verdict;
+        // exact or model-determined results hold at any scale
+        for id in [
+            "e2-after-u",
+            "e2-ode",
+            "e3-min-4",
+            "e4-h12-no-miss",
+            "e4-dep-h2",
+        ] {
+            assert_eq!(verdict(id), Verdict::Match, "{id}");
+        }
+        for id in ["fig-5-15-16", "savings", "cf2-n85", "g-table", "fig-5-17"] {
+            assert!(rep.tables.iter().any(|t| t.id == id), "{id}");
+        }
+    }
 }
