@@ -16,7 +16,7 @@
 //! `g_s(p)` ([`gtable`], NONE = `None`) and the one-interval transitions `k_s(q, n, m)` with
 //! the bound `K_s` ([`ktable`]), both on the FCFS kernels of [`queue`]; [`tables`] holds their
 //! Monte Carlo sizes; [`exact`] holds the validators (pure-death chain, saturated convolution,
-//! Appendix A's Kolmogorov ODE) and [`reference`] the spec's published and derived values.
+//! Appendix A's Kolmogorov ODE) and [`reference`](mod@reference) the spec's published and derived values.
 //! [`dp`] runs the backward recursion for `L`, `L'`, `L''` with argmin tables ([`dp::Plan`]).
 //! [`policy`] implements H1-H5 and static allocations behind [`Policy`]; [`evaluate`]
 //! simulates the controlled cluster and aggregates the per-run metrics; [`experiments`]
