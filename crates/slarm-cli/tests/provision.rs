@@ -103,17 +103,98 @@ fn bad_input_exits_2() {
         vec!["--y".into(), "1.5".into()],
         vec!["--y".into(), "0".into()],
         vec!["--cost-function".into(), "7".into()],
-        vec!["--cost-lo".into(), "-1".into()],
+        vec!["--cost-lo=-1".into()],
         vec!["--cost-file".into(), neg.display().to_string()],
         vec!["--cost-file".into(), nan.display().to_string()],
         vec!["--runs".into(), "0".into()],
+        vec!["--p-min".into(), "0".into()],
+        vec!["--r2=-1".into()],
+        vec!["--r1".into(), "900".into()],
+        vec!["--mean-service".into(), "0".into()],
+        vec!["--penalty-factor".into(), "nan".into()],
+        vec!["--tie-break".into(), "largest".into()],
+        vec!["--forced".into(), "ne".into()],
+        vec!["--next-table".into(), "l3".into()],
+        vec!["--tables".into(), "huge".into()],
+        vec![
+            "--cost-interp".into(),
+            "cubic".into(),
+            "--cost-file".into(),
+            neg.display().to_string(),
+        ],
+        vec![
+            "--cost-file".into(),
+            dir.path().join("missing.txt").display().to_string(),
+        ],
     ];
     for extra in cases {
-        let mut args = vec!["provision", "--heuristic", "static:4", "--runs", "5"];
+        let mut args = vec!["provision", "--heuristic", "static:4"];
         args.extend(extra.iter().map(String::as_str));
+        if !extra.iter().any(|a| a == "--runs") {
+            args.extend(["--runs", "5"]);
+        }
         let (code, _, err) = slarm(&args);
         assert_eq!(code, 2, "{extra:?}: {err}");
+        // one line naming the bad value
+        assert_eq!(err.trim().lines().count(), 1, "{extra:?}: {err}");
     }
+    // the cost file's error names the file and the line
+    let (_, _, err) = slarm(&[
+        "provision",
+        "--heuristic",
+        "static:4",
+        "--runs",
+        "5",
+        "--cost-file",
+        neg.to_str().unwrap(),
+    ]);
+    assert!(err.contains("neg.txt") && err.contains("line 2"), "{err}");
     let (code, _, _) = slarm(&["provision", "--heuristic", "h9"]);
     assert_eq!(code, 2);
+}
+
+#[test]
+fn h3_tables_are_written_and_switches_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tables.json");
+    let base = [
+        "provision",
+        "--heuristic",
+        "h3",
+        "--runs",
+        "40",
+        "--seed",
+        "2",
+        "--tables",
+        "quick",
+        "--cost-function",
+        "2",
+        "--json",
+    ];
+    let mut args: Vec<&str> = base.to_vec();
+    args.extend(["--tables-out", out.to_str().unwrap()]);
+    let (code, a, err) = slarm(&args);
+    assert_eq!(code, 0, "{err}");
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    // g_s(p) for s >= u is exact (spec §7.2): g_64 = 6 18 29 40 50; g_85 = 0
+    assert_eq!(t["g"]["values"][64], serde_json::json!([6, 18, 29, 40, 50]));
+    assert_eq!(t["g"]["values"][85][4], 0);
+    // L tables with argmins for s = 1..d-1 and K_s
+    assert_eq!(t["l"]["choice"].as_array().unwrap().len(), 92);
+    assert!(t["k"]["bound"][92].as_u64().unwrap() > 0);
+    assert!(a["mean_cost"].as_f64().unwrap() > 0.0);
+    // a different tie rule and the literal next table run too (same tables, same seed)
+    let mut args2 = base.to_vec();
+    args2.extend([
+        "--tie-break",
+        "prefer-current",
+        "--next-table",
+        "literal",
+        "--forced",
+        "gt",
+    ]);
+    let (code, b, err) = slarm(&args2);
+    assert_eq!(code, 0, "{err}");
+    assert!(b["mean_cost"].as_f64().unwrap() > 0.0);
 }

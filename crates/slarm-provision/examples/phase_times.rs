@@ -1,64 +1,117 @@
-//! Times the pre-computation phases: `cargo run --release -p slarm-provision --example phase_times -- P_MAX [quick]`.
-#![allow(missing_docs, clippy::unwrap_used)]
-use slarm_provision::*;
+//! Fig. 5.17 analogue: wall-clock and CPU seconds of every pre-computation phase (g, k, L, L',
+//! L'') for the given `p_max` values, with arrivals scaled as in Table 5.1.
+//!
+//! `cargo run --release -p slarm-provision --example phase_times -- [SIZES] P_MAX...`
+//! where `SIZES` is `scalability` (default, E5), `paper`, `standard`, `quick` (`McSizes`) or
+//! `custom:G_RUNS:SATURATED:SPECIAL:P_MAX_ONLY(0|1)`. CPU seconds are
+//! user + system time of the whole process (all threads) from `/proc/self/stat` (Linux; 0
+//! elsewhere), so they do not depend on how loaded the machine is.
+#![allow(missing_docs)]
+
 use std::time::Instant;
-fn main() {
-    let params = Params {
-        delta_secs: 1.0,
-        u: 0,
-        d: 4,
-        p_min: 1,
-        p_max: 3,
-        y: 0.90,
-        mean_service_secs: 0.5,
-        r1_secs: 0.0,
-        r2_secs: 0.1,
-        ..Params::thesis()
-    };
-    let t = Instant::now();
-    let g = gtable::g_table(
-        &params,
-        &ArrivalProfile::thesis(),
-        &slarm_stats::RngStreams::new(0),
-        &gtable::GConfig {
-            runs: 1,
-            exact_after_u: true,
-        },
-    )
-    .unwrap();
-    eprintln!("g {:?}", t.elapsed());
-    let t = Instant::now();
-    let k = ktable::k_table_no_arrivals(&params, 6);
-    eprintln!("k {:?}", t.elapsed());
-    let _ = (g, k);
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() > 1 {
-        let pm: usize = args[1].parse().unwrap();
-        let params = Params {
-            p_max: pm,
-            ..Params::thesis()
-        };
-        let prof = ArrivalProfile::scaled_for(pm).unwrap();
-        let sizes = if args.len() > 2 {
-            McSizes::quick()
-        } else {
-            McSizes::standard()
-        };
-        let t = Instant::now();
-        let tables =
-            Tables::build(&params, &prof, &slarm_stats::RngStreams::new(1), &sizes).unwrap();
-        eprintln!(
-            "tables {:?} g {} k {}",
-            t.elapsed(),
-            tables.g_secs,
-            tables.k_secs
-        );
-        let cost = Cost::preset(CostShape::Uniform, 92, 1.0, 2.0).unwrap();
-        let (_plan, times) = tables.timed_plan(&cost).unwrap();
-        eprintln!("{times:?} K_d {}", tables.k.k_bound(92));
-        for s in [0usize, 10, 20, 30, 40, 50, 60, 63, 64, 70, 79] {
-            let row: Vec<i64> = (1..=pm).map(|p| tables.g.get_i64(s, p)).collect();
-            eprintln!("g_{s}: {row:?}");
-        }
+
+use slarm_provision::dp::{build_table, CostInputs, Variant};
+use slarm_provision::tables::{build_g, build_k};
+use slarm_provision::{ArrivalProfile, Cost, CostShape, McSizes, Params};
+
+/// User + system CPU seconds of this process so far (clock ticks of 10 ms).
+fn cpu_secs() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // fields after the parenthesised command name; utime and stime are fields 14 and 15
+    let rest = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
+    if f.len() > 13 {
+        (f[11] + f[12]) / 100.0
+    } else {
+        0.0
     }
+}
+
+/// Runs `f`, returning its value with (wall, cpu) seconds.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let (w, c) = (Instant::now(), cpu_secs());
+    let v = f();
+    (v, w.elapsed().as_secs_f64(), cpu_secs() - c)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let sizes = match args.first().map(String::as_str) {
+        Some("quick") => McSizes::quick(),
+        Some("scalability") => McSizes::scalability(),
+        Some("standard") => McSizes::standard(),
+        Some("paper") => McSizes::paper(),
+        Some(c) if c.starts_with("custom:") => {
+            // custom:G_RUNS:SATURATED:SPECIAL:PMAX_ONLY(0/1)
+            let v: Vec<usize> = c[7..].split(':').map(|x| x.parse().unwrap_or(0)).collect();
+            let mut sz = McSizes::standard();
+            sz.g.runs = v[0];
+            sz.k.saturated_runs = v[1];
+            sz.k.special_runs = v[2];
+            sz.g.p_max_only = v[3] == 1;
+            sz
+        }
+        _ => {
+            args.insert(0, "scalability".into());
+            McSizes::scalability()
+        }
+    };
+    println!("sizes {}: {sizes:?}", args[0]);
+    println!(
+        "threads {}, load {}",
+        rayon::current_num_threads(),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
+    println!(
+        "| p_max | g wall / cpu s | k | L | L' | L'' | total | K_d | g_0(p_max) | g / k replays |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for a in &args[1..] {
+        let p_max: usize = a.parse()?;
+        let params = Params {
+            p_max,
+            ..Params::thesis()
+        }
+        .validated()?;
+        let prof = ArrivalProfile::scaled_for(p_max)?;
+        let streams = slarm_stats::RngStreams::new(1);
+        let cost = Cost::preset(CostShape::Uniform, params.d, 1.0, 2.0)?;
+        let inputs = CostInputs::new(&params, &cost)?;
+        let mut times = Vec::new();
+        let (g, w, c) = timed(|| build_g(&params, &prof, &streams, &sizes));
+        let g = g?;
+        times.push((w, c));
+        let (k, w, c) = timed(|| build_k(&params, &prof, &streams, &sizes));
+        let k = k?;
+        times.push((w, c));
+        let (h3, w, c) = timed(|| build_table(&params, &g, &k, &inputs, Variant::H3, None));
+        let h3 = h3?;
+        times.push((w, c));
+        for v in [Variant::H4, Variant::H5] {
+            let (t, w, c) = timed(|| build_table(&params, &g, &k, &inputs, v, Some(&h3)));
+            t?;
+            times.push((w, c));
+        }
+        let cells: Vec<String> = times
+            .iter()
+            .map(|(w, c)| format!("{w:.2} / {c:.2}"))
+            .collect();
+        let (tw, tc) = times
+            .iter()
+            .fold((0.0, 0.0), |(a, b), (w, c)| (a + w, b + c));
+        println!(
+            "| {p_max} | {} | {tw:.2} / {tc:.2} | {} | {} | {:.3e} / {:.3e} |",
+            cells.join(" | "),
+            k.k_bound(params.d),
+            g.get_i64(0, p_max),
+            g.replays as f64,
+            k.replays as f64
+        );
+    }
+    Ok(())
 }

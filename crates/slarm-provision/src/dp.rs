@@ -78,6 +78,10 @@ pub struct CostTable {
     pub values: Vec<Vec<Vec<f64>>>,
     /// The minimising (or forced) number of servers for `[s, s+1)`.
     pub choice: Vec<Vec<Vec<u32>>>,
+    /// Terms `k_s(q, n, m) · L_{s+1}(q, m)` plus evaluations of `M_s` spent building it
+    /// (machine-independent work, E5).
+    #[serde(default)]
+    pub work: u64,
 }
 
 impl CostTable {
@@ -169,20 +173,34 @@ impl Step<'_> {
         Ok((l as f64 * self.inputs.cbar[s] + lstar + pen, l))
     }
 
-    /// `E[q] = Σ_m k_s(q, n, m) Lnext(q, min(m, N[s+1]))`.
-    fn expectation(&self, s: usize, q: usize, n: usize, next: &CostTable) -> Result<f64> {
-        let dist = self.k.dist(s, q, n)?;
-        let row = &next.values[s + 1][q - self.params.p_min];
-        let top = next.n_max[s + 1];
-        Ok(dist
-            .probs
-            .iter()
-            .enumerate()
-            .map(|(i, pr)| pr * row[(dist.offset + i).min(top)])
-            .sum())
+    /// `E[q] = Σ_m k_s(q, n, m) Lnext(q, min(m, N[s+1]))` for `q = p_min..=hi` into `e`;
+    /// returns the number of terms summed.
+    fn expectations(
+        &self,
+        s: usize,
+        n: usize,
+        hi: usize,
+        next: &CostTable,
+        e: &mut [f64],
+    ) -> Result<u64> {
+        let mut terms = 0;
+        for q in self.params.p_min..=hi {
+            let dist = self.k.dist(s, q, n)?;
+            let row = &next.values[s + 1][q - self.params.p_min];
+            let top = next.n_max[s + 1];
+            e[q - self.params.p_min] = dist
+                .probs
+                .iter()
+                .enumerate()
+                .map(|(i, pr)| pr * row[(dist.offset + i).min(top)])
+                .sum();
+            terms += dist.probs.len() as u64;
+        }
+        Ok(terms)
     }
 
-    /// Decision and value at `(s, p, n)` given the expectations `e[q - p_min]` for `q <= hi`.
+    /// Decision and value at `(s, p, n)` given the expectations `e[q - p_min]` for `q <= hi`,
+    /// with the number of `M_s` values compared.
     fn decide(
         &self,
         variant: Variant,
@@ -191,7 +209,7 @@ impl Step<'_> {
         n: usize,
         lo_h4: usize,
         e: &[f64],
-    ) -> (f64, usize) {
+    ) -> (f64, usize, u64) {
         let pm = self.params.p_min;
         let hi = self.params.w(s, n);
         let cb = self.inputs.cbar[s];
@@ -204,17 +222,16 @@ impl Step<'_> {
             };
             q as f64 * cb + e[q - pm] + mstar
         };
-        let q = if self.forced(s, n) {
-            hi
+        if self.forced(s, n) {
+            return (mv(hi), hi, 1);
+        }
+        let lo = if variant == Variant::H4 {
+            lo_h4.clamp(pm, hi)
         } else {
-            let lo = if variant == Variant::H4 {
-                lo_h4.clamp(pm, hi)
-            } else {
-                pm
-            };
-            argmin(lo, hi, p, self.params.tie_break, &mv)
+            pm
         };
-        (mv(q), q)
+        let q = argmin(lo, hi, p, self.params.tie_break, &mv);
+        (mv(q), q, (hi + 1 - lo) as u64)
     }
 }
 
@@ -254,6 +271,7 @@ pub fn build_table(
         n_max: n_max.clone(),
         values: vec![Vec::new(); d],
         choice: vec![Vec::new(); d],
+        work: 0,
     };
     // base case (shared by all variants)
     let sb = d - 1;
@@ -282,15 +300,21 @@ pub fn build_table(
                     (_, NextTable::LiteralL, Some(o)) => o,
                     _ => &t,
                 };
-                for q in params.p_min..=hi {
-                    e[q - params.p_min] = step.expectation(s, q, n, next)?;
-                }
+                t.work += step.expectations(s, n, hi, next, &mut e)?;
             }
             for pi in 0..np {
-                let (v, q) = step.decide(variant, s, params.p_min + pi, n, beta[pi], &e);
+                // H5 has no removal term: under the smallest-q tie rule every p gives the
+                // p_min row (spec §8 A5)
+                if variant == Variant::H5 && params.tie_break == TieBreak::Smallest && pi > 0 {
+                    vals[pi][n] = vals[0][n];
+                    chs[pi][n] = chs[0][n];
+                    continue;
+                }
+                let (v, q, evals) = step.decide(variant, s, params.p_min + pi, n, beta[pi], &e);
                 vals[pi][n] = v;
                 chs[pi][n] = q as u32;
                 beta[pi] = q;
+                t.work += evals;
             }
         }
         t.values[s] = vals;
@@ -309,7 +333,7 @@ impl Plan {
     /// let params = Params { delta_secs: 1.0, u: 0, d: 4, p_min: 1, p_max: 3, y: 0.9,
     ///     mean_service_secs: 0.5, r1_secs: 0.0, r2_secs: 0.1, ..Params::thesis() };
     /// let g = slarm_provision::gtable::g_table(&params, &slarm_provision::ArrivalProfile::thesis(),
-    ///     &slarm_stats::RngStreams::new(0), &slarm_provision::gtable::GConfig { runs: 1, exact_after_u: true }).unwrap();
+    ///     &slarm_stats::RngStreams::new(0), &slarm_provision::gtable::GConfig { runs: 1, exact_after_u: true, p_max_only: false }).unwrap();
     /// let k = k_table_no_arrivals(&params, 6);
     /// let cost = Cost::series(vec![0.0, 4.0], vec![5.0, 1.0], true).unwrap(); // c_t = 5 - t
     /// let plan = Plan::build(&params, Arc::new(g), Arc::new(k), &cost).unwrap();
@@ -376,9 +400,7 @@ impl Plan {
         };
         let hi = params.w(s, n);
         let mut e = vec![0.0; params.n_counts()];
-        for q in params.p_min..=hi {
-            e[q - params.p_min] = step.expectation(s, q, n, next)?;
-        }
+        step.expectations(s, n, hi, next, &mut e)?;
         let lo = t.choice[s][p - params.p_min][t.n_max[s]] as usize;
         Ok(step.decide(v, s, p, n, lo, &e).1)
     }

@@ -17,12 +17,12 @@ use crate::arrival::ArrivalProfile;
 use crate::error::{ProvisionError, Result};
 use crate::exact::{g_from_row, kolmogorov_q, pure_death_absorb};
 use crate::params::Params;
-use crate::queue::{all_done_by, RunSample};
+use crate::queue::{all_done_by, chunked, FreeTimes, RunSample};
 
 /// Stream tag of the g simulations.
 const TAG_G: u64 = 0x6701;
-/// Fixed number of run chunks (parallel units), so results do not depend on thread count.
-const CHUNKS: usize = 32;
+/// The pilot chunk that sets the per-cell ceilings holds `1 / PILOT_SHARE` of the runs.
+const PILOT_SHARE: usize = 32;
 
 /// `g_s(p)` for `s = 0..=d`, `p = p_min..=p_max`; `None` is the thesis's NONE (-1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,6 +33,9 @@ pub struct GTable {
     pub p_max: usize,
     /// `values[s][p - p_min]`.
     pub values: Vec<Vec<Option<u32>>>,
+    /// Jobs replayed by the Monte Carlo kernel to build it (machine-independent work, E5).
+    #[serde(default)]
+    pub replays: u64,
 }
 
 impl GTable {
@@ -80,6 +83,11 @@ pub struct GConfig {
     pub runs: usize,
     /// Use the exact pure-death chain for `s >= u` instead of Monte Carlo (it is exact there).
     pub exact_after_u: bool,
+    /// Simulate only `p = p_max` below `u`, leaving NONE for smaller `p` there: what the
+    /// thesis times in Fig. 5.17 and all that H3-H5 read (the forced branch; the base case
+    /// uses `g_{d-1}`, exact). H1/H2 need the full table.
+    #[serde(default)]
+    pub p_max_only: bool,
 }
 
 /// Exact `g_s(p)` for `s >= u` (no arrivals): the pure-death absorption probability.
@@ -103,6 +111,7 @@ pub fn g_kolmogorov(params: &Params, profile: &ArrivalProfile, n_states: usize) 
         p_min: params.p_min,
         p_max: params.p_max,
         values,
+        replays: 0,
     }
 }
 
@@ -151,100 +160,206 @@ pub fn q_monte_carlo(
     ok as f64 / runs.max(1) as f64
 }
 
-/// The largest feasible `n` in `[-1, hi]` for one run, given `feasible(lo_known)`.
-fn max_feasible(hi: i64, feasible: &dyn Fn(usize) -> bool) -> i64 {
-    if hi >= 0 && feasible(hi as usize) {
-        return hi;
-    }
-    // invariant: feasible(lo) (lo = -1 is trivially feasible), !feasible(top)
-    let (mut lo, mut top) = (-1i64, hi);
-    while top - lo > 1 {
-        let mid = lo + (top - lo) / 2;
-        if feasible(mid as usize) {
-            lo = mid;
-        } else {
-            top = mid;
-        }
-    }
-    lo
+/// One run's feasibility oracle for one server count `p` (the fast kernel (a) of spec §10.4).
+///
+/// The initial jobs all start at `t0`, so the workload vector after dispatching the first `n`
+/// of them is `t0 + V_n` with `V_n` independent of `s`: it is computed once per run and `p`
+/// for every `n` up to the largest one needed, and a feasibility check at `(s, n)` then only
+/// replays the arrivals after `t0` (`O(A_s log p)` instead of `O((n + A_s) p)`).
+#[derive(Debug, Default)]
+struct InitialSweep {
+    p: usize,
+    /// Free times after `n` initial jobs (relative to `t0 = 0`, ascending), `n = 0..=upto`,
+    /// `p` values each; the last one is the latest completion of those jobs.
+    snaps: Vec<f64>,
+    scratch: Option<FreeTimes>,
+    /// Jobs replayed so far.
+    replays: u64,
 }
 
-/// Monte Carlo `g_s(p)` for the decision points `s_list` (all `p`), rows in `s_list` order.
+impl InitialSweep {
+    /// Workload vectors for `n = 0..=upto` initial jobs with works `init` on `p` servers.
+    fn fill(&mut self, p: usize, init: &[f64], upto: usize) {
+        self.p = p.max(1);
+        self.snaps.clear();
+        let mut ft = FreeTimes::new(self.p, 0.0);
+        self.snaps.extend_from_slice(ft.as_slice());
+        self.replays += upto as u64;
+        for &w in &init[..upto] {
+            ft.serve(0.0, w);
+            self.snaps.extend_from_slice(ft.as_slice());
+        }
+    }
+
+    /// Whether `n` initial jobs at `t0` and the arrivals `arr_t`/`arr_s` (all after `t0`)
+    /// all finish by `deadline`.
+    fn feasible(&mut self, n: usize, t0: f64, arr_t: &[f64], arr_s: &[f64], deadline: f64) -> bool {
+        let snap = &self.snaps[n * self.p..(n + 1) * self.p];
+        if t0 + snap[self.p - 1] > deadline {
+            return false; // an initial job ends late
+        }
+        let ft = self.scratch.get_or_insert_with(|| FreeTimes::new(1, 0.0));
+        ft.load_shifted(snap, t0);
+        for (&a, &w) in arr_t.iter().zip(arr_s) {
+            ft.serve(a, w);
+        }
+        self.replays += arr_t.len() as u64;
+        // free times only grow, so the latest one is the last completion of all jobs
+        ft.latest() <= deadline
+    }
+
+    /// `N_r = max{n in [-1, hi] : feasible(n)}` by binary search (feasibility is monotone in
+    /// `n` by FCFS monotonicity); `-1` if not even an empty system finishes.
+    fn max_feasible(&mut self, hi: i64, t0: f64, arr_t: &[f64], arr_s: &[f64], d: f64) -> i64 {
+        if hi >= 0 && self.feasible(hi as usize, t0, arr_t, arr_s, d) {
+            return hi;
+        }
+        // invariant: feasible(lo) (lo = -1 trivially), !feasible(top)
+        let (mut lo, mut top) = (-1i64, hi);
+        while top - lo > 1 {
+            let mid = lo + (top - lo) / 2;
+            if self.feasible(mid as usize, t0, arr_t, arr_s, d) {
+                lo = mid;
+            } else {
+                top = mid;
+            }
+        }
+        lo
+    }
+}
+
+/// The Monte Carlo cells of one `g` computation: decision points × server counts.
+struct GCells<'a> {
+    params: &'a Params,
+    profile: &'a ArrivalProfile,
+    streams: &'a RngStreams,
+    starts: Vec<f64>,
+    p_lo: usize,
+    np: usize,
+    /// `f + 1`: how many of the smallest `N_r` decide `g`.
+    keep: usize,
+}
+
+/// Per cell, the smallest `N_r` seen (a max-heap of at most `keep`), and the jobs replayed.
+type ChunkResult = (Vec<BinaryHeap<i64>>, u64);
+
+impl GCells<'_> {
+    /// Runs `range` and keeps, per cell, the `keep` smallest `N_r` below the cell's `ceiling`
+    /// (`N_r >= ceiling` costs one check and is not recorded).
+    fn run_chunk(&self, range: std::ops::Range<usize>, ceiling: &[i64]) -> ChunkResult {
+        let gamma = self.params.gamma();
+        let deadline = self.params.d_secs();
+        let (keep, np) = (self.keep, self.np);
+        let mut heaps = vec![BinaryHeap::with_capacity(keep + 1); ceiling.len()];
+        let mut sweep = InitialSweep::default();
+        let mut cut = vec![0i64; ceiling.len()];
+        for r in range {
+            let smp = RunSample::draw(
+                self.streams,
+                TAG_G,
+                r as u64,
+                self.profile,
+                self.params.mean_service_secs,
+                gamma,
+            );
+            // the current cut per cell: N_r >= cut cannot change the result
+            for (i, c) in cut.iter_mut().enumerate() {
+                let h: &BinaryHeap<i64> = &heaps[i];
+                *c = if h.len() < keep {
+                    ceiling[i]
+                } else {
+                    h.peek().copied().unwrap_or(-1).min(ceiling[i])
+                };
+            }
+            for pi in 0..np {
+                let upto = (0..self.starts.len())
+                    .map(|si| cut[si * np + pi])
+                    .max()
+                    .unwrap_or(-1);
+                if upto < 0 {
+                    continue; // every cell of this p is NONE
+                }
+                sweep.fill(self.p_lo + pi, &smp.initial_service, upto as usize);
+                for (si, &t0) in self.starts.iter().enumerate() {
+                    let i = si * np + pi;
+                    if cut[i] < 0 {
+                        continue;
+                    }
+                    let w = smp.window(t0, f64::INFINITY);
+                    let (at, asv) = (&smp.arrivals[w.clone()], &smp.arrival_service[w]);
+                    if sweep.feasible(cut[i] as usize, t0, at, asv, deadline) {
+                        continue; // N_r >= cut
+                    }
+                    heaps[i].push(sweep.max_feasible(cut[i] - 1, t0, at, asv, deadline));
+                    if heaps[i].len() > keep {
+                        heaps[i].pop();
+                    }
+                }
+            }
+        }
+        (heaps, sweep.replays)
+    }
+}
+
+/// Monte Carlo `g_s(p)` for the decision points `s_list` and the server counts `servers`
+/// (`values[s index][p - servers.start()]`), with the number of jobs replayed.
+///
+/// Per cell `g` is the `(f+1)`-th smallest `N_r` (spec §3.1 \[R\]). A pilot chunk of runs
+/// gives a ceiling per cell (its own `(f+1)`-th smallest `N_r`, which bounds `g` from above);
+/// the remaining runs are split into fixed chunks (rayon), where a run costs one feasibility
+/// check at the chunk's current cut and a binary search only when `N_r` lies below it. The
+/// result is the exact order statistic, so it depends on the inputs only, not on the chunking
+/// or the thread count.
 pub fn g_monte_carlo(
     params: &Params,
     profile: &ArrivalProfile,
     streams: &RngStreams,
     runs: usize,
     s_list: &[usize],
-) -> Vec<Vec<Option<u32>>> {
-    let np = params.n_counts();
-    let gamma = params.gamma() as i64;
-    let keep = params.allowed_failures(runs) + 1;
-    let mc_s = s_list;
-    let deadline = params.d_secs();
-    let chunk_len = runs.div_ceil(CHUNKS);
-    // per chunk: for each (s index, p index) the `keep` smallest N_r (max-heap)
-    let chunk_heaps: Vec<Vec<BinaryHeap<i64>>> = (0..CHUNKS)
-        .into_par_iter()
-        .map(|c| {
-            let mut heaps = vec![BinaryHeap::with_capacity(keep + 1); mc_s.len() * np];
-            let lo = c * chunk_len;
-            let hi = ((c + 1) * chunk_len).min(runs);
-            for r in lo..hi {
-                let smp = RunSample::draw(
-                    streams,
-                    TAG_G,
-                    r as u64,
-                    profile,
-                    params.mean_service_secs,
-                    gamma as usize,
-                );
-                for (si, &s) in mc_s.iter().enumerate() {
-                    let t0 = s as f64 * params.delta_secs;
-                    let w = smp.window(t0, f64::INFINITY);
-                    let at = &smp.arrivals[w.clone()];
-                    let asv = &smp.arrival_service[w];
-                    for pi in 0..np {
-                        let p = params.p_min + pi;
-                        let heap = &mut heaps[si * np + pi];
-                        let feasible = |n: usize| {
-                            all_done_by(p, t0, &smp.initial_service[..n], at, asv, deadline)
-                        };
-                        let full = heap.len() >= keep;
-                        let top = if full {
-                            heap.peek().copied().unwrap_or(gamma)
-                        } else {
-                            gamma
-                        };
-                        if full {
-                            if top < 0 || feasible(top as usize) {
-                                continue; // N_r >= current keep-th smallest: no change
-                            }
-                            let nr = max_feasible(top - 1, &feasible);
-                            heap.push(nr);
-                            heap.pop();
-                        } else {
-                            heap.push(max_feasible(gamma, &feasible));
-                        }
-                    }
-                }
+    servers: std::ops::RangeInclusive<usize>,
+) -> (Vec<Vec<Option<u32>>>, u64) {
+    let cells = GCells {
+        params,
+        profile,
+        streams,
+        starts: s_list
+            .iter()
+            .map(|&s| s as f64 * params.delta_secs)
+            .collect(),
+        p_lo: *servers.start(),
+        np: servers.count(),
+        keep: params.allowed_failures(runs) + 1,
+    };
+    let n_cells = s_list.len() * cells.np;
+    let pilot_runs = runs.div_ceil(PILOT_SHARE).max(cells.keep).min(runs);
+    let (pilot, pilot_work) = cells.run_chunk(0..pilot_runs, &vec![params.gamma() as i64; n_cells]);
+    let ceiling: Vec<i64> = pilot
+        .iter()
+        .map(|h| {
+            if h.len() < cells.keep {
+                params.gamma() as i64
+            } else {
+                h.peek().copied().unwrap_or(-1)
             }
-            heaps
         })
         .collect();
-    let mut values = vec![vec![None; np]; mc_s.len()];
-    for si in 0..mc_s.len() {
-        for pi in 0..np {
-            let mut all: Vec<i64> = chunk_heaps
-                .iter()
-                .flat_map(|h| h[si * np + pi].iter().copied())
-                .collect();
-            all.sort_unstable();
-            let g = all.get(keep - 1).copied().unwrap_or(-1);
-            values[si][pi] = if g < 0 { None } else { Some(g as u32) };
-        }
+    let rest = chunked(runs - pilot_runs, |range| {
+        cells.run_chunk(range.start + pilot_runs..range.end + pilot_runs, &ceiling)
+    });
+    let mut values = vec![vec![None; cells.np]; s_list.len()];
+    for (i, &ceil) in ceiling.iter().enumerate() {
+        let mut all: Vec<i64> = std::iter::once(&pilot)
+            .chain(rest.iter().map(|(h, _)| h))
+            .flat_map(|h| h[i].iter().copied())
+            .collect();
+        all.sort_unstable();
+        // fewer than keep values below the ceiling: g is the ceiling itself (N_r is capped
+        // at γ, the top of the binary search)
+        let g = all.get(cells.keep - 1).copied().unwrap_or(ceil);
+        values[i / cells.np][i % cells.np] = u32::try_from(g).ok();
     }
-    values
+    let work = pilot_work + rest.iter().map(|(_, w)| w).sum::<u64>();
+    (values, work)
 }
 
 /// Builds `g` by Monte Carlo (exact for `s >= u` if configured), monotonised in `p`.
@@ -263,10 +378,16 @@ pub fn g_table(
     let mc_s: Vec<usize> = (0..params.d)
         .filter(|&s| !(cfg.exact_after_u && s >= params.u))
         .collect();
-    let rows = g_monte_carlo(params, profile, streams, cfg.runs, &mc_s);
+    let servers = if cfg.p_max_only {
+        params.p_max..=params.p_max
+    } else {
+        params.p_min..=params.p_max
+    };
+    let first = servers.start() - params.p_min;
+    let (rows, replays) = g_monte_carlo(params, profile, streams, cfg.runs, &mc_s, servers);
     let mut values = vec![vec![None; np]; params.d + 1];
     for (row, &s) in rows.into_iter().zip(&mc_s) {
-        values[s] = row;
+        values[s][first..].copy_from_slice(&row);
     }
     if cfg.exact_after_u {
         let exact: Vec<(usize, usize, Option<u32>)> = (params.u..params.d)
@@ -285,7 +406,73 @@ pub fn g_table(
         p_min: params.p_min,
         p_max: params.p_max,
         values,
+        replays,
     };
     t.monotonise();
     Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `N_r` by brute force: the largest `n` for which a plain FCFS replay of all jobs finishes
+    /// by `d`.
+    fn brute_n_r(params: &Params, smp: &RunSample, s: usize, p: usize) -> i64 {
+        let t0 = s as f64 * params.delta_secs;
+        let w = smp.window(t0, f64::INFINITY);
+        let ok = |n: usize| {
+            all_done_by(
+                p,
+                t0,
+                &smp.initial_service[..n],
+                &smp.arrivals[w.clone()],
+                &smp.arrival_service[w.clone()],
+                params.d_secs(),
+            )
+        };
+        // feasibility is monotone in n, so the count of feasible n is a partition point
+        let ns: Vec<usize> = (0..=params.gamma()).collect();
+        ns.partition_point(|&n| ok(n)) as i64 - 1
+    }
+
+    #[test]
+    fn fast_kernel_equals_brute_force() {
+        // y = 0.99 with 300 runs keeps the 4th smallest N_r: every chunk fills, checks and
+        // binary-searches; the result must equal the order statistic of brute-force N_r.
+        let params = Params {
+            y: 0.99,
+            ..Params::thesis()
+        };
+        let prof = ArrivalProfile::thesis();
+        let st = RngStreams::new(21);
+        let runs = 300;
+        let s_list = [0usize, 17, 40, 63, 70];
+        let (fast, _) = g_monte_carlo(&params, &prof, &st, runs, &s_list, 1..=5);
+        let keep = params.allowed_failures(runs) + 1;
+        assert_eq!(keep, 4);
+        let samples: Vec<RunSample> = (0..runs as u64)
+            .map(|r| {
+                RunSample::draw(
+                    &st,
+                    TAG_G,
+                    r,
+                    &prof,
+                    params.mean_service_secs,
+                    params.gamma(),
+                )
+            })
+            .collect();
+        for (si, &s) in s_list.iter().enumerate() {
+            for p in 1..=5 {
+                let mut nr: Vec<i64> = samples
+                    .iter()
+                    .map(|m| brute_n_r(&params, m, s, p))
+                    .collect();
+                nr.sort_unstable();
+                let want = u32::try_from(nr[keep - 1]).ok();
+                assert_eq!(fast[si][p - 1], want, "s = {s}, p = {p}");
+            }
+        }
+    }
 }

@@ -15,11 +15,10 @@ use crate::arrival::ArrivalProfile;
 use crate::error::{ProvisionError, Result};
 use crate::exact::{poisson_weights, pure_death_transition};
 use crate::params::Params;
-use crate::queue::{completion_times, remaining_at, RunSample};
+use crate::queue::{chunked, completions_per_interval, remaining_rows, RunSample};
 
 const TAG_SAT: u64 = 0x6b01;
 const TAG_SPECIAL: u64 = 0x6b02;
-const CHUNKS: usize = 32;
 
 /// A distribution on the integers `offset, offset + 1, ...`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,6 +83,70 @@ impl Dist {
     }
 }
 
+/// Counts of integer outcomes (growable at both ends), merged across run chunks.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Histogram {
+    offset: i64,
+    counts: Vec<u64>,
+}
+
+impl Histogram {
+    /// An empty histogram with room for the outcomes `lo..lo + len` (it grows as needed).
+    pub fn with_range(lo: i64, len: usize) -> Self {
+        Self {
+            offset: lo,
+            counts: vec![0; len],
+        }
+    }
+
+    /// Records one outcome `v`.
+    #[inline]
+    pub fn add(&mut self, v: i64) {
+        match usize::try_from(v - self.offset) {
+            Ok(i) if i < self.counts.len() => self.counts[i] += 1,
+            _ => self.add_n(v, 1),
+        }
+    }
+
+    fn add_n(&mut self, v: i64, c: u64) {
+        if self.counts.is_empty() {
+            self.offset = v;
+        }
+        if v < self.offset {
+            let grow = (self.offset - v) as usize;
+            self.counts.splice(0..0, std::iter::repeat(0).take(grow));
+            self.offset = v;
+        }
+        let i = (v - self.offset) as usize;
+        if i >= self.counts.len() {
+            self.counts.resize(i + 1, 0);
+        }
+        self.counts[i] += c;
+    }
+
+    /// Adds every count of `other`.
+    pub fn merge(&mut self, other: &Histogram) {
+        for (i, &c) in other.counts.iter().enumerate() {
+            if c > 0 {
+                self.add_n(other.offset + i as i64, c);
+            }
+        }
+    }
+
+    /// Smallest recorded outcome (0 if none).
+    pub fn min(&self) -> i64 {
+        self.counts
+            .iter()
+            .position(|&c| c > 0)
+            .map_or(0, |i| self.offset + i as i64)
+    }
+
+    /// The empirical distribution.
+    pub fn to_dist(&self) -> Dist {
+        Dist::from_counts(self.offset, &self.counts)
+    }
+}
+
 /// `k` for one `(s, q)`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KCell {
@@ -110,6 +173,9 @@ pub struct KTable {
     pub cells: Vec<Vec<KCell>>,
     /// `K_s`: cumulative maximum increase from time 0 (spec §3.2).
     pub bound: Vec<usize>,
+    /// Jobs replayed by the Monte Carlo kernels to build it (machine-independent work, E5).
+    #[serde(default)]
+    pub replays: u64,
 }
 
 /// Distribution of `n_{s+1}` given `n_s = n` under `q` servers, as `(offset, probs)`.
@@ -197,58 +263,65 @@ fn exact_cell(params: &Params, q: usize) -> KCell {
     }
 }
 
-/// The saturated simulation for one `q`: per `s < n_mc`, counts of `δ` (offset by `-off`).
+/// The saturated simulation (spec §3.2 (a)): `runs` runs from 0 with 2γ jobs, common random
+/// numbers across `q`; per `s < n_mc` and `q` the histogram of `δ = n_{s+1} - n_s`.
 fn saturated(
     params: &Params,
     profile: &ArrivalProfile,
     streams: &RngStreams,
-    q: usize,
     runs: usize,
     n_mc: usize,
-) -> Vec<(i64, Vec<u64>)> {
+) -> (Vec<Vec<Histogram>>, u64) {
     let n0 = 2 * params.gamma();
     let delta = params.delta_secs;
-    let mut hist: Vec<std::collections::BTreeMap<i64, u64>> = vec![Default::default(); n_mc];
-    for r in 0..runs {
-        let smp = RunSample::draw(
-            streams,
-            TAG_SAT,
-            r as u64,
-            profile,
-            params.mean_service_secs,
-            n0,
-        );
-        let mut done = completion_times(
-            q,
-            0.0,
-            &smp.initial_service,
-            &smp.arrivals,
-            &smp.arrival_service,
-        );
-        done.sort_unstable_by(f64::total_cmp);
-        let count_at = |t: f64| -> i64 {
-            let arr = smp.arrivals.partition_point(|&a| a <= t) as i64;
-            let fin = done.partition_point(|&c| c <= t) as i64;
-            n0 as i64 + arr - fin
-        };
-        let mut prev = count_at(0.0);
-        for (s, h) in hist.iter_mut().enumerate() {
-            let next = count_at((s + 1) as f64 * delta);
-            *h.entry(next - prev).or_insert(0) += 1;
-            prev = next;
+    let np = params.n_counts();
+    let parts = chunked(runs, |range| {
+        let mut hist = vec![vec![Histogram::default(); np]; n_mc];
+        let mut replays = 0u64;
+        for r in range {
+            let smp = RunSample::draw(
+                streams,
+                TAG_SAT,
+                r as u64,
+                profile,
+                params.mean_service_secs,
+                n0,
+            );
+            let arrivals: Vec<i64> = (0..n_mc)
+                .map(|s| smp.window(s as f64 * delta, (s + 1) as f64 * delta).len() as i64)
+                .collect();
+            for (qi, q) in (params.p_min..=params.p_max).enumerate() {
+                let (done, work) = completions_per_interval(
+                    q,
+                    &smp.initial_service,
+                    (&smp.arrivals, &smp.arrival_service),
+                    delta,
+                    n_mc,
+                );
+                replays += work;
+                for (s, h) in hist.iter_mut().enumerate() {
+                    h[qi].add(arrivals[s] - i64::from(done[s]));
+                }
+            }
+        }
+        (hist, replays)
+    });
+    merge_parts(parts)
+}
+
+/// Sums per-chunk histograms cell by cell, and the chunks' work.
+fn merge_parts(parts: Vec<(Vec<Vec<Histogram>>, u64)>) -> (Vec<Vec<Histogram>>, u64) {
+    let mut it = parts.into_iter();
+    let (mut acc, mut work) = it.next().unwrap_or_default();
+    for (part, w) in it {
+        work += w;
+        for (ra, rb) in acc.iter_mut().zip(&part) {
+            for (ha, hb) in ra.iter_mut().zip(rb) {
+                ha.merge(hb);
+            }
         }
     }
-    hist.into_iter()
-        .map(|h| {
-            let lo = h.keys().next().copied().unwrap_or(0);
-            let hi = h.keys().next_back().copied().unwrap_or(0);
-            let mut v = vec![0u64; (hi - lo + 1) as usize];
-            for (k, c) in h {
-                v[(k - lo) as usize] += c;
-            }
-            (lo, v)
-        })
-        .collect()
+    (acc, work)
 }
 
 /// Builds `k` and `K_s` (Monte Carlo below `u`, exact after it if configured).
@@ -268,81 +341,59 @@ pub fn k_table(
     let np = params.n_counts();
     let d = params.d;
     let n_mc = if cfg.exact_after_u { params.u } else { d };
-    // saturated regime per q
-    let sat: Vec<Vec<(i64, Vec<u64>)>> = (params.p_min..=params.p_max)
-        .into_par_iter()
-        .map(|q| saturated(params, profile, streams, q, cfg.saturated_runs, n_mc))
-        .collect();
-    // R_s per (s, q)
-    let r_of = |s: usize, qi: usize| -> usize {
-        let (lo, _) = &sat[qi][s];
-        params.p_min + qi + (-lo).max(0) as usize
-    };
+    let (sat, sat_work) = saturated(params, profile, streams, cfg.saturated_runs, n_mc);
+    // R_s = q + D_s per (s, q)
+    let r_of = |s: usize, qi: usize| params.p_min + qi + (-sat[s][qi].min()).max(0) as usize;
     let max_r = (0..n_mc)
-        .flat_map(|s| (0..np).map(move |qi| (s, qi)))
-        .map(|(s, qi)| r_of(s, qi))
+        .flat_map(|s| (0..np).map(move |qi| r_of(s, qi)))
         .max()
         .unwrap_or(0);
-    // special cells: counts[s][qi][n] -> histogram over m
-    let chunk_len = cfg.special_runs.div_ceil(CHUNKS);
+    // special cells (spec §3.2 (b)): per (s, q, n < R_s) the histogram of n_{s+1}
     let delta = params.delta_secs;
-    type Counts = Vec<Vec<Vec<Vec<u64>>>>;
-    let empty: Counts = (0..n_mc)
-        .map(|s| (0..np).map(|qi| vec![Vec::new(); r_of(s, qi)]).collect())
-        .collect();
-    let merged = (0..CHUNKS)
-        .into_par_iter()
-        .map(|c| {
-            let mut counts = empty.clone();
-            let lo = c * chunk_len;
-            let hi = ((c + 1) * chunk_len).min(cfg.special_runs);
-            for r in lo..hi {
-                let smp = RunSample::draw(
-                    streams,
-                    TAG_SPECIAL,
-                    r as u64,
-                    profile,
-                    params.mean_service_secs,
-                    max_r,
-                );
-                for (s, per_q) in counts.iter_mut().enumerate() {
-                    let t0 = s as f64 * delta;
-                    let t1 = t0 + delta;
-                    let w = smp.window(t0, t1);
-                    let at = &smp.arrivals[w.clone()];
-                    let asv = &smp.arrival_service[w];
-                    for (qi, per_n) in per_q.iter_mut().enumerate() {
-                        let q = params.p_min + qi;
-                        for (n, h) in per_n.iter_mut().enumerate() {
-                            let m = remaining_at(q, t0, t1, &smp.initial_service[..n], at, asv);
-                            if h.len() <= m {
-                                h.resize(m + 1, 0);
-                            }
-                            h[m] += 1;
-                        }
+    let parts = chunked(cfg.special_runs, |range| {
+        let mut hist: Vec<Vec<Histogram>> = (0..n_mc)
+            .flat_map(|s| (0..np).map(move |qi| (s, qi)))
+            .map(|(s, qi)| {
+                (0..r_of(s, qi))
+                    .map(|n| Histogram::with_range(0, n + 2 * (params.p_min + qi) + 16))
+                    .collect()
+            })
+            .collect();
+        let mut rows = vec![0usize; max_r];
+        let mut replays = 0u64;
+        for r in range {
+            let smp = RunSample::draw(
+                streams,
+                TAG_SPECIAL,
+                r as u64,
+                profile,
+                params.mean_service_secs,
+                max_r,
+            );
+            for s in 0..n_mc {
+                let t0 = s as f64 * delta;
+                let w = smp.window(t0, t0 + delta);
+                let arr = (&smp.arrivals[w.clone()], &smp.arrival_service[w]);
+                for qi in 0..np {
+                    let cell = &mut hist[s * np + qi];
+                    let out = &mut rows[..cell.len()];
+                    replays += remaining_rows(
+                        params.p_min + qi,
+                        t0,
+                        t0 + delta,
+                        &smp.initial_service,
+                        arr,
+                        out,
+                    );
+                    for (h, &m) in cell.iter_mut().zip(out.iter()) {
+                        h.add(m as i64);
                     }
                 }
             }
-            counts
-        })
-        .reduce(
-            || empty.clone(),
-            |mut a, b| {
-                for (sa, sb) in a.iter_mut().zip(b) {
-                    for (qa, qb) in sa.iter_mut().zip(sb) {
-                        for (ha, hb) in qa.iter_mut().zip(qb) {
-                            if ha.len() < hb.len() {
-                                ha.resize(hb.len(), 0);
-                            }
-                            for (x, y) in ha.iter_mut().zip(hb) {
-                                *x += y;
-                            }
-                        }
-                    }
-                }
-                a
-            },
-        );
+        }
+        (hist, replays)
+    });
+    let (special, special_work) = merge_parts(parts);
     let exact: Vec<KCell> = if n_mc < d {
         (params.p_min..=params.p_max)
             .into_par_iter()
@@ -359,11 +410,10 @@ pub fn k_table(
         }
         let mut row = Vec::with_capacity(np);
         for qi in 0..np {
-            let (lo, counts) = &sat[qi][s];
-            let shift = Dist::from_counts(*lo, counts);
-            let rows: Vec<Dist> = merged[s][qi]
+            let shift = sat[s][qi].to_dist();
+            let rows: Vec<Dist> = special[s * np + qi]
                 .iter()
-                .map(|h| Dist::from_counts(0, h))
+                .map(Histogram::to_dist)
                 .collect();
             let mut inc = shift.max_value().max(0);
             for (n, dr) in rows.iter().enumerate() {
@@ -371,7 +421,7 @@ pub fn k_table(
             }
             row.push(KCell {
                 r: rows.len(),
-                d_max_decrease: (-lo).max(0) as usize,
+                d_max_decrease: (-sat[s][qi].min()).max(0) as usize,
                 rows,
                 shift,
                 max_increase: inc.max(0) as usize,
@@ -389,6 +439,7 @@ pub fn k_table(
         p_max: params.p_max,
         cells,
         bound,
+        replays: sat_work + special_work,
     })
 }
 
@@ -418,6 +469,30 @@ pub fn k_table_no_arrivals(params: &Params, n_max: usize) -> KTable {
         p_max: params.p_max,
         bound: vec![n_max; params.d + 1],
         cells,
+        replays: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_grows_both_ways_and_merges() {
+        let mut a = Histogram::default();
+        for v in [3, 1, -2, 3] {
+            a.add(v);
+        }
+        let mut b = Histogram::with_range(0, 10);
+        b.add(5);
+        a.merge(&b);
+        assert_eq!(a.min(), -2);
+        let d = a.to_dist();
+        assert_eq!(d.offset, -2);
+        assert_eq!(d.max_value(), 5);
+        // counts -2: 1, 1: 1, 3: 2, 5: 1 of 5
+        assert!((d.probs[5] - 0.4).abs() < 1e-12 && (d.mean() - 2.0).abs() < 1e-12);
+        assert_eq!(Histogram::with_range(4, 3).min(), 0); // empty
     }
 }
 

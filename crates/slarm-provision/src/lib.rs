@@ -12,9 +12,11 @@
 //! `Pr[all jobs done by d] >= y`.
 //!
 //! **Pipeline.** Monte Carlo (common random numbers, one stream per purpose and run, rayon
-//! over fixed chunks) builds the confidence table `g_s(p)` ([`gtable`], NONE = `None`) and the
-//! one-interval transitions `k_s(q, n, m)` with the bound `K_s` ([`ktable`]); [`exact`] holds
-//! the validators (pure-death chain, saturated convolution, Appendix A's Kolmogorov ODE).
+//! over fixed chunks, the same bits for any thread count) builds the confidence table
+//! `g_s(p)` ([`gtable`], NONE = `None`) and the one-interval transitions `k_s(q, n, m)` with
+//! the bound `K_s` ([`ktable`]), both on the FCFS kernels of [`queue`]; [`tables`] holds their
+//! Monte Carlo sizes; [`exact`] holds the validators (pure-death chain, saturated convolution,
+//! Appendix A's Kolmogorov ODE) and [`reference`](mod@reference) the spec's published and derived values.
 //! [`dp`] runs the backward recursion for `L`, `L'`, `L''` with argmin tables ([`dp::Plan`]).
 //! [`policy`] implements H1-H5 and static allocations behind [`Policy`]; [`evaluate`]
 //! simulates the controlled cluster and aggregates the per-run metrics; [`experiments`]
@@ -39,6 +41,7 @@ pub mod ktable;
 pub mod params;
 pub mod policy;
 pub mod queue;
+pub mod reference;
 pub mod tables;
 
 pub use arrival::ArrivalProfile;

@@ -240,6 +240,7 @@ mod tests {
                 vec![None, Some(1), Some(4)],
                 vec![Some(0), Some(0), Some(0)],
             ],
+            replays: 0,
         })
     }
 

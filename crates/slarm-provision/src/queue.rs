@@ -1,6 +1,10 @@
 //! FCFS multi-server queue kernels used by the table simulations (spec §10.4): one queue,
 //! `p` identical servers fixed over the simulated span, initial jobs queued in index order
 //! ahead of all later arrivals, service times given (common random numbers).
+//!
+//! All kernels keep the servers' next free times in [`FreeTimes`], an ascending array: FCFS
+//! hands each job to the server that frees first, so one job costs at most `p` moves (fewer
+//! than a heap's branches for the few dozen servers of the model).
 
 use rand::Rng;
 use rand_distr::{Distribution, Exp1};
@@ -8,34 +12,85 @@ use slarm_stats::RngStreams;
 
 use crate::arrival::ArrivalProfile;
 
-/// Free times of `p` servers (linear scan: `p` is at most a few dozen).
-struct Pool {
-    free: Vec<f64>,
+/// Next free times of `p` servers in ascending order (the Kiefer-Wolfowitz workload vector
+/// of an FCFS queue): FCFS hands each job to the server that frees first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FreeTimes {
+    sorted: Vec<f64>,
 }
 
-impl Pool {
-    fn new(p: usize, t0: f64) -> Self {
+impl FreeTimes {
+    /// `p` servers (at least one), all free at `t0`.
+    pub fn new(p: usize, t0: f64) -> Self {
         Self {
-            free: vec![t0; p.max(1)],
+            sorted: vec![t0; p.max(1)],
         }
     }
 
-    /// Starts a job arriving at `arrival` with work `svc` on the earliest free server;
+    /// Copies `times` (ascending, e.g. [`FreeTimes::as_slice`] of another one) shifted by
+    /// `shift`.
+    pub fn load_shifted(&mut self, times: &[f64], shift: f64) {
+        self.sorted.clear();
+        self.sorted.extend(times.iter().map(|t| t + shift));
+    }
+
+    /// The free times, ascending.
+    pub fn as_slice(&self) -> &[f64] {
+        &self.sorted
+    }
+
+    /// The earliest free time.
+    #[inline]
+    pub fn earliest(&self) -> f64 {
+        self.sorted[0]
+    }
+
+    /// The latest free time: the last completion of every job served so far.
+    #[inline]
+    pub fn latest(&self) -> f64 {
+        self.sorted[self.sorted.len() - 1]
+    }
+
+    /// Starts a job released at `release` with work `work` on the earliest free server and
     /// returns its completion time.
     #[inline]
-    fn serve(&mut self, arrival: f64, svc: f64) -> f64 {
-        let mut k = 0;
-        let mut m = self.free[0];
-        for (i, &f) in self.free.iter().enumerate().skip(1) {
-            if f < m {
-                m = f;
-                k = i;
-            }
-        }
-        let end = m.max(arrival) + svc;
-        self.free[k] = end;
+    pub fn serve(&mut self, release: f64, work: f64) -> f64 {
+        let end = self.sorted[0].max(release) + work;
+        replace_earliest(&mut self.sorted, end);
         end
     }
+}
+
+/// Replaces `v[0]`, the smallest of the ascending `v`, by `x >= v[0]`, keeping `v` ascending.
+#[inline]
+fn replace_earliest(v: &mut [f64], x: f64) {
+    let mut i = 1;
+    while i < v.len() && v[i] < x {
+        v[i - 1] = v[i];
+        i += 1;
+    }
+    v[i - 1] = x;
+}
+
+/// Replays the arrivals `arr` of one interval ending at `t1` on the servers whose ascending
+/// free times `free` are all `<= t1`, and returns how many finish by `t1`. A server that
+/// becomes busy past `t1` can start nothing more in the interval and is dropped.
+fn completions_in_interval(free: &mut [f64], t1: f64, arr: (&[f64], &[f64])) -> usize {
+    let mut head = 0;
+    let mut done = 0;
+    for (&a, &w) in arr.0.iter().zip(arr.1) {
+        if head == free.len() {
+            break;
+        }
+        let end = free[head].max(a) + w;
+        if end <= t1 {
+            done += 1;
+            replace_earliest(&mut free[head..], end);
+        } else {
+            head += 1;
+        }
+    }
+    done
 }
 
 /// Whether all jobs finish by `deadline`: `init.len()` jobs present at `t0` (queued first),
@@ -48,7 +103,7 @@ pub fn all_done_by(
     arr_s: &[f64],
     deadline: f64,
 ) -> bool {
-    let mut pool = Pool::new(p, t0);
+    let mut pool = FreeTimes::new(p, t0);
     for &s in init {
         if pool.serve(t0, s) > deadline {
             return false;
@@ -72,7 +127,7 @@ pub fn remaining_at(
     arr_t: &[f64],
     arr_s: &[f64],
 ) -> usize {
-    let mut pool = Pool::new(q, t0);
+    let mut pool = FreeTimes::new(q, t0);
     let mut done = 0;
     for &s in init {
         if pool.serve(t0, s) <= t1 {
@@ -89,7 +144,7 @@ pub fn remaining_at(
 
 /// Completion times of all jobs (initial first, then arrivals) on `q` servers from `t0`.
 pub fn completion_times(q: usize, t0: f64, init: &[f64], arr_t: &[f64], arr_s: &[f64]) -> Vec<f64> {
-    let mut pool = Pool::new(q, t0);
+    let mut pool = FreeTimes::new(q, t0);
     let mut out = Vec::with_capacity(init.len() + arr_t.len());
     for &s in init {
         out.push(pool.serve(t0, s));
@@ -98,6 +153,98 @@ pub fn completion_times(q: usize, t0: f64, init: &[f64], arr_t: &[f64], arr_s: &
         out.push(pool.serve(a, s));
     }
     out
+}
+
+/// Kernel (b) of spec §10.4 for every `n` at once: `out[n]` = jobs in the system at `t1`
+/// when `n` initial jobs with works `init[..n]` are present at `t0` and the arrivals `arr`
+/// (times in `(t0, t1]`, works) join, on `q` servers throughout (common random numbers across
+/// `n`). Returns the number of jobs replayed (the kernel's work).
+///
+/// Only servers that free before `t1` matter for the interval, so the kernel keeps just their
+/// free times: the first `n` initial jobs are dispatched incrementally, and for each `n` the
+/// arrivals are replayed on a copy of that short list. Once no server frees before `t1`,
+/// neither arrivals nor later initial jobs can finish, and the remaining rows are shifts.
+pub fn remaining_rows(
+    q: usize,
+    t0: f64,
+    t1: f64,
+    init: &[f64],
+    arr: (&[f64], &[f64]),
+    out: &mut [usize],
+) -> u64 {
+    let a = arr.0.len();
+    let mut free = vec![t0; q.max(1)];
+    let mut head = 0;
+    let mut scratch = Vec::with_capacity(free.len());
+    let mut init_done = 0usize;
+    let mut replays = 0u64;
+    for n in 0..out.len() {
+        if head == free.len() {
+            for (k, m) in out.iter_mut().enumerate().skip(n) {
+                *m = k + a - init_done;
+            }
+            break;
+        }
+        scratch.clear();
+        scratch.extend_from_slice(&free[head..]);
+        out[n] = n + a - init_done - completions_in_interval(&mut scratch, t1, arr);
+        replays += a as u64 + 1;
+        // initial job n starts on the server that frees first
+        let end = free[head] + init.get(n).copied().unwrap_or(f64::INFINITY);
+        if end <= t1 {
+            init_done += 1;
+            replace_earliest(&mut free[head..], end);
+        } else {
+            head += 1;
+        }
+    }
+    replays
+}
+
+/// Kernel (c) of spec §10.4: completions per interval `[kΔ, (k+1)Δ)`, `k < intervals`, when
+/// `init.len()` jobs are present at time 0 (queued first) and the arrivals `arr_t` with works
+/// `arr_s` follow, on `q` servers. FCFS start times are non-decreasing, so the replay stops at
+/// the first start after `intervals · Δ`. Also returns the number of jobs replayed.
+pub fn completions_per_interval(
+    q: usize,
+    init: &[f64],
+    arr: (&[f64], &[f64]),
+    delta: f64,
+    intervals: usize,
+) -> (Vec<u32>, u64) {
+    let (arr_t, arr_s) = arr;
+    let end = intervals as f64 * delta;
+    let mut counts = vec![0u32; intervals];
+    let mut replays = 0u64;
+    let mut ft = FreeTimes::new(q, 0.0);
+    let jobs = init
+        .iter()
+        .map(|&w| (0.0, w))
+        .chain(arr_t.iter().copied().zip(arr_s.iter().copied()));
+    for (release, w) in jobs {
+        if ft.earliest().max(release) >= end {
+            break;
+        }
+        let c = ft.serve(release, w);
+        replays += 1;
+        if c < end {
+            counts[(c / delta) as usize] += 1;
+        }
+    }
+    (counts, replays)
+}
+
+/// Runs `body` on a fixed split of `0..runs` into chunks, in parallel, and returns the chunk
+/// results in order: results depend on the inputs only, never on the thread count.
+pub fn chunked<T: Send>(runs: usize, body: impl Fn(std::ops::Range<usize>) -> T + Sync) -> Vec<T> {
+    use rayon::prelude::*;
+    /// Number of run chunks (parallel units).
+    const CHUNKS: usize = 32;
+    let len = runs.div_ceil(CHUNKS).max(1);
+    (0..CHUNKS)
+        .into_par_iter()
+        .map(|c| body((c * len).min(runs)..((c + 1) * len).min(runs)))
+        .collect()
 }
 
 /// Random inputs of one Monte Carlo run (common random numbers across cells): a full arrival
@@ -169,5 +316,49 @@ mod tests {
             remaining_at(2, 0.0, 2.5, &[3.0, 1.0, 1.0], &[2.0], &[1.0]),
             2
         );
+    }
+
+    /// Draws `k` exponential works (mean 1) from a fixed stream.
+    fn works(tag: u64, k: usize) -> Vec<f64> {
+        exp_vec(&mut RngStreams::new(tag).stream(&[0]), k, 1.0)
+    }
+
+    #[test]
+    fn remaining_rows_equal_one_replay_per_n() {
+        for (q, na, seed) in [(1, 0, 1u64), (2, 3, 2), (3, 6, 3), (5, 2, 4), (8, 9, 5)] {
+            let init = works(seed, 40);
+            let arr_s = works(seed + 100, na);
+            let mut arr_t: Vec<f64> = works(seed + 200, na).iter().map(|x| 2.0 + x).collect();
+            arr_t.sort_by(f64::total_cmp);
+            let (t0, t1) = (2.0, 3.5);
+            let arr_t: Vec<f64> = arr_t.into_iter().map(|t| t.min(t1)).collect();
+            let mut out = vec![0usize; 30];
+            remaining_rows(q, t0, t1, &init, (&arr_t, &arr_s), &mut out);
+            for (n, &m) in out.iter().enumerate() {
+                assert_eq!(
+                    m,
+                    remaining_at(q, t0, t1, &init[..n], &arr_t, &arr_s),
+                    "q {q} n {n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn interval_completions_equal_sorted_completion_times() {
+        for q in [1usize, 3, 7] {
+            let init = works(q as u64, 25);
+            let arr_s = works(50 + q as u64, 12);
+            let arr_t: Vec<f64> = (0..12).map(|i| 0.7 * i as f64).collect();
+            let (got, _) = completions_per_interval(q, &init, (&arr_t, &arr_s), 1.0, 6);
+            let all = completion_times(q, 0.0, &init, &arr_t, &arr_s);
+            for (k, &c) in got.iter().enumerate() {
+                let want = all
+                    .iter()
+                    .filter(|&&t| t >= k as f64 && t < k as f64 + 1.0)
+                    .count();
+                assert_eq!(c as usize, want, "q {q} interval {k}");
+            }
+        }
     }
 }

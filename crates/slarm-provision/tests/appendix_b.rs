@@ -17,6 +17,7 @@ fn toy(params: Params) -> Plan {
         &GConfig {
             runs: 1,
             exact_after_u: true,
+            p_max_only: false,
         },
     )
     .unwrap();
@@ -162,4 +163,34 @@ fn strict_forcing_changes_the_toy_as_appendix_c_says() {
     for (n, want) in [(4, 8.261964), (5, 9.362238), (6, 10.918791)] {
         assert!((plan.h3.value(1, 1, n) - want).abs() < 1e-6);
     }
+}
+
+#[test]
+fn tables_round_trip_through_json() {
+    // spec §10.5: the tables are serialisable
+    let plan = toy(toy_params());
+    let back: slarm_provision::dp::CostTable =
+        serde_json::from_str(&serde_json::to_string(&plan.h4).unwrap()).unwrap();
+    // serde_json parses floats to within an ulp (no `float_roundtrip` feature)
+    assert_eq!(
+        (back.choice, back.n_max),
+        (plan.h4.choice.clone(), plan.h4.n_max.clone())
+    );
+    for (a, b) in back
+        .values
+        .iter()
+        .flatten()
+        .flatten()
+        .zip(plan.h4.values.iter().flatten().flatten())
+    {
+        assert!((a - b).abs() <= 1e-14 * b.abs(), "{a} vs {b}");
+    }
+    let g: slarm_provision::GTable =
+        serde_json::from_str(&serde_json::to_string(plan.g.as_ref()).unwrap()).unwrap();
+    assert_eq!(&g, plan.g.as_ref());
+    let k: slarm_provision::ktable::KTable =
+        serde_json::from_str(&serde_json::to_string(plan.k.as_ref()).unwrap()).unwrap();
+    assert_eq!(k.bound, plan.k.bound);
+    let d = |t: &slarm_provision::ktable::KTable| t.dist(2, 2, 3).unwrap().mean();
+    assert!((d(&k) - d(&plan.k)).abs() < 1e-14);
 }

@@ -1,12 +1,13 @@
 //! `slarm provision` (design.md §4): evaluate one of Sung's provisioning heuristics (spec 000)
 //! over Monte Carlo runs of the thesis's 23-hour day.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::json;
 use slarm::provision::{
-    evaluate::evaluate, gtable::g_table, ArrivalProfile, Cost, CostShape, McSizes, Params,
-    PolicyKind, ProvisionError, Tables,
+    dp::Plan, evaluate::evaluate, gtable::g_table, ArrivalProfile, Cost, CostShape, GTable,
+    McSizes, NextTable, Params, PolicyKind, ProvisionError, Tables, TieBreak,
 };
 use slarm::stats::RngStreams;
 
@@ -22,16 +23,17 @@ pub struct ProvisionArgs {
     /// Cost function 1..5 (the spec's reconstruction of Fig. 5.4); ignored with --cost-file.
     #[arg(long, default_value_t = 1)]
     cost_function: usize,
-    /// Lowest and highest cost of the presets.
+    /// Lowest cost of the presets (per server and decision interval).
     #[arg(long, default_value_t = 1.0)]
     cost_lo: f64,
     /// Highest cost of the presets.
     #[arg(long, default_value_t = 2.0)]
     cost_hi: f64,
-    /// A user cost series: lines `time cost` (time in decision intervals, `#` comments).
+    /// A user cost series: lines `time cost` (time in decision intervals, `#` comments),
+    /// integrated exactly.
     #[arg(long)]
-    cost_file: Option<std::path::PathBuf>,
-    /// How to read --cost-file: linear interpolation or step (piecewise constant).
+    cost_file: Option<PathBuf>,
+    /// How to read --cost-file: linear (interpolation) or step (piecewise constant).
     #[arg(long, default_value = "linear")]
     cost_interp: String,
     /// Evaluation runs.
@@ -49,18 +51,46 @@ pub struct ProvisionArgs {
     /// SLA confidence as a fraction in (0, 1).
     #[arg(long, default_value_t = 0.9999)]
     y: f64,
-    /// Submission deadline in intervals.
+    /// Submission deadline in decision intervals.
     #[arg(long, default_value_t = 64)]
     u: usize,
-    /// Completion deadline in intervals.
+    /// Completion deadline in decision intervals.
     #[arg(long, default_value_t = 92)]
     d: usize,
+    /// Length of a decision interval in seconds.
+    #[arg(long, default_value_t = 900.0)]
+    delta: f64,
+    /// Mean service time in seconds.
+    #[arg(long, default_value_t = 1200.0)]
+    mean_service: f64,
+    /// Deployment period r1 in seconds.
+    #[arg(long, default_value_t = 25.0)]
+    r1: f64,
+    /// Removal period r2 in seconds.
+    #[arg(long, default_value_t = 30.0)]
+    r2: f64,
+    /// Penalty per late job as a multiple of x * c_max (Eq. 4.10).
+    #[arg(long, default_value_t = 1.0)]
+    penalty_factor: f64,
+    /// Argmin ties: smallest (q) or prefer-current (p).
+    #[arg(long, default_value = "smallest")]
+    tie_break: String,
+    /// Forced branch of H3-H5 when n >= g_s(p_max) (ge, as written) or n > g_s(p_max) (gt).
+    #[arg(long, default_value = "ge")]
+    forced: String,
+    /// Next-stage table of H4/H5: same (their own) or literal (H3's L, Eqs. 4.13/4.22).
+    #[arg(long, default_value = "same")]
+    next_table: String,
     /// Scale the arrival rate with p_max (base mean 2400/p_max s, Table 5.1).
     #[arg(long)]
     scale_arrivals: bool,
-    /// Monte Carlo sizes of the tables: standard or quick.
+    /// Monte Carlo sizes of the tables: standard, paper or quick (docs/decisions.md).
     #[arg(long, default_value = "standard")]
     tables: String,
+    /// Write the tables used (g, and for H3-H5 also k and L, L', L'' with their argmins) as
+    /// JSON to this file.
+    #[arg(long)]
+    tables_out: Option<PathBuf>,
 }
 
 fn model_err(e: ProvisionError) -> CliError {
@@ -70,79 +100,138 @@ fn model_err(e: ProvisionError) -> CliError {
     }
 }
 
-/// Runs `slarm provision`.
-pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
-    let params = Params {
+/// One of the accepted words of a switch, or a bad-input error naming the flag.
+fn choice<T: Copy>(flag: &str, value: &str, options: &[(&str, T)]) -> CliResult<T> {
+    options
+        .iter()
+        .find(|(name, _)| *name == value)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+            CliError::bad_input(format!("{flag} {value:?}: expected {}", names.join(" or ")))
+        })
+}
+
+fn params(args: &ProvisionArgs) -> CliResult<Params> {
+    Params {
+        delta_secs: args.delta,
+        u: args.u,
+        d: args.d,
         p_min: args.p_min,
         p_max: args.p_max,
         y: args.y,
-        u: args.u,
-        d: args.d,
-        ..Params::thesis()
+        mean_service_secs: args.mean_service,
+        r1_secs: args.r1,
+        r2_secs: args.r2,
+        penalty_factor: args.penalty_factor,
+        tie_break: choice(
+            "--tie-break",
+            &args.tie_break,
+            &[
+                ("smallest", TieBreak::Smallest),
+                ("prefer-current", TieBreak::PreferCurrent),
+            ],
+        )?,
+        forced_uses_ge: choice("--forced", &args.forced, &[("ge", true), ("gt", false)])?,
+        h45_next_table: choice(
+            "--next-table",
+            &args.next_table,
+            &[
+                ("same", NextTable::SameVariant),
+                ("literal", NextTable::LiteralL),
+            ],
+        )?,
     }
     .validated()
-    .map_err(model_err)?;
-    let kind = PolicyKind::parse(&args.heuristic).map_err(model_err)?;
-    if args.runs == 0 {
-        return Err(CliError::bad_input("--runs must be >= 1"));
-    }
-    let sizes = match args.tables.as_str() {
-        "standard" => McSizes::standard(),
-        "quick" => McSizes::quick(),
-        other => {
-            return Err(CliError::bad_input(format!(
-                "--tables {other:?}: expected standard or quick"
-            )))
-        }
-    };
-    let (cost, cost_label) = match &args.cost_file {
+    .map_err(model_err)
+}
+
+fn cost(args: &ProvisionArgs, d: usize) -> CliResult<(Cost, String)> {
+    match &args.cost_file {
         Some(path) => {
-            let linear = match args.cost_interp.as_str() {
-                "linear" => true,
-                "step" => false,
-                other => {
-                    return Err(CliError::bad_input(format!(
-                        "--cost-interp {other:?}: expected linear or step"
-                    )))
-                }
-            };
+            let linear = choice(
+                "--cost-interp",
+                &args.cost_interp,
+                &[("linear", true), ("step", false)],
+            )?;
             let text = std::fs::read_to_string(path)
                 .map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
             let c = Cost::parse_series(&text, linear)
                 .map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
-            (c, path.display().to_string())
+            Ok((c, path.display().to_string()))
         }
         None => {
             let shape = CostShape::from_index(args.cost_function).map_err(model_err)?;
-            let c = Cost::preset(shape, params.d, args.cost_lo, args.cost_hi).map_err(model_err)?;
-            (c, shape.label().to_string())
+            let c = Cost::preset(shape, d, args.cost_lo, args.cost_hi).map_err(model_err)?;
+            Ok((c, shape.label().to_string()))
         }
+    }
+}
+
+/// The tables a policy needs: `g` (H1-H5) and the plan (H3-H5).
+fn tables(
+    kind: PolicyKind,
+    params: &Params,
+    profile: &ArrivalProfile,
+    cost: &Cost,
+    sizes: &McSizes,
+    streams: &RngStreams,
+) -> CliResult<(Arc<GTable>, Option<Arc<Plan>>)> {
+    if kind.is_cost_aware() {
+        let t = Tables::build(params, profile, streams, sizes).map_err(model_err)?;
+        let plan = Arc::new(t.plan(cost).map_err(model_err)?);
+        return Ok((t.g.clone(), Some(plan)));
+    }
+    let g = match kind {
+        PolicyKind::Static(_) => GTable {
+            p_min: params.p_min,
+            p_max: params.p_max,
+            values: Vec::new(),
+            replays: 0,
+        },
+        _ => g_table(params, profile, &streams.child(&[1]), &sizes.g).map_err(model_err)?,
     };
+    Ok((Arc::new(g), None))
+}
+
+/// Runs `slarm provision`.
+pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
+    let params = params(args)?;
+    let kind = PolicyKind::parse(&args.heuristic).map_err(model_err)?;
+    if args.runs == 0 {
+        return Err(CliError::bad_input("--runs must be >= 1"));
+    }
+    let sizes = choice(
+        "--tables",
+        &args.tables,
+        &[
+            ("standard", McSizes::standard()),
+            ("paper", McSizes::paper()),
+            ("quick", McSizes::quick()),
+        ],
+    )?;
+    let (cost, cost_label) = cost(args, params.d)?;
     let profile = if args.scale_arrivals {
         ArrivalProfile::scaled_for(params.p_max).map_err(model_err)?
     } else {
         ArrivalProfile::thesis()
     };
     let streams = RngStreams::new(args.seed);
-    let table_streams = streams.child(&[1]);
-    let (g, plan) = if kind.is_cost_aware() {
-        let tables = Tables::build(&params, &profile, &table_streams, &sizes).map_err(model_err)?;
-        let plan = Arc::new(tables.plan(&cost).map_err(model_err)?);
-        (tables.g.clone(), Some(plan))
-    } else if matches!(kind, PolicyKind::Static(_)) {
-        (
-            Arc::new(slarm::provision::GTable {
-                p_min: params.p_min,
-                p_max: params.p_max,
-                values: Vec::new(),
-            }),
-            None,
-        )
-    } else {
-        let g =
-            g_table(&params, &profile, &table_streams.child(&[1]), &sizes.g).map_err(model_err)?;
-        (Arc::new(g), None)
-    };
+    let (g, plan) = tables(kind, &params, &profile, &cost, &sizes, &streams.child(&[1]))?;
+    if let Some(path) = &args.tables_out {
+        let doc = json!({
+            "params": params,
+            "g": g.as_ref(),
+            "k": plan.as_ref().map(|p| p.k.as_ref()),
+            "cost_inputs": plan.as_ref().map(|p| &p.inputs),
+            "l": plan.as_ref().map(|p| &p.h3),
+            "l1": plan.as_ref().map(|p| &p.h4),
+            "l2": plan.as_ref().map(|p| &p.h5),
+        });
+        let text = serde_json::to_string(&doc).map_err(CliError::internal)?;
+        std::fs::write(path, text)
+            .map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
+    }
     let make = || kind.build(&params, &g, plan.as_ref());
     let ev = evaluate(
         &params,
@@ -164,12 +253,15 @@ pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
         "mean_cost": ev.mean_cost,
         "mean_cost_ci95": ev.mean_cost_ci95,
         "deadline_miss_rate": ev.deadline_miss_rate,
+        "single_miss_fraction": ev.single_miss_fraction,
         "mean_deployments": ev.mean_deployments,
         "mean_deployments_ci95": ev.mean_deployments_ci95,
         "mean_servers_added": ev.mean_servers_added,
         "mean_late_jobs": ev.mean_late_jobs,
         "mean_arrivals": ev.mean_arrivals,
         "servers_mean": ev.servers_mean,
+        "servers_ci95": ev.servers_ci95,
+        "jobs_mean": ev.jobs_mean,
     });
     Ok(Output::from_json(json))
 }
