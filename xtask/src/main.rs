@@ -10,6 +10,7 @@ mod oracle;
 mod report_check;
 mod repro_doc;
 mod slurm;
+mod webdriver;
 
 use std::process::{Command, ExitCode};
 
