@@ -324,7 +324,7 @@ impl Experiment for YeoBuyya {
         tables.insert(
             0,
             Table::of_checks(
-                "checks",
+                "published-vs-ours",
                 "Published values and trends (spec §4) beside ours",
                 &checks,
             ),

@@ -807,7 +807,7 @@ impl Experiment for Sung2006 {
             figures.push(fig);
         }
         notes.push("E5 times are wall clock on a shared 2-core machine and vary with load.".into());
-        tables.push(Table::of_checks("checks", "All checks", &checks));
+        tables.push(Table::of_checks("all-checks", "All checks", &checks));
         Ok(PaperReport {
             paper: PAPER.into(),
             title: self.title().into(),
