@@ -222,10 +222,7 @@ fn check(dir: &Path, work: &Path) -> Result<Tally, String> {
         anchors.is_empty(),
         format!("in-page anchors resolve (missing: {anchors:?})"),
     );
-    t.line(
-        page["scripts"] == 0,
-        "no JavaScript on the page",
-    );
+    t.line(page["scripts"] == 0, "no JavaScript on the page");
     let external = strs(&page["external"]);
     t.line(
         external.is_empty(),
