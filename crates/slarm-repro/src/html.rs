@@ -225,18 +225,21 @@ pub(crate) fn index_html(reports: &[PaperReport], configs: &[PaperConfig]) -> St
     o
 }
 
-/// Markdown summary of every paper: headline counts and every check, for docs/reproduction.md.
+/// Markdown summary of every paper, for docs/reproduction.md: one table of verdict counts per
+/// paper, then every check of each paper (our value, the published one, the deviation, the
+/// verdict and its reason) in a collapsed `<details>` block.
 pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig]) -> String {
     let mut o = String::new();
-    o.push_str("| paper | scale | workload | match | within tolerance | differs | not published |\n|---|---|---|---:|---:|---:|---:|\n");
+    o.push_str("| paper | scale | workload | checks | match | within tolerance | differs | not published |\n|---|---|---|---:|---:|---:|---:|---:|\n");
     for (r, c) in reports.iter().zip(configs) {
         let n = counts(&r.checks);
         let _ = writeln!(
             o,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             md(&r.title),
             c.scale.name(),
             md(&r.workload),
+            r.checks.len(),
             n[0],
             n[1],
             n[2],
@@ -247,7 +250,17 @@ pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig])
         if r.checks.is_empty() {
             continue;
         }
-        let _ = writeln!(o, "\n#### {}\n", md(&r.title));
+        let n = counts(&r.checks);
+        let _ = writeln!(
+            o,
+            "\n<details><summary>{}: {} checks ({} match, {} within tolerance, {} differ, {} not published)</summary>\n",
+            esc(&r.title),
+            r.checks.len(),
+            n[0],
+            n[1],
+            n[2],
+            n[3]
+        );
         o.push_str("| id | quantity | ours | published | deviation | verdict | reason |\n|---|---|---:|---:|---:|---|---|\n");
         for c in &r.checks {
             let _ = writeln!(
@@ -259,15 +272,14 @@ pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig])
                 md(&c.published.as_ref().map(value_text).unwrap_or_default()),
                 deviation_text(c).0,
                 c.verdict.label(),
-                md(c.reason
-                    .as_deref()
-                    .unwrap_or(if c.verdict == Verdict::Differs {
-                        "*no reason recorded*"
-                    } else {
-                        ""
-                    }))
+                md(c.reason.as_deref().unwrap_or(if c.verdict == Verdict::Differs {
+                    "*no reason recorded*"
+                } else {
+                    ""
+                }))
             );
         }
+        o.push_str("\n</details>\n");
     }
     o
 }
