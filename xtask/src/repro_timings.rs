@@ -22,7 +22,9 @@ fn table(dir: &Path) -> Result<String, String> {
     );
     let (mut cells, mut total) = (0usize, 0f64);
     for p in run["papers"].as_array().ok_or("timings.json: no papers")? {
-        let paper = p["paper"].as_str().ok_or("timings.json: paper without a name")?;
+        let paper = p["paper"]
+            .as_str()
+            .ok_or("timings.json: paper without a name")?;
         let scale = json(&dir.join(paper).join("config.json"))?["scale"]
             .as_str()
             .unwrap_or("?")
@@ -59,7 +61,10 @@ fn table(dir: &Path) -> Result<String, String> {
         run["cpu_seconds"]
             .as_f64()
             .map_or_else(|| "?".into(), |c| format!("{c:.1}")),
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     ));
     Ok(o)
 }

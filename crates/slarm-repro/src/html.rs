@@ -58,12 +58,20 @@ fn deviation_text(c: &Check) -> (String, String) {
     (Cell::Num(d).render(), rel)
 }
 
+/// Shown (emphasised) in place of the reason of a difference that has none.
+const NO_REASON: &str = "no reason recorded";
+
+/// Whether the check differs without a reason.
+fn lacks_reason(c: &Check) -> bool {
+    c.reason.is_none() && c.verdict == Verdict::Differs
+}
+
 /// The reason cell: the check's reason, or a visible marker when a difference has none.
 fn reason_html(c: &Check) -> String {
-    match (&c.reason, c.verdict) {
-        (Some(r), _) => esc(r),
-        (None, Verdict::Differs) => "<em class=\"missing\">no reason recorded</em>".into(),
-        (None, _) => String::new(),
+    if lacks_reason(c) {
+        format!("<em class=\"missing\">{NO_REASON}</em>")
+    } else {
+        esc(c.reason.as_deref().unwrap_or(""))
     }
 }
 
@@ -272,11 +280,11 @@ pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig])
                 md(&c.published.as_ref().map(value_text).unwrap_or_default()),
                 deviation_text(c).0,
                 c.verdict.label(),
-                md(c.reason.as_deref().unwrap_or(if c.verdict == Verdict::Differs {
-                    "*no reason recorded*"
+                if lacks_reason(c) {
+                    format!("*{NO_REASON}*")
                 } else {
-                    ""
-                }))
+                    md(c.reason.as_deref().unwrap_or(""))
+                }
             );
         }
         o.push_str("\n</details>\n");
@@ -292,6 +300,29 @@ fn md(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deviations_hide_float_noise_and_show_the_relative_gap() {
+        let c = Check::numeric("a", "", 22.6 + 1e-14, Some(22.6), 0.1);
+        assert_eq!(deviation_text(&c), ("0".to_string(), "+0.0%".to_string()));
+        let c = Check::numeric("a", "", 22.55, Some(22.58), 0.1);
+        assert_eq!(deviation_text(&c), ("-0.03".to_string(), "-0.1%".to_string()));
+        let c = Check::numeric("a", "", 3.0, Some(0.0), 0.1);
+        assert_eq!(deviation_text(&c), ("3".to_string(), String::new()));
+        assert_eq!(
+            deviation_text(&Check::claim("a", "", true, "x")),
+            (String::new(), String::new())
+        );
+    }
+
+    #[test]
+    fn a_difference_without_reason_is_flagged() {
+        let bad = Check::numeric("a", "", 2.0, Some(1.0), 0.1);
+        assert!(reason_html(&bad).contains(NO_REASON));
+        assert_eq!(reason_html(&bad.clone().with_reason("a < b")), "a &lt; b");
+        let fine = Check::numeric("a", "", 1.0, Some(1.0), 0.1);
+        assert_eq!(reason_html(&fine), "");
+    }
 
     #[test]
     fn escapes_markup() {
