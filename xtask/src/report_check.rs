@@ -184,7 +184,11 @@ fn check(dir: &Path, work: &Path) -> Result<Tally, String> {
     let profile = work.join("profile");
     let _ = std::fs::remove_dir_all(&profile);
     let browser = Browser::start(&profile, 1280, 900)?;
-    browser.goto(&format!("file://{}", dir.join("index.html").display()))?;
+    let url = format!("file://{}", dir.join("index.html").display())
+        .replace('%', "%25")
+        .replace(' ', "%20")
+        .replace('#', "%23");
+    browser.goto(&url)?;
     let page = browser.execute(PROBE)?;
     let papers = strs(&page["papers"]);
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)

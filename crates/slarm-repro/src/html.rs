@@ -306,7 +306,10 @@ mod tests {
         let c = Check::numeric("a", "", 22.6 + 1e-14, Some(22.6), 0.1);
         assert_eq!(deviation_text(&c), ("0".to_string(), "+0.0%".to_string()));
         let c = Check::numeric("a", "", 22.55, Some(22.58), 0.1);
-        assert_eq!(deviation_text(&c), ("-0.03".to_string(), "-0.1%".to_string()));
+        assert_eq!(
+            deviation_text(&c),
+            ("-0.03".to_string(), "-0.1%".to_string())
+        );
         let c = Check::numeric("a", "", 3.0, Some(0.0), 0.1);
         assert_eq!(deviation_text(&c), ("3".to_string(), String::new()));
         assert_eq!(

@@ -219,7 +219,7 @@ fn progress_bars(
             let n = todo.iter().filter(|(q, _)| *q == p).count() as u64;
             let bar = multi.add(indicatif::ProgressBar::new(n));
             if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{prefix:>16} [{bar:30}] {pos}/{len} cells {elapsed}",
+                "{prefix:>16} [{bar:30}] {pos}/{len} cells, {elapsed} elapsed, about {eta} to go",
             ) {
                 bar.set_style(style.progress_chars("=> "));
             }
