@@ -3,13 +3,19 @@
 //! - `ci`: the same steps as `.ci/run` (fmt, clippy `-D warnings`, tests, docs, bench build).
 //! - `report-check [DIR]`: renders the reproduction report in headless Chromium and checks it.
 //! - `repro-doc DIR`: regenerates the summary in docs/reproduction.md from a run's summary.md.
-//! - `slurm-smoke`: a one-node Slurm cluster runs a sharded reproduction as a job array.
+//! - `repro-identity [--shards N] [--whole DIR] [PAPER...]`: sharded + merged equals one run,
+//!   byte for byte, on the real experiments (quick scale, release build).
+//! - `repro-timings DIR`: a run's timings (per paper and cell) as Markdown for the docs.
+//! - `slurm-smoke [PAPER...]`: a one-node Slurm cluster runs docs/scale-out.md's job array.
 //! - `oracle`: cross-checks against independent tools (scipy, pyworkforce, Ciw, a reference EASY).
 
 mod oracle;
 mod report_check;
 mod repro_doc;
+mod repro_identity;
+mod repro_timings;
 mod slurm;
+mod webdriver;
 
 use std::process::{Command, ExitCode};
 
@@ -98,8 +104,10 @@ fn main() -> ExitCode {
         Some("report-check") => report_check::run(&args[1..]),
         Some("slurm-smoke") => slurm::run(&args[1..]),
         Some("repro-doc") => repro_doc::run(&args[1..]),
+        Some("repro-identity") => repro_identity::run(&args[1..]),
+        Some("repro-timings") => repro_timings::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  slurm-smoke  sharded reproduction as a Slurm job array on a one-node localhost cluster");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
             ExitCode::from(2)
         }
     }

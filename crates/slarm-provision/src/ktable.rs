@@ -494,11 +494,6 @@ mod tests {
         assert!((d.probs[5] - 0.4).abs() < 1e-12 && (d.mean() - 2.0).abs() < 1e-12);
         assert_eq!(Histogram::with_range(4, 3).min(), 0); // empty
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     /// Found by crates/slarm/tests/robustness: an empty slice panicked (range out of bounds)
     /// and an all-zero one gave NaN probabilities; both are the point mass at the offset.

@@ -19,16 +19,25 @@ pub enum Cell {
 }
 
 impl Cell {
-    /// Text form used in CSV and HTML (numbers with up to 6 significant decimals).
+    /// Text form used in CSV and HTML: numbers to 7 significant digits (at most 6 decimals,
+    /// trailing zeros dropped; scientific notation from 1e7 and below 1e-4). The JSON files
+    /// keep full precision.
     pub fn render(&self) -> String {
         match self {
             Cell::Int(i) => i.to_string(),
             Cell::Num(x) if !x.is_finite() => x.to_string(),
             Cell::Num(x) => {
-                let s = if x.abs() >= 1e6 || (x.abs() < 1e-4 && *x != 0.0) {
+                let a = x.abs();
+                let s = if a >= 1e7 || (a < 1e-4 && *x != 0.0) {
                     format!("{x:.6e}")
                 } else {
-                    format!("{x:.6}")
+                    let int_digits = if a >= 1.0 {
+                        a.log10().floor() as i32 + 1
+                    } else {
+                        0
+                    };
+                    let decimals = (7 - int_digits).clamp(0, 6) as usize;
+                    format!("{x:.decimals$}")
                 };
                 trim_zeros(s)
             }
@@ -195,8 +204,16 @@ mod tests {
         let mut t = Table::new("t", "T", &["a", "b", "c"]);
         t.push(vec![1i64.into(), 0.25.into(), "x, y".into()]);
         t.push(vec![Cell::Num(1234567.0)]);
-        assert_eq!(t.to_csv(), "a,b,c\n1,0.25,\"x, y\"\n1.234567e6,,\n");
+        assert_eq!(t.to_csv(), "a,b,c\n1,0.25,\"x, y\"\n1234567,,\n");
         assert_eq!(Cell::Num(2.0).render(), "2");
         assert_eq!(Cell::Num(0.00001).render(), "1e-5");
+        // Seven significant digits, at most six decimals.
+        assert_eq!(Cell::Num(82357.439167).render(), "82357.44");
+        assert_eq!(Cell::Num(-63.9849251).render(), "-63.98493");
+        assert_eq!(Cell::Num(5.2110554).render(), "5.211055");
+        assert_eq!(Cell::Num(0.001055).render(), "0.001055");
+        assert_eq!(Cell::Num(99999.999).render(), "100000");
+        assert_eq!(Cell::Num(12345678.0).render(), "1.234568e7");
+        assert_eq!(Cell::Num(f64::NAN).render(), "NaN");
     }
 }

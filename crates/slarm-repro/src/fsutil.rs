@@ -54,6 +54,43 @@ pub fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, ReproError> {
     Ok(v)
 }
 
+/// Whether `name` is a temporary file of [`write_atomic`].
+fn is_temporary(name: &str) -> bool {
+    name.starts_with('.') && name.contains(".tmp")
+}
+
+/// Clears a paper folder `dir` and its `cells/`: with `results`, every result file (`*.json`,
+/// `*.csv`, `*.svg`), so that no file of an earlier configuration stays behind; with
+/// `temporaries`, the temporaries an interrupted [`write_atomic`] left. Other files (a user's
+/// notes, say) stay.
+pub fn clear_outputs(dir: &Path, results: bool, temporaries: bool) -> Result<(), ReproError> {
+    for sub in [dir.join("cells"), dir.to_path_buf()] {
+        for p in list_dir(&sub)? {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let result = [".json", ".csv", ".svg"].iter().any(|e| name.ends_with(e));
+            let tmp = is_temporary(&name);
+            if p.is_file() && ((temporaries && tmp) || (results && result && !tmp)) {
+                std::fs::remove_file(&p).map_err(io(&p))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// CPU seconds (user + system, all threads, children excluded) used so far by this process,
+/// read from Linux's `/proc/self/stat` (clock ticks of 1/100 s); `None` elsewhere.
+pub fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 /// Lower-case hex SHA-256 of a file.
 pub fn sha256_file(path: &Path) -> Result<String, ReproError> {
     let bytes = read(path)?;

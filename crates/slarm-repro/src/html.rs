@@ -39,6 +39,42 @@ fn value_text(v: &Value) -> String {
     }
 }
 
+/// The deviation as shown: absolute and relative to the published number; a deviation within
+/// floating-point noise of the published value shows as 0.
+fn deviation_text(c: &Check) -> (String, String) {
+    let Some(d) = c.deviation else {
+        return (String::new(), String::new());
+    };
+    let p = match c.published {
+        Some(Value::Num(p)) => Some(p),
+        _ => None,
+    };
+    let scale = p.map_or(1.0, |p| p.abs().max(1.0));
+    let d = if d.abs() <= 1e-9 * scale { 0.0 } else { d };
+    let rel = match p {
+        Some(p) if p != 0.0 => format!("{:+.1}%", 100.0 * d / p.abs()),
+        _ => String::new(),
+    };
+    (Cell::Num(d).render(), rel)
+}
+
+/// Shown (emphasised) in place of the reason of a difference that has none.
+const NO_REASON: &str = "no reason recorded";
+
+/// Whether the check differs without a reason.
+fn lacks_reason(c: &Check) -> bool {
+    c.reason.is_none() && c.verdict == Verdict::Differs
+}
+
+/// The reason cell: the check's reason, or a visible marker when a difference has none.
+fn reason_html(c: &Check) -> String {
+    if lacks_reason(c) {
+        format!("<em class=\"missing\">{NO_REASON}</em>")
+    } else {
+        esc(c.reason.as_deref().unwrap_or(""))
+    }
+}
+
 fn table_html(t: &Table, paper: &str, o: &mut String) {
     let _ = write!(
         o,
@@ -81,21 +117,23 @@ fn checks_html(checks: &[Check], paper: &str, o: &mut String) {
     }
     let _ = write!(
         o,
-        "<section class=\"checks\" id=\"{p}-checks\"><h3>Our values beside the published ones</h3>\n<table><thead><tr><th>id</th><th>quantity</th><th>ours</th><th>published</th><th>deviation</th><th>verdict</th><th>reason</th></tr></thead><tbody>\n",
+        "<section class=\"checks\" id=\"{p}-checks\"><h3>Our values beside the published ones</h3>\n<table><thead><tr><th>id</th><th>quantity</th><th>ours</th><th>published</th><th>deviation</th><th>relative</th><th>verdict</th><th>reason</th></tr></thead><tbody>\n",
         p = esc(paper)
     );
     for c in checks {
+        let (dev, rel) = deviation_text(c);
         let _ = writeln!(
             o,
-            "<tr class=\"{cls}\"><td>{id}</td><td>{d}</td><td class=\"n\">{ours}</td><td class=\"n\">{publ}</td><td class=\"n\">{dev}</td><td class=\"v\">{v}</td><td>{r}</td></tr>",
+            "<tr class=\"{cls}\"><td>{id}</td><td>{d}</td><td class=\"n\">{ours}</td><td class=\"n\">{publ}</td><td class=\"n\">{dev}</td><td class=\"n\">{rel}</td><td class=\"v\">{v}</td><td>{r}</td></tr>",
             cls = verdict_class(c.verdict),
             id = esc(&c.id),
             d = esc(&c.description),
             ours = esc(&value_text(&c.ours)),
             publ = esc(&c.published.as_ref().map(value_text).unwrap_or_default()),
-            dev = esc(&c.deviation.map(|d| Cell::Num(d).render()).unwrap_or_default()),
+            dev = esc(&dev),
+            rel = esc(&rel),
             v = esc(c.verdict.label()),
-            r = esc(c.reason.as_deref().unwrap_or("")),
+            r = reason_html(c),
         );
     }
     let _ = writeln!(o, "</tbody></table><p class=\"files\"><a href=\"{p}/checks.csv\">CSV</a> · <a href=\"{p}/checks.json\">JSON</a></p></section>", p = esc(paper));
@@ -114,12 +152,14 @@ fn counts(checks: &[Check]) -> [usize; 4] {
     n
 }
 
-const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}\
+const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1520px;margin:2em auto;padding:0 1em;color:#222}\
 h1{border-bottom:2px solid #333}h2{margin-top:2.5em;border-bottom:1px solid #999}\
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .5em;vertical-align:top}\
 th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums}\
-tr.ok td.v{background:#d9f2d9}tr.near td.v{background:#fff3c4}tr.bad td.v{background:#f8d0d0}tr.np td.v{background:#eee}\
-figure{display:inline-block;margin:1em;vertical-align:top}figure img{max-width:100%;border:1px solid #ddd}\
+td.v{white-space:nowrap}tr.ok td.v{background:#d9f2d9}tr.near td.v{background:#fff3c4}tr.bad td.v{background:#f8d0d0}tr.np td.v{background:#eee}\
+figure{display:inline-block;margin:1em .5em;vertical-align:top;max-width:100%}figure img{max-width:100%;height:auto;border:1px solid #ddd}\
+figcaption{font-size:.85em;color:#333;text-align:center}em.missing{color:#a00}\
+span.sw{display:inline-block;padding:0 .4em;margin-right:.3em;border:1px solid #ccc}span.ok{background:#d9f2d9}span.near{background:#fff3c4}span.bad{background:#f8d0d0}span.np{background:#eee}\
 p.note{font-size:.85em;color:#555}p.files{font-size:.8em}.meta{color:#555;font-size:.9em}";
 
 /// The whole page.
@@ -129,7 +169,7 @@ pub(crate) fn index_html(reports: &[PaperReport], configs: &[PaperConfig]) -> St
         o,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>slarm reproduction report</title><style>{STYLE}</style></head><body>\n<h1>slarm reproduction report</h1>\n"
     );
-    o.push_str("<p>Each table shows our value beside the published one, the deviation and a verdict: <em>match</em>, <em>within tolerance</em>, <em>differs</em> (with the reason; see docs/decisions.md) or <em>not published</em>.</p>\n");
+    o.push_str("<p>Each paper's first table shows every reproduced quantity: our value beside the published one, the deviation (absolute and relative) and a verdict: <span class=\"sw ok\">match</span> equal to the published value or the claim holds, <span class=\"sw near\">within tolerance</span> inside the stated tolerance, <span class=\"sw bad\">differs</span> outside it, with the reason (the entries of docs/decisions.md), <span class=\"sw np\">not published</span> the source gives no value. The paper's own tables and figures follow; in figures our series are solid with filled markers, published ones dashed with hollow markers.</p>\n");
     o.push_str("<table class=\"summary\"><thead><tr><th>paper</th><th>scale</th><th>seed</th><th>workload</th><th>match</th><th>within tolerance</th><th>differs</th><th>not published</th></tr></thead><tbody>\n");
     for (r, c) in reports.iter().zip(configs) {
         let n = counts(&r.checks);
@@ -176,10 +216,13 @@ pub(crate) fn index_html(reports: &[PaperReport], configs: &[PaperConfig]) -> St
         for t in &r.tables {
             table_html(t, &r.paper, &mut o);
         }
+        if !r.figures.is_empty() {
+            let _ = writeln!(o, "<h3 id=\"{p}-figures\">Figures</h3>", p = esc(&r.paper));
+        }
         for f in &r.figures {
             let _ = writeln!(
                 o,
-                "<figure id=\"{p}-{id}\"><img src=\"{p}/{id}.svg\" alt=\"{t}\" width=\"720\" height=\"480\"><figcaption>{t}</figcaption></figure>",
+                "<figure id=\"{p}-{id}\"><img src=\"{p}/{id}.svg\" alt=\"{t}\" width=\"720\" height=\"480\"><figcaption>{t} (<a href=\"{p}/{id}.svg\">SVG</a>)</figcaption></figure>",
                 p = esc(&r.paper),
                 id = esc(&f.id),
                 t = esc(&f.title)
@@ -190,18 +233,21 @@ pub(crate) fn index_html(reports: &[PaperReport], configs: &[PaperConfig]) -> St
     o
 }
 
-/// Markdown summary of every paper: headline counts and every check, for docs/reproduction.md.
+/// Markdown summary of every paper, for docs/reproduction.md: one table of verdict counts per
+/// paper, then every check of each paper (our value, the published one, the deviation, the
+/// verdict and its reason) in a collapsed `<details>` block.
 pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig]) -> String {
     let mut o = String::new();
-    o.push_str("| paper | scale | workload | match | within tolerance | differs | not published |\n|---|---|---|---:|---:|---:|---:|\n");
+    o.push_str("| paper | scale | workload | checks | match | within tolerance | differs | not published |\n|---|---|---|---:|---:|---:|---:|---:|\n");
     for (r, c) in reports.iter().zip(configs) {
         let n = counts(&r.checks);
         let _ = writeln!(
             o,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             md(&r.title),
             c.scale.name(),
             md(&r.workload),
+            r.checks.len(),
             n[0],
             n[1],
             n[2],
@@ -212,7 +258,17 @@ pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig])
         if r.checks.is_empty() {
             continue;
         }
-        let _ = writeln!(o, "\n#### {}\n", md(&r.title));
+        let n = counts(&r.checks);
+        let _ = writeln!(
+            o,
+            "\n<details><summary>{}: {} checks ({} match, {} within tolerance, {} differ, {} not published)</summary>\n",
+            esc(&r.title),
+            r.checks.len(),
+            n[0],
+            n[1],
+            n[2],
+            n[3]
+        );
         o.push_str("| id | quantity | ours | published | deviation | verdict | reason |\n|---|---|---:|---:|---:|---|---|\n");
         for c in &r.checks {
             let _ = writeln!(
@@ -222,13 +278,16 @@ pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig])
                 md(&c.description),
                 md(&value_text(&c.ours)),
                 md(&c.published.as_ref().map(value_text).unwrap_or_default()),
-                c.deviation
-                    .map(|d| Cell::Num(d).render())
-                    .unwrap_or_default(),
+                deviation_text(c).0,
                 c.verdict.label(),
-                md(c.reason.as_deref().unwrap_or(""))
+                if lacks_reason(c) {
+                    format!("*{NO_REASON}*")
+                } else {
+                    md(c.reason.as_deref().unwrap_or(""))
+                }
             );
         }
+        o.push_str("\n</details>\n");
     }
     o
 }
@@ -241,6 +300,32 @@ fn md(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deviations_hide_float_noise_and_show_the_relative_gap() {
+        let c = Check::numeric("a", "", 22.6 + 1e-14, Some(22.6), 0.1);
+        assert_eq!(deviation_text(&c), ("0".to_string(), "+0.0%".to_string()));
+        let c = Check::numeric("a", "", 22.55, Some(22.58), 0.1);
+        assert_eq!(
+            deviation_text(&c),
+            ("-0.03".to_string(), "-0.1%".to_string())
+        );
+        let c = Check::numeric("a", "", 3.0, Some(0.0), 0.1);
+        assert_eq!(deviation_text(&c), ("3".to_string(), String::new()));
+        assert_eq!(
+            deviation_text(&Check::claim("a", "", true, "x")),
+            (String::new(), String::new())
+        );
+    }
+
+    #[test]
+    fn a_difference_without_reason_is_flagged() {
+        let bad = Check::numeric("a", "", 2.0, Some(1.0), 0.1);
+        assert!(reason_html(&bad).contains(NO_REASON));
+        assert_eq!(reason_html(&bad.clone().with_reason("a < b")), "a &lt; b");
+        let fine = Check::numeric("a", "", 1.0, Some(1.0), 0.1);
+        assert_eq!(reason_html(&fine), "");
+    }
 
     #[test]
     fn escapes_markup() {

@@ -11,12 +11,17 @@
 //!   exactly the files (byte for byte) that one unsharded run writes;
 //! - assembles each complete paper into `DIR/<paper>/`: `report.json`, one CSV and one JSON per
 //!   table, `checks.csv`/`checks.json`, one SVG per figure (plotters), and `run.json` (seed,
-//!   scale, git revision, trace checksums); `DIR/index.html`, a static page with every table,
-//!   check and figure; and `DIR/summary.md`, every check as Markdown for docs/reproduction.md. Wall-clock timings go to `DIR/timings.json`, the only file that differs
-//!   between two runs.
+//!   scale, git revision, trace checksums, the files written); `DIR/index.html`, a static page
+//!   with every table, check and figure; and `DIR/summary.md`, every check as Markdown for
+//!   docs/reproduction.md;
+//! - keeps wall-clock timings apart, in `DIR/timings.json` (the run: wall and CPU seconds) and
+//!   `DIR/<paper>/timings.json` (seconds per cell): the only files ([`TIMINGS`]) that differ
+//!   between two runs, as [`compare_outputs`] checks.
 //!
-//! Main entry points: [`reproduce`], [`merge`], [`Options`], [`Shard`], [`RunSummary`].
+//! Main entry points: [`reproduce`], [`merge`], [`compare_outputs`], [`Options`], [`Shard`],
+//! [`RunSummary`].
 
+mod compare;
 mod error;
 mod fsutil;
 mod html;
@@ -25,7 +30,8 @@ mod run;
 mod svg;
 mod write;
 
+pub use compare::{compare_outputs, Comparison};
 pub use error::ReproError;
 pub use options::{Options, Shard};
-pub use run::{merge, reproduce, PaperSummary, RunSummary};
+pub use run::{merge, reproduce, PaperSummary, RunSummary, TIMINGS};
 pub use svg::render_svg;

@@ -2,13 +2,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use slarm_report::{CellOutput, CellSpec, Experiment, RunConfig, Scale};
 
-use crate::fsutil::{ensure_dir, list_dir, read, sha256_file, to_json_bytes, write_atomic};
+use crate::fsutil::{
+    clear_outputs, ensure_dir, list_dir, process_cpu_seconds, read, sha256_file, to_json_bytes,
+    write_atomic,
+};
 use crate::options::{Options, Shard};
 use crate::write::{write_index, write_paper};
 use crate::ReproError;
@@ -28,7 +32,8 @@ pub struct PaperSummary {
     pub assembled: bool,
     /// Number of checks per verdict label, when assembled.
     pub verdicts: BTreeMap<String, usize>,
-    /// Seconds spent computing this paper's cells in this run (summed over threads).
+    /// Wall-clock seconds spent computing this paper's cells, summed over cells: in this run
+    /// for `reproduce`, as recorded by the shards for `merge`.
     pub cell_seconds: f64,
 }
 
@@ -43,6 +48,9 @@ pub struct RunSummary {
     pub papers: Vec<PaperSummary>,
     /// Wall-clock seconds of the whole run.
     pub wall_seconds: f64,
+    /// CPU seconds (user + system, all threads) of this process, where the OS tells
+    /// (Linux `/proc/self/stat`).
+    pub cpu_seconds: Option<f64>,
 }
 
 /// The configuration a paper's cells were computed under, stored as `config.json` beside them;
@@ -68,7 +76,41 @@ impl PaperConfig {
     }
 }
 
-fn is_safe_id(id: &str) -> bool {
+/// Wall-clock seconds of each cell of a paper, by cell id, as measured by the run that computed
+/// it: `DIR/<paper>/timings.json`, rewritten after every cell so an interrupted run keeps the
+/// timings of the cells it finished. Like `DIR/timings.json`, the only kind of file that differs
+/// between two runs of the same configuration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct PaperTimings {
+    /// Seconds per cell id.
+    pub cell_seconds: BTreeMap<String, f64>,
+}
+
+impl PaperTimings {
+    fn path(out: &Path, paper: &str) -> PathBuf {
+        out.join(paper).join(TIMINGS)
+    }
+
+    /// The stored timings of a paper, or none (a missing or unreadable file loses only timings).
+    fn load(out: &Path, paper: &str) -> Self {
+        parse_json(&Self::path(out, paper)).unwrap_or_default()
+    }
+
+    fn save(&self, out: &Path, paper: &str) -> Result<(), ReproError> {
+        write_atomic(&Self::path(out, paper), &to_json_bytes(self))
+    }
+
+    fn total(&self, ids: &[String]) -> f64 {
+        ids.iter().filter_map(|id| self.cell_seconds.get(id)).sum()
+    }
+}
+
+/// Name of the files that hold wall-clock timings (`DIR/timings.json`,
+/// `DIR/<paper>/timings.json`): the only files allowed to differ between two runs.
+pub const TIMINGS: &str = "timings.json";
+
+/// Whether `id` is a safe file-name stem: `[A-Za-z0-9._-]`, not empty, no leading dot.
+pub(crate) fn is_safe_id(id: &str) -> bool {
     !id.is_empty()
         && !id.starts_with('.')
         && id
@@ -177,7 +219,7 @@ fn progress_bars(
             let n = todo.iter().filter(|(q, _)| *q == p).count() as u64;
             let bar = multi.add(indicatif::ProgressBar::new(n));
             if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{prefix:>16} [{bar:30}] {pos}/{len} cells {elapsed}",
+                "{prefix:>16} [{bar:30}] {pos}/{len} cells, {elapsed} elapsed, about {eta} to go",
             ) {
                 bar.set_style(style.progress_chars("=> "));
             }
@@ -189,6 +231,11 @@ fn progress_bars(
 
 /// Runs the cells of `experiments` as `opts` says, then (unless sharded) assembles each paper
 /// and writes `index.html`.
+///
+/// Every cell file in a paper folder is computed under the folder's `config.json`: without
+/// `resume`, results of another configuration are cleared first (those of the same one are
+/// valid and stay, so shards may share a folder); with `resume`, a folder written under
+/// another configuration is refused and complete cells are reused.
 pub fn reproduce(
     experiments: &[&dyn Experiment],
     opts: &Options,
@@ -196,9 +243,11 @@ pub fn reproduce(
     let start = Instant::now();
     let planned = plan(experiments, opts)?;
     // Check resumability and record each paper's configuration before any work.
+    let mut timings = Vec::with_capacity(planned.len());
     for pl in &planned {
-        let path = opts.out.join(&pl.config.paper).join("config.json");
-        if opts.resume && path.exists() {
+        let paper = &pl.config.paper;
+        let path = opts.out.join(paper).join("config.json");
+        let same = if opts.resume && path.exists() {
             let old: PaperConfig = parse_json(&path)?;
             if old != pl.config {
                 return Err(ReproError::BadRequest(format!(
@@ -206,8 +255,20 @@ pub fn reproduce(
                     path.display()
                 )));
             }
-        }
+            true
+        } else {
+            parse_json::<PaperConfig>(&path).is_ok_and(|old| old == pl.config)
+        };
+        // Results of another configuration go; with the same one they are valid (deterministic
+        // cells), which lets shards share one folder. Temporaries of an interrupted run go when
+        // resuming (two processes must not resume one folder at once).
+        clear_outputs(&opts.out.join(paper), !same, opts.resume || !same)?;
         write_atomic(&path, &to_json_bytes(&pl.config))?;
+        timings.push(Mutex::new(if opts.resume {
+            PaperTimings::load(&opts.out, paper)
+        } else {
+            PaperTimings::default()
+        }));
     }
     // Global cell order: papers in order, cells in order; a shard takes every N-th.
     let mut todo = Vec::new();
@@ -246,8 +307,14 @@ pub fn reproduce(
                     &cell_path(&opts.out, &pl.config.paper, &spec.id),
                     &to_json_bytes(&output),
                 )?;
+                let secs = t0.elapsed().as_secs_f64();
+                {
+                    let mut t = timings[p].lock().unwrap_or_else(|e| e.into_inner());
+                    t.cell_seconds.insert(spec.id.clone(), secs);
+                    t.save(&opts.out, &pl.config.paper)?;
+                }
                 bars[p].inc(1);
-                Ok((p, t0.elapsed().as_secs_f64()))
+                Ok((p, secs))
             })
             .collect()
     };
@@ -289,13 +356,24 @@ pub fn reproduce(
     if opts.shard.is_none() {
         write_index(experiments, &opts.out)?;
     }
+    finish(&opts.out, opts.shard, papers, start)
+}
+
+/// Writes `DIR/timings.json` and returns the summary of a run or merge.
+fn finish(
+    out: &Path,
+    shard: Option<Shard>,
+    papers: Vec<PaperSummary>,
+    start: Instant,
+) -> Result<RunSummary, ReproError> {
     let summary = RunSummary {
-        out: opts.out.clone(),
-        shard: opts.shard,
+        out: out.to_path_buf(),
+        shard,
         papers,
         wall_seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds: process_cpu_seconds(),
     };
-    write_atomic(&opts.out.join("timings.json"), &to_json_bytes(&summary))?;
+    write_atomic(&out.join(TIMINGS), &to_json_bytes(&summary))?;
     Ok(summary)
 }
 
@@ -328,7 +406,8 @@ fn assemble(
 }
 
 /// Joins shard folders into `out`: copies every cell, checks the shards agree and cover every
-/// cell, then writes exactly the files one unsharded run would.
+/// cell, then writes exactly the files one unsharded run would (and the union of the shards'
+/// cell timings). Earlier results of the merged papers in `out` are cleared first.
 pub fn merge(
     experiments: &[&dyn Experiment],
     out: &Path,
@@ -343,9 +422,10 @@ pub fn merge(
     ensure_dir(out)?;
     let mut papers = Vec::new();
     for &exp in experiments {
+        let paper = exp.paper();
         let mut config: Option<PaperConfig> = None;
         for dir in shard_dirs {
-            let path = dir.join(exp.paper()).join("config.json");
+            let path = dir.join(paper).join("config.json");
             if !path.exists() {
                 continue;
             }
@@ -354,53 +434,60 @@ pub fn merge(
                 None => config = Some(c),
                 Some(first) if *first != c => {
                     return Err(ReproError::BadRequest(format!(
-                        "{}: shards disagree on the configuration of {} (scale, seed, traces, revision or cells)",
+                        "{}: shards disagree on the configuration of {paper} (scale, seed, traces, revision or cells)",
                         path.display(),
-                        exp.paper()
                     )))
                 }
                 Some(_) => {}
             }
         }
         let Some(config) = config else { continue };
-        let mut copied = 0;
+        // Read every cell before touching `out`, which may itself be one of the shards.
+        let mut cells = Vec::with_capacity(config.cells.len());
+        let mut timings = PaperTimings::default();
+        let shard_timings: Vec<PaperTimings> = shard_dirs
+            .iter()
+            .map(|d| PaperTimings::load(d, paper))
+            .collect();
         for id in &config.cells {
-            let mut found = false;
-            for dir in shard_dirs {
-                let src = cell_path(dir, exp.paper(), id);
-                if src.exists() {
-                    let bytes = read(&src)?;
-                    let _: CellOutput =
-                        serde_json::from_slice(&bytes).map_err(|e| ReproError::Malformed {
-                            path: src.clone(),
-                            message: e.to_string(),
-                        })?;
-                    write_atomic(&cell_path(out, exp.paper(), id), &bytes)?;
-                    found = true;
-                    copied += 1;
-                    break;
-                }
-            }
-            if !found {
+            let Some(k) = shard_dirs
+                .iter()
+                .position(|d| cell_path(d, paper, id).exists())
+            else {
                 return Err(ReproError::BadRequest(format!(
-                    "paper {}: no shard holds cell {id}; run the missing shard first",
-                    exp.paper()
+                    "paper {paper}: no shard holds cell {id}; run the missing shard first",
                 )));
+            };
+            let src = cell_path(&shard_dirs[k], paper, id);
+            let bytes = read(&src)?;
+            let _: CellOutput =
+                serde_json::from_slice(&bytes).map_err(|e| ReproError::Malformed {
+                    path: src.clone(),
+                    message: e.to_string(),
+                })?;
+            if let Some(s) = shard_timings[k].cell_seconds.get(id) {
+                timings.cell_seconds.insert(id.clone(), *s);
             }
+            cells.push((id, bytes));
+        }
+        clear_outputs(&out.join(paper), true, true)?;
+        for (id, bytes) in &cells {
+            write_atomic(&cell_path(out, paper, id), bytes)?;
         }
         write_atomic(
-            &out.join(exp.paper()).join("config.json"),
+            &out.join(paper).join("config.json"),
             &to_json_bytes(&config),
         )?;
+        timings.save(out, paper)?;
         let verdicts = assemble(exp, &config, out)?;
         papers.push(PaperSummary {
-            paper: exp.paper().to_string(),
+            paper: paper.to_string(),
             cells: config.cells.len(),
             ran: 0,
-            reused: copied,
+            reused: cells.len(),
             assembled: true,
             verdicts,
-            cell_seconds: 0.0,
+            cell_seconds: timings.total(&config.cells),
         });
     }
     if papers.is_empty() {
@@ -409,12 +496,5 @@ pub fn merge(
         ));
     }
     write_index(experiments, out)?;
-    let summary = RunSummary {
-        out: out.to_path_buf(),
-        shard: None,
-        papers,
-        wall_seconds: start.elapsed().as_secs_f64(),
-    };
-    write_atomic(&out.join("timings.json"), &to_json_bytes(&summary))?;
-    Ok(summary)
+    finish(out, None, papers, start)
 }

@@ -7,9 +7,55 @@ use slarm_report::{Experiment, PaperReport, Table};
 
 use crate::fsutil::{read, to_json_bytes, write_atomic};
 use crate::html::{index_html, summary_markdown};
-use crate::run::PaperConfig;
+use crate::run::{is_safe_id, PaperConfig};
 use crate::svg::render_svg;
 use crate::ReproError;
+
+/// File names a paper folder uses for itself; no table or figure may take them.
+const RESERVED: [&str; 6] = ["report", "checks", "run", "config", "timings", "cells"];
+
+/// Refuses table and figure ids that are not file-name safe, reserved, or used twice (a table
+/// and a figure may share an id: their files differ by extension, `.csv`/`.json` vs `.svg`).
+fn check_ids(report: &PaperReport) -> Result<(), ReproError> {
+    let bad = |kind: &str, id: &str, why: &str| {
+        Err(ReproError::BadRequest(format!(
+            "paper {}: {kind} id '{id}' {why}",
+            report.paper
+        )))
+    };
+    for (kind, ids) in [
+        (
+            "table",
+            report
+                .tables
+                .iter()
+                .map(|t| t.id.as_str())
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "figure",
+            report.figures.iter().map(|f| f.id.as_str()).collect(),
+        ),
+    ] {
+        let mut seen = std::collections::BTreeSet::new();
+        for id in ids {
+            if !is_safe_id(id) {
+                return bad(
+                    kind,
+                    id,
+                    "is not file-name safe ([A-Za-z0-9._-], no leading dot)",
+                );
+            }
+            if RESERVED.contains(&id) {
+                return bad(kind, id, "is reserved for the report's own files");
+            }
+            if !seen.insert(id) {
+                return bad(kind, id, "is used twice");
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Writes `DIR/<paper>/`: report.json, tables (CSV, JSON), checks, figures (SVG), run.json.
 pub(crate) fn write_paper(
@@ -17,6 +63,7 @@ pub(crate) fn write_paper(
     config: &PaperConfig,
     out: &Path,
 ) -> Result<(), ReproError> {
+    check_ids(report)?;
     let dir = out.join(&report.paper);
     write_atomic(&dir.join("report.json"), &to_json_bytes(report))?;
     for t in &report.tables {
@@ -50,6 +97,8 @@ pub(crate) fn write_paper(
         "tables": report.tables.iter().map(|t| &t.id).collect::<Vec<_>>(),
         "figures": report.figures.iter().map(|f| &f.id).collect::<Vec<_>>(),
         "checks": report.checks.len(),
+        // Wall-clock timings live beside, in the only files that differ between two runs.
+        "timings": {"cells": "timings.json", "run": "../timings.json"},
     });
     write_atomic(&dir.join("run.json"), &to_json_bytes(&run))
 }

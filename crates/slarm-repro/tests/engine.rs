@@ -1,10 +1,10 @@
-//! The engine on a fake experiment: sharded + merged output is byte-identical to one run,
-//! resume skips finished cells, inconsistent requests are refused.
+//! The engine on a fake experiment: sharded + merged output is byte-identical to one run
+//! (also with shards sharing a folder or a folder holding an older configuration), resume
+//! skips finished cells and keeps their timings, inconsistent requests and bad ids are refused.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::Rng;
@@ -13,11 +13,22 @@ use slarm_report::{
     CellOutput, CellSpec, Check, Experiment, ExperimentError, Figure, FigureKind, PaperReport,
     RunConfig, Scale, Series, Table,
 };
-use slarm_repro::{merge, reproduce, Options, Shard};
+use slarm_repro::{compare_outputs, merge, reproduce, Options, Shard};
 
 /// Estimates pi by Monte Carlo in independent cells.
 struct Pi {
     runs: AtomicUsize,
+    /// Id of the report's table (to test id validation).
+    table_id: &'static str,
+}
+
+impl Pi {
+    fn new() -> Self {
+        Self {
+            runs: AtomicUsize::new(0),
+            table_id: "table1",
+        }
+    }
 }
 
 impl Experiment for Pi {
@@ -59,7 +70,7 @@ impl Experiment for Pi {
             .filter_map(|o| o.result["pi"].as_f64())
             .collect();
         let mean = vals.iter().sum::<f64>() / vals.len() as f64;
-        let mut t = Table::new("table1", "Estimates", &["cell", "pi"]);
+        let mut t = Table::new(self.table_id, "Estimates", &["cell", "pi"]);
         for (o, v) in outputs.iter().zip(&vals) {
             t.push(vec![o.cell.id.clone().into(), (*v).into()]);
         }
@@ -110,31 +121,19 @@ fn opts(out: &Path, shard: Option<Shard>, resume: bool) -> Options {
     }
 }
 
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut m = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().unwrap() != "timings.json" {
-                m.insert(
-                    p.strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(&p).unwrap(),
-                );
-            }
-        }
-    }
-    m
+fn assert_identical(a: &Path, b: &Path) {
+    let c = compare_outputs(a, b).unwrap();
+    assert!(c.identical(), "{} vs {}:\n{c}", a.display(), b.display());
+}
+
+fn shard(k: usize) -> Option<Shard> {
+    Some(Shard { index: k, count: 3 })
 }
 
 #[test]
 fn sharded_and_merged_equals_one_run_byte_for_byte() {
     let tmp = tempfile::tempdir().unwrap();
-    let exp = Pi {
-        runs: AtomicUsize::new(0),
-    };
+    let exp = Pi::new();
     let whole = tmp.path().join("whole");
     let s = reproduce(&[&exp], &opts(&whole, None, false)).unwrap();
     assert!(s.papers[0].assembled);
@@ -150,30 +149,34 @@ fn sharded_and_merged_equals_one_run_byte_for_byte() {
     let mut shard_dirs = Vec::new();
     for k in 1..=3 {
         let d = tmp.path().join(format!("shard{k}"));
-        let s = reproduce(
-            &[&exp],
-            &opts(&d, Some(Shard { index: k, count: 3 }), false),
-        )
-        .unwrap();
+        let s = reproduce(&[&exp], &opts(&d, shard(k), false)).unwrap();
         assert!(!s.papers[0].assembled);
         assert_eq!(s.papers[0].ran, (0..7).filter(|i| i % 3 == k - 1).count());
         shard_dirs.push(d);
     }
     let merged = tmp.path().join("merged");
-    merge(&[&exp], &merged, &shard_dirs).unwrap();
-    let (a, b) = (files(&whole), files(&merged));
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
-    for (k, v) in &a {
-        assert!(v == &b[k], "{} differs", k.display());
-    }
+    let m = merge(&[&exp], &merged, &shard_dirs).unwrap();
+    assert_identical(&whole, &merged);
+    // The merged per-cell timings are the union of the shards'.
+    let t: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(merged.join("hu2009/timings.json")).unwrap())
+            .unwrap();
+    assert_eq!(t["cell_seconds"].as_object().unwrap().len(), 7);
+    assert_eq!(m.papers[0].reused, 7);
     for f in [
         "index.html",
+        "summary.md",
+        "timings.json",
         "hu2009/table1.csv",
+        "hu2009/table1.json",
         "hu2009/fig1.svg",
         "hu2009/run.json",
+        "hu2009/report.json",
         "hu2009/checks.csv",
+        "hu2009/checks.json",
+        "hu2009/timings.json",
     ] {
-        assert!(a.contains_key(Path::new(f)), "{f} missing");
+        assert!(whole.join(f).is_file(), "{f} missing");
     }
     // A missing shard is an error naming the cell.
     let e = merge(&[&exp], &tmp.path().join("m2"), &shard_dirs[..2]).unwrap_err();
@@ -183,9 +186,7 @@ fn sharded_and_merged_equals_one_run_byte_for_byte() {
 #[test]
 fn resume_skips_complete_cells_and_refuses_other_configs() {
     let tmp = tempfile::tempdir().unwrap();
-    let exp = Pi {
-        runs: AtomicUsize::new(0),
-    };
+    let exp = Pi::new();
     let out = tmp.path().join("r");
     reproduce(&[&exp], &opts(&out, None, false)).unwrap();
     assert_eq!(exp.runs.load(Ordering::SeqCst), 7);
@@ -201,4 +202,74 @@ fn resume_skips_complete_cells_and_refuses_other_configs() {
         e.is_bad_input() && e.to_string().contains("another configuration"),
         "{e}"
     );
+}
+
+#[test]
+fn resume_keeps_the_timings_of_earlier_cells() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = Pi::new();
+    let out = tmp.path().join("r");
+    // An interrupted run: only shard 1 of 3 finished, into the final folder.
+    reproduce(&[&exp], &opts(&out, shard(1), false)).unwrap();
+    let s = reproduce(&[&exp], &opts(&out, None, true)).unwrap();
+    assert_eq!((s.papers[0].ran, s.papers[0].reused), (4, 3));
+    let t: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("hu2009/timings.json")).unwrap()).unwrap();
+    assert_eq!(t["cell_seconds"].as_object().unwrap().len(), 7);
+    let whole = tmp.path().join("whole");
+    reproduce(&[&exp], &opts(&whole, None, false)).unwrap();
+    assert_identical(&whole, &out);
+}
+
+#[test]
+fn shards_may_share_a_folder_and_stale_results_never_leak() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = Pi::new();
+    let whole = tmp.path().join("whole");
+    reproduce(&[&exp], &opts(&whole, None, false)).unwrap();
+    // Three shards into one folder, then a resumed run assembles without computing.
+    let shared = tmp.path().join("shared");
+    for k in 1..=3 {
+        reproduce(&[&exp], &opts(&shared, shard(k), false)).unwrap();
+    }
+    let s = reproduce(&[&exp], &opts(&shared, None, true)).unwrap();
+    assert_eq!((s.papers[0].ran, s.papers[0].reused), (0, 7));
+    assert_identical(&whole, &shared);
+    // Shard folders that hold a complete run of another seed: a fresh shard run clears it,
+    // so the merge cannot pick up a cell of the old configuration.
+    let mut dirs = Vec::new();
+    for k in 1..=3 {
+        let d = tmp.path().join(format!("s{k}"));
+        let mut old = opts(&d, None, false);
+        old.seed = 99;
+        reproduce(&[&exp], &old).unwrap();
+        std::fs::write(d.join("hu2009/notes.txt"), "mine").unwrap();
+        reproduce(&[&exp], &opts(&d, shard(k), false)).unwrap();
+        assert!(d.join("hu2009/notes.txt").exists(), "foreign files stay");
+        dirs.push(d);
+    }
+    let merged = tmp.path().join("merged");
+    merge(&[&exp], &merged, &dirs).unwrap();
+    assert_identical(&whole, &merged);
+    // Merging into one of the shard folders works too.
+    merge(&[&exp], &dirs[0], &dirs).unwrap();
+    std::fs::remove_file(dirs[0].join("hu2009/notes.txt")).unwrap();
+    assert_identical(&whole, &dirs[0]);
+}
+
+#[test]
+fn bad_table_ids_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (id, why) in [
+        ("checks", "reserved"),
+        ("../x", "not file-name safe"),
+        ("", "not file-name safe"),
+    ] {
+        let exp = Pi {
+            runs: AtomicUsize::new(0),
+            table_id: id,
+        };
+        let e = reproduce(&[&exp], &opts(&tmp.path().join("b"), None, false)).unwrap_err();
+        assert!(e.to_string().contains(why), "{id}: {e}");
+    }
 }

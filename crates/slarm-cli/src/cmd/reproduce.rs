@@ -59,9 +59,18 @@ fn repro_error(e: ReproError) -> CliError {
     }
 }
 
+/// The code revision recorded in `run.json` and checked by `--resume` and `merge`: the git
+/// commit of the source tree this binary was built from, `-dirty` when it has uncommitted
+/// changes; the crate version when git or the tree is not at hand.
 fn revision() -> String {
     std::process::Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
+        .args([
+            "describe",
+            "--always",
+            "--dirty",
+            "--abbrev=12",
+            "--exclude=*",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .ok()

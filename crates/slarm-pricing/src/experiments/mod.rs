@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use slarm_report::{
-    CellOutput, CellSpec, Experiment, ExperimentError, PaperReport, RunConfig, Scale, Series, Table,
+    CellOutput, CellSpec, Experiment, ExperimentError, PaperReport, RunConfig, Scale, Series,
 };
 use slarm_stats::Welford;
 
@@ -394,14 +394,6 @@ impl Experiment for YeoBuyya {
                 }
             }
         }
-        tables.insert(
-            0,
-            Table::of_checks(
-                "checks",
-                "Published values and trends (spec §4) beside ours",
-                &checks,
-            ),
-        );
         Ok(PaperReport {
             paper: PAPER.into(),
             title: self.title().into(),

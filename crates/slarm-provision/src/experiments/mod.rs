@@ -135,8 +135,6 @@ impl Experiment for Sung2006 {
             .filter(|o| o.cell.id.starts_with("e5-"))
             .collect();
         scalability::assemble(&e5, &mut rep)?;
-        rep.tables
-            .push(Table::of_checks("checks", "All checks", &rep.checks));
         Ok(PaperReport {
             paper: PAPER.into(),
             title: self.title().into(),

@@ -96,6 +96,7 @@ fn sung_policies_on_random_streams() {
         g: GConfig {
             runs: 200,
             exact_after_u: true,
+            p_max_only: false,
         },
         k: KConfig {
             saturated_runs: 60,
