@@ -9,7 +9,7 @@ use slarm::queueing::erlang::{erlang_c, response_cdf_given_c, Mmm};
 use slarm::queueing::{min_nodes, Sla};
 
 /// (lambda, m) with m near the SLA(3, 0.9) size: m ~ 10, 10^3, 10^5.
-const LOADS: [(f64, u64); 3] = [(8.0, 11), (990.0, 1_010), (99_800.0, 100_100)];
+const LOADS: [(f64, u64); 3] = [(8.0, 11), (990.0, 1_010), (100_000.0, 100_300)];
 
 fn cdf(c: &mut Criterion) {
     let mut g = c.benchmark_group("queueing/cdf_given_c");

@@ -23,7 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (8.0, 11u64),
         (90.0, 100),
         (990.0, 1_010),
-        (99_800.0, 100_100),
+        (100_000.0, 100_300),
     ] {
         let q = Mmm::new(l, 1.0, m)?;
         let c = q.erlang_c();

@@ -1,8 +1,9 @@
 //! Algorithm 1 (spec 003 §2.5): the minimum number of nodes of one FCFS pool.
 //!
 //! The search starts at `floor(rho) + 1` (the smallest stable m; decision 1), rejects an
-//! infeasible SLA before searching, caps the search, and updates Erlang B incrementally so a
-//! query costs O(answer).
+//! infeasible SLA before searching, caps the search, computes Erlang B at the start directly
+//! (O(sqrt(rho)) terms, [`crate::erlang::erlang_b_direct`]) and then updates it incrementally, so a
+//! query costs O(sqrt(rho) + answer - rho) rather than O(answer).
 
 use crate::erlang::{response_cdf_given_c, ErlangB};
 use crate::error::{non_negative, positive, QueueError, Result};
@@ -49,8 +50,7 @@ pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) ->
     let base = rho.floor() as u64;
     let m0 = (base + 1).max(start);
     let cap_m = base.saturating_add(cap);
-    let mut b = ErlangB::new(rho)?;
-    b.advance_to(m0);
+    let mut b = ErlangB::at(m0, rho)?;
     loop {
         let m = b.servers();
         let c = b.erlang_c()?;
