@@ -86,12 +86,11 @@ fn c_from_b(m: u64, rho: f64, b: f64) -> f64 {
     (m * b / (m - rho * (1.0 - b))).clamp(0.0, 1.0)
 }
 
-/// Below this many servers the recursion from `B(0) = 1` is cheaper than the direct series.
-const RECURSION_ONLY: u64 = 64;
-
-/// Erlang B (blocking probability of M/M/m/m): the recursion from `B(0) = 1` for small `m`;
-/// otherwise [`erlang_b_direct`] at `min(m, floor(rho) + 1)` followed by the recursion up to
-/// `m`. Costs O(min(m, sqrt(rho)) + max(0, m - rho)) instead of O(m).
+/// Erlang B (blocking probability of M/M/m/m) by whichever is cheaper: the recursion from
+/// `B(0) = 1` ([`erlang_b_recursive`], m pipelined steps), or [`erlang_b_direct`] at
+/// `m0 = min(m, floor(rho) + 1)` (about `10 sqrt(rho)` terms) followed by `m - m0` steps of
+/// the incremental update (each about four times a recursion step, its division being on the
+/// critical path). So O(min(m, sqrt(rho) + max(0, m - rho))) rather than O(m).
 ///
 /// ```
 /// use slarm_queueing::erlang::erlang_b;
@@ -99,12 +98,9 @@ const RECURSION_ONLY: u64 = 64;
 /// ```
 pub fn erlang_b(m: u64, rho: f64) -> Result<f64> {
     non_negative("rho", rho)?;
-    if m <= RECURSION_ONLY || rho == 0.0 {
-        return Ok(erlang_b_recursive(m, rho));
-    }
-    // Largest start where the series terms do not grow: m0 <= rho + 1.
     let m0 = m.min(rho.floor() as u64 + 1);
-    if m0 <= RECURSION_ONLY {
+    let series_cost = 10.0 * rho.sqrt() + 4.0 * (m - m0) as f64 + 16.0;
+    if rho == 0.0 || (m as f64) <= series_cost {
         return Ok(erlang_b_recursive(m, rho));
     }
     let mut e = ErlangB {
@@ -116,12 +112,26 @@ pub fn erlang_b(m: u64, rho: f64) -> Result<f64> {
     Ok(e.value())
 }
 
-/// Erlang B by the recursion from `B(0, rho) = 1` alone: O(m), the reference the direct
-/// start is checked against. `rho` is assumed finite and non-negative.
+/// Erlang B by the recursion from `B(0, rho) = 1` alone, in its reciprocal form
+/// `1/B_k = 1 + (k / rho) / B_{k-1}`: every term is positive (relative error at most a few
+/// ulps per step, no cancellation) and the divisions `k / rho` are off the critical path.
+/// An infinite `1/B` (B below the smallest normal number) gives 0. `rho` is assumed finite
+/// and non-negative.
 pub fn erlang_b_recursive(m: u64, rho: f64) -> f64 {
-    let mut e = ErlangB { rho, m: 0, b: 1.0 };
-    e.advance_to(m);
-    e.value()
+    if m == 0 {
+        return 1.0;
+    }
+    if rho <= 0.0 {
+        return 0.0;
+    }
+    let mut inv = 1.0_f64;
+    for k in 1..=m {
+        inv = 1.0 + inv * (k as f64 / rho);
+        if inv == f64::INFINITY {
+            return 0.0;
+        }
+    }
+    1.0 / inv
 }
 
 /// `B(m, rho)` from the finite series `1/B = sum_{j=0}^{m} t_j`, `t_0 = 1`,
@@ -132,7 +142,7 @@ pub fn erlang_b_recursive(m: u64, rho: f64) -> f64 {
 /// Outside that range it falls back to [`erlang_b_recursive`].
 pub fn erlang_b_direct(m: u64, rho: f64) -> f64 {
     let mf = m as f64;
-    if m == 0 || !(rho > 0.0) || mf > rho + 1.0 || !rho.is_finite() {
+    if m == 0 || rho.is_nan() || rho <= 0.0 || mf > rho + 1.0 || !rho.is_finite() {
         return erlang_b_recursive(m, rho.max(0.0));
     }
     let mut sum = 1.0_f64;
@@ -141,7 +151,8 @@ pub fn erlang_b_direct(m: u64, rho: f64) -> f64 {
     let mut j = 0u64;
     while j < m {
         j += 1;
-        t = t * (mf - (j - 1) as f64) / rho;
+        // The ratio does not depend on t: its division is off the critical path.
+        t *= (mf - (j - 1) as f64) / rho;
         let s = sum + t;
         comp += (sum - s) + t;
         sum = s;
@@ -192,29 +203,56 @@ fn phi(z: f64) -> f64 {
 /// Response-time CDF in the unified stable form of spec 003 §2.3 given a precomputed Erlang C:
 /// `F(x) = 1 - e^{-mu x} [1 + C mu x phi((m - rho - 1) mu x)]`.
 ///
-/// This is the hot path (no validation). `x <= 0` gives 0, an infinite `mu x` gives 1.
+/// This is the hot path (no validation); see [`CdfAt`] for many pools at one `x`.
+/// `x <= 0` gives 0, an infinite `mu x` gives 1.
+#[inline]
+pub fn response_cdf_given_c(x: f64, mu: f64, m: u64, rho: f64, c: f64) -> f64 {
+    CdfAt::new(x, mu).given_c(m, rho, c)
+}
+
+/// `F(x)` at one threshold `x` for many pools: `e^{-mu x}` is computed once, leaving one
+/// `expm1` per evaluation. Gives exactly the values of [`response_cdf_given_c`].
+///
 /// When `m - rho < 1` and `z = (m - rho - 1) mu x < -1`, the product `e^{-mu x} phi(z)` is
 /// evaluated as `(e^{-(m - rho) mu x} - e^{-mu x}) / (-z)`, which cannot form `0 * inf` far
 /// in the tail (at most a factor `e/(e-1)` of cancellation there).
-#[inline]
-pub fn response_cdf_given_c(x: f64, mu: f64, m: u64, rho: f64, c: f64) -> f64 {
-    if x <= 0.0 {
-        return 0.0;
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CdfAt {
+    /// `mu x`.
+    mx: f64,
+    /// `e^{-mu x}`.
+    emx: f64,
+}
+
+impl CdfAt {
+    /// Prepares the threshold `x` at service rate `mu`.
+    pub fn new(x: f64, mu: f64) -> Self {
+        let mx = mu * x;
+        Self {
+            mx,
+            emx: (-mx).exp(),
+        }
     }
-    let mx = mu * x;
-    if !mx.is_finite() {
-        return 1.0;
+
+    /// `F(x)` of an M/M/m pool with offered load `rho` and Erlang C `c`.
+    #[inline]
+    pub fn given_c(&self, m: u64, rho: f64, c: f64) -> f64 {
+        let (mx, e) = (self.mx, self.emx);
+        if mx <= 0.0 {
+            return 0.0;
+        }
+        if !mx.is_finite() {
+            return 1.0;
+        }
+        let r = m as f64 - rho;
+        let z = (r - 1.0) * mx;
+        let waited = if z < -1.0 {
+            ((-r * mx).exp() - e) / -z
+        } else {
+            e * phi(z)
+        };
+        (1.0 - e - c * mx * waited).clamp(0.0, 1.0)
     }
-    let r = m as f64 - rho;
-    let z = (r - 1.0) * mx;
-    let e = (-mx).exp();
-    let waited = if z < -1.0 {
-        ((-r * mx).exp() - e) / -z
-    } else {
-        e * phi(z)
-    };
-    let f = 1.0 - e - c * mx * waited;
-    f.clamp(0.0, 1.0)
 }
 
 /// A validated M/M/m FCFS pool: arrival rate, service rate, servers, with Erlang C cached.
