@@ -428,7 +428,12 @@ mod tests {
                 assert_eq!(small.partition.blocks().len(), 2);
                 // The kept pair under fix (3) is the one with the smaller SLA difference.
                 let g: Vec<f64> = c.iter().map(|k| g_of(k.sla(), &cfg).unwrap()).collect();
-                let kept = large.partition.blocks().iter().find(|b| b.len() == 2).unwrap();
+                let kept = large
+                    .partition
+                    .blocks()
+                    .iter()
+                    .find(|b| b.len() == 2)
+                    .unwrap();
                 let d_kept = (g[kept[0]] - g[kept[1]]).abs();
                 for &(a, b) in &o.edges {
                     assert!(d_kept <= (g[a] - g[b]).abs() + 1e-12);

@@ -169,6 +169,8 @@ pub struct Procedure2 {
     pub samples: usize,
     /// Fraction where FCFS is a top discipline.
     pub q_f: f64,
+    /// The same with `m_F = min(m_D, m_S)`, the exact FCFS optimum (decision 16).
+    pub q_f_opt: f64,
     /// Fraction where HOL is a top discipline.
     pub q_h: f64,
     /// Fraction where PDP is a top discipline.
@@ -223,6 +225,7 @@ pub fn procedure2(
     Ok(Procedure2 {
         samples: l,
         q_f: count(&|r| r.m_f <= r.m_h && r.m_f <= r.m_p),
+        q_f_opt: count(&|r| r.m_f_opt <= r.m_h && r.m_f_opt <= r.m_p),
         q_h: count(&|r| r.m_h <= r.m_f && r.m_h <= r.m_p),
         q_p: count(&|r| r.m_p <= r.m_f && r.m_p <= r.m_h),
         delta_f: mean(&|r| (r.m_f - r.m_p) as f64),
@@ -456,5 +459,6 @@ mod tests {
         assert_eq!(p.rows.len(), 4);
         assert!(p.q_p >= p.q_f, "{p:?}");
         assert!(p.q_f + p.q_h + p.q_p >= 1.0 - 1e-12);
+        assert!(p.q_f_opt >= p.q_f);
     }
 }
