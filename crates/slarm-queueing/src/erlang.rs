@@ -86,6 +86,10 @@ fn c_from_b(m: u64, rho: f64, b: f64) -> f64 {
     (m * b / (m - rho * (1.0 - b))).clamp(0.0, 1.0)
 }
 
+/// Largest offered load `rho` the Erlang functions accept (beyond it a query would take
+/// minutes; the thesis needs at most 40, the performance goals 10^5).
+pub const MAX_LOAD: f64 = 1e12;
+
 /// Erlang B (blocking probability of M/M/m/m) by whichever is cheaper: the recursion from
 /// `B(0) = 1` ([`erlang_b_recursive`], m pipelined steps), or [`erlang_b_direct`] at
 /// `m0 = min(m, floor(rho) + 1)` (about `10 sqrt(rho)` terms) followed by `m - m0` steps of
@@ -95,9 +99,17 @@ fn c_from_b(m: u64, rho: f64, b: f64) -> f64 {
 /// ```
 /// use slarm_queueing::erlang::erlang_b;
 /// assert!((erlang_b(2, 1.0).unwrap() - 0.2).abs() < 1e-15);
+/// assert!(erlang_b(2, 1e300).is_err()); // beyond MAX_LOAD
 /// ```
 pub fn erlang_b(m: u64, rho: f64) -> Result<f64> {
     non_negative("rho", rho)?;
+    if rho > MAX_LOAD {
+        return Err(QueueError::OutOfRange {
+            name: "rho",
+            requirement: "<= 1e12 (offered load)",
+            value: rho,
+        });
+    }
     let m0 = m.min(rho.floor() as u64 + 1);
     let series_cost = 10.0 * rho.sqrt() + 4.0 * (m - m0) as f64 + 16.0;
     if rho == 0.0 || (m as f64) <= series_cost {
@@ -283,7 +295,7 @@ impl Mmm {
         if m == 0 || (m as f64) <= rho {
             return Err(QueueError::Unstable { lambda, mu, m });
         }
-        let c = erlang_c(m, rho).map_err(|_| QueueError::Unstable { lambda, mu, m })?;
+        let c = erlang_c(m, rho)?;
         Ok(Self {
             lambda,
             mu,
@@ -579,6 +591,13 @@ mod tests {
             Err(QueueError::Unstable { .. })
         ));
         assert!(erlang_c(3, 3.0).is_err());
+        // Beyond MAX_LOAD: a typed error, not an endless recursion or an overflow.
+        assert!(matches!(
+            Mmm::new(1e13, 1.0, 20_000_000_000_000),
+            Err(QueueError::OutOfRange { name: "rho", .. })
+        ));
+        assert!(erlang_b(u64::MAX, 1e300).is_err());
+        assert_eq!(erlang_b(u64::MAX, 3.0).unwrap(), 0.0);
     }
 
     #[test]

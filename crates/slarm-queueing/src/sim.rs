@@ -578,7 +578,7 @@ pub fn min_nodes_sim(
         c.sla().check_feasible(mu)?;
     }
     let lambda: f64 = classes.iter().map(|c| c.lambda()).sum();
-    let lowest = (lambda / mu).floor() as u64 + 1;
+    let lowest = ((lambda / mu).floor() as u64).saturating_add(1);
     let mut m = start.max(lowest);
     let passes = |m: u64| simulate(classes, mu, m, discipline, cfg).map(|r| r.all_met());
     if passes(m)? {

@@ -81,7 +81,7 @@ fn search(
         });
     }
     let base = rho.floor() as u64;
-    let m0 = (base + 1).max(start);
+    let m0 = base.saturating_add(1).max(start);
     let cap_m = base.saturating_add(cap);
     let mut b = ErlangB::at(m0, rho)?;
     loop {
