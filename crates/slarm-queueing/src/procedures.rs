@@ -13,6 +13,7 @@ use crate::heuristics::{algorithm2, algorithm3, g_of, Choice, HeuristicConfig, S
 use crate::partition::{all_strategies, m_da, m_sa, nodes_for_partition, pool_nodes, Partition};
 use crate::sampling::{draw_classes, Setting};
 use crate::sim::{min_nodes_sim, Discipline, SimConfig};
+use crate::sizing::min_nodes;
 use crate::sla::JobClass;
 
 /// Upward search allowance of simulated sizing above the FCFS node count.
@@ -160,6 +161,10 @@ pub struct Disciplines2 {
     pub m_h: u64,
     /// PDP on a shared pool.
     pub m_p: u64,
+    /// Both classes need the same FCFS-SA size, `m(lambda, SLA_1) = m(lambda, SLA_2)`: at
+    /// one node fewer both miss their SLA under FCFS, so a priority discipline has no slack
+    /// of one class to give to the other.
+    pub both_binding: bool,
 }
 
 /// Result of Procedure 2 (Tables 5.1 and 5.2).
@@ -181,6 +186,10 @@ pub struct Procedure2 {
     pub delta_h: f64,
     /// Samples where PDP is strictly best.
     pub pdp_strictly_best: usize,
+    /// Fraction of samples where both classes bind at the same FCFS-SA size.
+    pub both_binding: f64,
+    /// Among those, the fraction where PDP needs fewer nodes than `min(m_D, m_S)`.
+    pub pdp_saves_when_both_binding: f64,
     /// Every sample.
     pub rows: Vec<Disciplines2>,
 }
@@ -202,11 +211,15 @@ pub fn procedure2(
         };
         let m_h = sim_nodes(c, cfg.mu, &hol, &sim_i, ms, ms)?;
         let m_p = sim_nodes(c, cfg.mu, &Discipline::Pdp, &sim_i, m_h.min(ms), ms)?;
+        let lambda = c[0].lambda() + c[1].lambda();
+        let both_binding =
+            min_nodes(lambda, cfg.mu, c[0].sla())? == min_nodes(lambda, cfg.mu, c[1].sla())?;
         Ok(Disciplines2 {
             m_f: mf,
             m_f_opt: md.min(ms),
             m_h,
             m_p,
+            both_binding,
         })
     })?;
     let n = l.max(1) as f64;
@@ -231,6 +244,12 @@ pub fn procedure2(
         delta_f: mean(&|r| (r.m_f - r.m_p) as f64),
         delta_h: mean(&|r| (r.m_h - r.m_p) as f64),
         pdp_strictly_best: best.len(),
+        both_binding: count(&|r| r.both_binding),
+        pdp_saves_when_both_binding: {
+            let tied: Vec<&Disciplines2> = rows.iter().filter(|r| r.both_binding).collect();
+            let saved = tied.iter().filter(|r| r.m_p < r.m_f_opt).count();
+            saved as f64 / tied.len().max(1) as f64
+        },
         rows,
     })
 }
