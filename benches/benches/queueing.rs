@@ -1,15 +1,17 @@
-//! Hot paths of slarm-queueing (spec 003): F(x) given Erlang C, Erlang C, and Algorithm 1
-//! sizing at m ~ 10, 10^3, 10^5.
+//! Hot paths of slarm-queueing (spec 003): F(x) given Erlang C, Erlang C, Algorithm 1
+//! sizing (response-time SLA) and waiting-time-SLA sizing (pyworkforce's query) at m ~ 10,
+//! 10^3, 10^5.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use slarm::queueing::erlang::{erlang_c, response_cdf_given_c, Mmm};
+use slarm::queueing::sizing::min_nodes_waiting;
 use slarm::queueing::{min_nodes, Sla};
 
 /// (lambda, m) with m near the SLA(3, 0.9) size: m ~ 10, 10^3, 10^5.
-const LOADS: [(f64, u64); 3] = [(8.0, 11), (990.0, 1_010), (99_800.0, 100_100)];
+const LOADS: [(f64, u64); 3] = [(8.0, 11), (990.0, 1_010), (100_000.0, 100_300)];
 
 fn cdf(c: &mut Criterion) {
     let mut g = c.benchmark_group("queueing/cdf_given_c");
@@ -52,5 +54,15 @@ fn sizing(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, cdf, erlang, sizing);
+fn sizing_waiting(c: &mut Criterion) {
+    let mut g = c.benchmark_group("queueing/min_nodes_waiting");
+    for &(l, _) in &LOADS {
+        g.bench_with_input(BenchmarkId::new("lambda", l), &l, |b, &l| {
+            b.iter(|| min_nodes_waiting(black_box(l), 1.0, 0.1, 0.9).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, cdf, erlang, sizing, sizing_waiting);
 criterion_main!(benches);

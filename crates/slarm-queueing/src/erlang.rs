@@ -2,8 +2,13 @@
 //! recursion, the empty probability, the waiting-time tail, the response-time CDF in the
 //! unified stable form, and the thesis formula (4.1) verbatim for cross-checking.
 //!
-//! No factorial is ever formed: Erlang B follows `B_k = rho B_{k-1} / (k + rho B_{k-1})`,
-//! which is accurate from `m = 1` to `m = 10^6` and beyond.
+//! No factorial is ever formed. Erlang B follows the stable recursion
+//! `B_k = rho B_{k-1} / (k + rho B_{k-1})` upward from a starting point; for large loads the
+//! starting point `B(m0, rho)` at `m0 = floor(rho) + 1` (or at `m <= rho + 1`) comes directly
+//! from the finite series `1/B(m, rho) = sum_j m!/((m-j)! rho^j)`, whose positive terms
+//! decay like `exp(-j^2 / (2 rho))` there, so it needs O(sqrt(rho)) terms instead of the
+//! O(m) steps of the recursion from `B(0) = 1` ([`erlang_b_direct`]). Accurate from `m = 1`
+//! to `m = 10^6` and beyond.
 
 use serde::{Deserialize, Serialize};
 use slarm_stats::summary::ln_gamma;
@@ -12,7 +17,8 @@ use crate::error::{finite, non_negative, positive, QueueError, Result};
 
 /// Incremental Erlang-B recursion: holds `B(m, rho)` and steps to `B(m+1, rho)` in O(1).
 ///
-/// This is what makes Algorithm 1 cost O(answer) rather than O(answer^2).
+/// With [`ErlangB::at`] as the start, this is what makes Algorithm 1 cost
+/// O(sqrt(rho) + answer - rho) rather than O(answer^2).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ErlangB {
     rho: f64,
@@ -25,6 +31,13 @@ impl ErlangB {
     pub fn new(rho: f64) -> Result<Self> {
         non_negative("rho", rho)?;
         Ok(Self { rho, m: 0, b: 1.0 })
+    }
+
+    /// Starts at `B(m, rho)` computed by [`erlang_b`] (O(sqrt(rho)) for large loads rather
+    /// than O(m) steps from `B(0)`).
+    pub fn at(m: u64, rho: f64) -> Result<Self> {
+        let b = erlang_b(m, rho)?;
+        Ok(Self { rho, m, b })
     }
 
     /// Advances to `B(m + 1, rho)`.
@@ -80,16 +93,94 @@ fn c_from_b(m: u64, rho: f64, b: f64) -> f64 {
     (m * b / (m - rho * (1.0 - b))).clamp(0.0, 1.0)
 }
 
-/// Erlang B (blocking probability of M/M/m/m) by the stable recursion.
+/// Largest offered load `rho` the Erlang functions accept (beyond it a query would take
+/// minutes; the thesis needs at most 40, the performance goals 10^5).
+pub const MAX_LOAD: f64 = 1e12;
+
+/// Erlang B (blocking probability of M/M/m/m) by whichever is cheaper: the recursion from
+/// `B(0) = 1` ([`erlang_b_recursive`], m pipelined steps), or [`erlang_b_direct`] at
+/// `m0 = min(m, floor(rho) + 1)` (about `10 sqrt(rho)` terms) followed by `m - m0` steps of
+/// the incremental update (each about four times a recursion step, its division being on the
+/// critical path). So O(min(m, sqrt(rho) + max(0, m - rho))) rather than O(m).
 ///
 /// ```
 /// use slarm_queueing::erlang::erlang_b;
 /// assert!((erlang_b(2, 1.0).unwrap() - 0.2).abs() < 1e-15);
+/// assert!(erlang_b(2, 1e300).is_err()); // beyond MAX_LOAD
 /// ```
 pub fn erlang_b(m: u64, rho: f64) -> Result<f64> {
-    let mut e = ErlangB::new(rho)?;
+    non_negative("rho", rho)?;
+    if rho > MAX_LOAD {
+        return Err(QueueError::OutOfRange {
+            name: "rho",
+            requirement: "<= 1e12 (offered load)",
+            value: rho,
+        });
+    }
+    let m0 = m.min(rho.floor() as u64 + 1);
+    let series_cost = 10.0 * rho.sqrt() + 4.0 * (m - m0) as f64 + 16.0;
+    if rho == 0.0 || (m as f64) <= series_cost {
+        return Ok(erlang_b_recursive(m, rho));
+    }
+    let mut e = ErlangB {
+        rho,
+        m: m0,
+        b: erlang_b_direct(m0, rho),
+    };
     e.advance_to(m);
     Ok(e.value())
+}
+
+/// Erlang B by the recursion from `B(0, rho) = 1` alone, in its reciprocal form
+/// `1/B_k = 1 + (k / rho) / B_{k-1}`: every term is positive (relative error at most a few
+/// ulps per step, no cancellation) and the divisions `k / rho` are off the critical path.
+/// An infinite `1/B` (B below the smallest normal number) gives 0. `rho` is assumed finite
+/// and non-negative.
+pub fn erlang_b_recursive(m: u64, rho: f64) -> f64 {
+    if m == 0 {
+        return 1.0;
+    }
+    if rho <= 0.0 {
+        return 0.0;
+    }
+    let mut inv = 1.0_f64;
+    for k in 1..=m {
+        inv = 1.0 + inv * (k as f64 / rho);
+        if inv == f64::INFINITY {
+            return 0.0;
+        }
+    }
+    1.0 / inv
+}
+
+/// `B(m, rho)` from the finite series `1/B = sum_{j=0}^{m} t_j`, `t_0 = 1`,
+/// `t_j = t_{j-1} (m - j + 1) / rho` (all terms positive: no cancellation), for
+/// `1 <= m <= rho + 1` and `rho > 0`. There `t_j` stops growing after `j = 1` and decays like
+/// `exp(-j^2 / (2 rho))`, so the sum stops after O(sqrt(rho)) terms once the geometric bound
+/// `t_j rho / (rho - m + j)` on the remaining tail falls below `1e-17` of the sum.
+/// Outside that range it falls back to [`erlang_b_recursive`].
+pub fn erlang_b_direct(m: u64, rho: f64) -> f64 {
+    let mf = m as f64;
+    if m == 0 || rho.is_nan() || rho <= 0.0 || mf > rho + 1.0 || !rho.is_finite() {
+        return erlang_b_recursive(m, rho.max(0.0));
+    }
+    let mut sum = 1.0_f64;
+    let mut comp = 0.0_f64; // Neumaier compensation
+    let mut t = 1.0_f64;
+    let mut j = 0u64;
+    while j < m {
+        j += 1;
+        // The ratio does not depend on t: its division is off the critical path.
+        t *= (mf - (j - 1) as f64) / rho;
+        let s = sum + t;
+        comp += (sum - s) + t;
+        sum = s;
+        let gap = rho - mf + j as f64;
+        if j >= 2 && gap > 0.0 && t * rho < 1e-17 * sum * gap {
+            break;
+        }
+    }
+    1.0 / (sum + comp)
 }
 
 /// Erlang C: probability that an arriving job waits in M/M/m (spec 003 §2.1). Needs `m > rho`.
@@ -100,16 +191,13 @@ pub fn erlang_b(m: u64, rho: f64) -> Result<f64> {
 /// assert!(erlang_c(2, 2.0).is_err()); // unstable
 /// ```
 pub fn erlang_c(m: u64, rho: f64) -> Result<f64> {
-    let mut e = ErlangB::new(rho)?;
-    e.advance_to(m);
-    e.erlang_c()
+    ErlangB::at(m, rho)?.erlang_c()
 }
 
 /// Empty probability `P(0)` of M/M/m (spec 003 §2.1), computed in log space from Erlang B
 /// (it underflows to 0 honestly for very large loads). Needs `m > rho`.
 pub fn p0(m: u64, rho: f64) -> Result<f64> {
-    let mut e = ErlangB::new(rho)?;
-    e.advance_to(m);
+    let e = ErlangB::at(m, rho)?;
     e.erlang_c()?;
     if rho == 0.0 {
         return Ok(1.0);
@@ -134,28 +222,56 @@ fn phi(z: f64) -> f64 {
 /// Response-time CDF in the unified stable form of spec 003 §2.3 given a precomputed Erlang C:
 /// `F(x) = 1 - e^{-mu x} [1 + C mu x phi((m - rho - 1) mu x)]`.
 ///
-/// This is the hot path (no validation). `x < 0` gives 0.
+/// This is the hot path (no validation); see [`CdfAt`] for many pools at one `x`.
+/// `x <= 0` gives 0, an infinite `mu x` gives 1.
 #[inline]
 pub fn response_cdf_given_c(x: f64, mu: f64, m: u64, rho: f64, c: f64) -> f64 {
-    if x <= 0.0 {
-        return 0.0;
+    CdfAt::new(x, mu).given_c(m, rho, c)
+}
+
+/// `F(x)` at one threshold `x` for many pools: `e^{-mu x}` is computed once, leaving one
+/// `expm1` per evaluation. Gives exactly the values of [`response_cdf_given_c`].
+///
+/// When `m - rho < 1` and `z = (m - rho - 1) mu x < -1`, the product `e^{-mu x} phi(z)` is
+/// evaluated as `(e^{-(m - rho) mu x} - e^{-mu x}) / (-z)`, which cannot form `0 * inf` far
+/// in the tail (at most a factor `e/(e-1)` of cancellation there).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CdfAt {
+    /// `mu x`.
+    mx: f64,
+    /// `e^{-mu x}`.
+    emx: f64,
+}
+
+impl CdfAt {
+    /// Prepares the threshold `x` at service rate `mu`.
+    pub fn new(x: f64, mu: f64) -> Self {
+        let mx = mu * x;
+        Self {
+            mx,
+            emx: (-mx).exp(),
+        }
     }
-    let mx = mu * x;
-    if mx == f64::INFINITY {
-        // e^{-mu x} = 0 and the waiting term vanishes: the whole mass is below x.
-        return 1.0;
+
+    /// `F(x)` of an M/M/m pool with offered load `rho` and Erlang C `c`.
+    #[inline]
+    pub fn given_c(&self, m: u64, rho: f64, c: f64) -> f64 {
+        let (mx, e) = (self.mx, self.emx);
+        if mx <= 0.0 {
+            return 0.0;
+        }
+        if !mx.is_finite() {
+            return 1.0;
+        }
+        let r = m as f64 - rho;
+        let z = (r - 1.0) * mx;
+        let waited = if z < -1.0 {
+            ((-r * mx).exp() - e) / -z
+        } else {
+            e * phi(z)
+        };
+        (1.0 - e - c * mx * waited).clamp(0.0, 1.0)
     }
-    let z = (m as f64 - rho - 1.0) * mx;
-    let f = if z < -700.0 {
-        // rho > m - 1 far in the tail: phi(z) overflows while e^{-mu x} underflows (0 * inf).
-        // Same value, without either: e^{-mu x} mu x phi(z) = e^{-(m - rho) mu x} (1 - e^z) /
-        // (rho - m + 1), and m > rho keeps the exponent negative.
-        let tail = (-(m as f64 - rho) * mx).exp() * -z.exp_m1() / (rho - m as f64 + 1.0);
-        1.0 - (-mx).exp() - c * tail
-    } else {
-        1.0 - (-mx).exp() * (1.0 + c * mx * phi(z))
-    };
-    f.clamp(0.0, 1.0)
 }
 
 /// A validated M/M/m FCFS pool: arrival rate, service rate, servers, with Erlang C cached.
@@ -186,7 +302,7 @@ impl Mmm {
         if m == 0 || (m as f64) <= rho {
             return Err(QueueError::Unstable { lambda, mu, m });
         }
-        let c = erlang_c(m, rho).map_err(|_| QueueError::Unstable { lambda, mu, m })?;
+        let c = erlang_c(m, rho)?;
         Ok(Self {
             lambda,
             mu,
@@ -426,6 +542,63 @@ mod tests {
         assert_eq!(erlang_b(5, 0.0).unwrap(), 0.0);
     }
 
+    /// The direct start (series at `floor(rho) + 1` or at `m <= rho + 1`, then the recursion
+    /// upward) agrees with the plain recursion from `B(0) = 1` to 1e-12 relative, from light
+    /// loads to `rho = 10^6`, below, at and above the load.
+    #[test]
+    fn direct_start_matches_recursion() {
+        let mut rho = 0.7_f64;
+        let mut worst = 0.0_f64;
+        let mut compared = 0;
+        while rho < 1.3e6 {
+            let mut ms: Vec<u64> = [0.3, 0.5, 0.9, 0.99, 1.0, 1.001, 1.01, 1.05, 1.2]
+                .iter()
+                .map(|f| (rho * f).floor() as u64 + 1)
+                .chain([rho.floor() as u64 + 1, rho as u64 + 100, 65, 200])
+                .collect();
+            ms.sort_unstable();
+            ms.dedup();
+            let mut reference = ErlangB::new(rho).unwrap();
+            for m in ms {
+                reference.advance_to(m);
+                let want = reference.value();
+                let got = erlang_b(m, rho).unwrap();
+                let rel = (got - want).abs() / want.max(1e-290);
+                assert!(rel < 1e-12, "B({m}, {rho}) = {got}, recursion {want}");
+                worst = worst.max(rel);
+                compared += 1;
+                let at = ErlangB::at(m, rho).unwrap();
+                assert_eq!((at.servers(), at.value()), (m, got));
+            }
+            rho *= 1.37;
+        }
+        assert!(compared > 300, "{compared}");
+        assert!(worst < 1e-12, "{worst}");
+        // Outside the series' range the direct form falls back to the recursion.
+        assert_eq!(erlang_b_direct(50, 10.0), erlang_b_recursive(50, 10.0));
+        assert_eq!(erlang_b_direct(0, 10.0), 1.0);
+    }
+
+    /// Far in the tail with `m - rho < 1` the CDF is 1, not NaN (`e^{-mu x}` underflows while
+    /// `phi(z)` would overflow), including an infinite `mu x`.
+    #[test]
+    fn far_tail_is_a_probability() {
+        for (lambda, mu, m, x) in [
+            (1.5, 1.0, 2, 1500.0),
+            (20.83, f64::MAX, 73, 52_252.3),
+            (72.5, 1.0, 73, 1e300),
+        ] {
+            let f = Mmm::new(lambda, mu, m).unwrap().response_cdf(x);
+            assert!((f - 1.0).abs() < 1e-12, "F = {f}");
+        }
+        // Both sides of the switch z = -1 agree (rho = m - 0.5, mu x = 2 and 2 +- 1e-9).
+        let q = Mmm::new(2.5, 1.0, 3).unwrap();
+        let (a, b) = (q.response_cdf(2.0 - 1e-9), q.response_cdf(2.0 + 1e-9));
+        assert!((a - b).abs() < 1e-8, "{a} {b}");
+        let thesis = response_cdf_thesis(2.0 + 1e-9, 2.5, 1.0, 3).unwrap();
+        assert!((b - thesis).abs() < 1e-13, "{b} {thesis}");
+    }
+
     #[test]
     fn p0_matches_definition() {
         // m=2, rho=1: P0 = 1/(1 + 1 + 2*1/(2*1)) = 1/3.
@@ -466,6 +639,13 @@ mod tests {
             Err(QueueError::Unstable { .. })
         ));
         assert!(erlang_c(3, 3.0).is_err());
+        // Beyond MAX_LOAD: a typed error, not an endless recursion or an overflow.
+        assert!(matches!(
+            Mmm::new(1e13, 1.0, 20_000_000_000_000),
+            Err(QueueError::OutOfRange { name: "rho", .. })
+        ));
+        assert!(erlang_b(u64::MAX, 1e300).is_err());
+        assert_eq!(erlang_b(u64::MAX, 3.0).unwrap(), 0.0);
     }
 
     #[test]

@@ -76,6 +76,20 @@ pub(crate) fn positive(name: &'static str, v: f64) -> Result<f64> {
     }
 }
 
+/// `Ok(v)` if `0 < v < 1` (a target probability).
+pub(crate) fn probability(name: &'static str, v: f64) -> Result<f64> {
+    positive(name, v)?;
+    if v < 1.0 {
+        Ok(v)
+    } else {
+        Err(QueueError::OutOfRange {
+            name,
+            requirement: "< 1",
+            value: v,
+        })
+    }
+}
+
 /// `Ok(v)` if `v` is finite and `>= 0`.
 pub(crate) fn non_negative(name: &'static str, v: f64) -> Result<f64> {
     finite(name, v)?;

@@ -62,8 +62,8 @@ fn budget(scale: Scale) -> Budget {
             l1: 10_000,
             l3: 10_000,
             l4: 10_000,
-            l2_sim: 300,
-            l5_sim: 100,
+            l2_sim: 1_000,
+            l5_sim: 1_000,
             sim: SimConfig {
                 horizon: 4_000.0,
                 warmup: 400.0,
@@ -103,6 +103,9 @@ const T63: [[f64; 2]; 6] = [
     [0.009, 0.999],
 ];
 const T64: [f64; 6] = [1.82, 1.67, 1.88, 1.85, 1.90, 1.86];
+
+/// Why the simulated tables (5.1, 5.2, 6.3, 6.4) are checked with wide tolerances.
+const SIM_BUDGET_REASON: &str = "simulated sizing on a reduced budget: fewer samples and shorter runs than the thesis (decision 'Paper-scale simulation budget')";
 
 fn err(cell: &str) -> impl Fn(crate::error::QueueError) -> ExperimentError + '_ {
     move |e| ExperimentError::model(cell, e)
@@ -289,6 +292,33 @@ impl Experiment for Hu2009 {
     ) -> Result<PaperReport, ExperimentError> {
         assemble(cfg, outputs)
     }
+}
+
+/// The checks of one accuracy row: S beside the published value (`(ours, published,
+/// tolerance)`), and the thesis's claim that S is at least `floor`.
+fn accuracy_checks(
+    (table, algorithm): (&str, &str),
+    s: &Setting,
+    (acc, published, tol): (f64, f64, f64),
+    floor: f64,
+    reason: &str,
+) -> [Check; 2] {
+    [
+        Check::numeric(
+            format!("{table}/{}/S", s.id()),
+            format!("{algorithm} accuracy, {}", s.label()),
+            acc,
+            Some(published),
+            tol,
+        )
+        .with_reason(reason),
+        Check::claim(
+            format!("{table}/{}/S>={floor}", s.id()),
+            format!("{algorithm} accuracy at least {:.0}%", 100.0 * floor),
+            acc >= floor,
+            format!("S = {acc:.4}"),
+        ),
+    ]
 }
 
 fn num(v: &Value, cell: &str) -> Result<f64, ExperimentError> {
@@ -553,12 +583,12 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
                 Cell::Num(num(&r["da_strictly_better"], &id)?),
                 Cell::Num(num(&r["infeasible_rate"], &id)?),
             ]);
-            checks.push(Check::numeric(format!("table4.7/{}/S", s.id()), format!("Algorithm 2 accuracy, {}", s.label()), acc, Some(T47[i]), 0.03).with_reason("the thesis's S is not reproducible exactly; DA is rarely optimal in its own settings, see the always-SA column (decision 'heuristic baseline')"));
-            checks.push(Check::claim(
-                format!("table4.7/{}/S>=0.96", s.id()),
-                "Algorithm 2 accuracy at least 96%",
-                acc >= 0.96,
-                format!("S = {acc:.4}"),
+            checks.extend(accuracy_checks(
+                ("table4.7", "Algorithm 2"),
+                s,
+                (acc, T47[i], 0.03),
+                0.96,
+                "the thesis's S is not reproducible exactly; DA is rarely optimal in its own settings, see the always-SA column (decision 'heuristic baseline')",
             ));
         }
     }
@@ -569,7 +599,14 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
         "table5.1",
         "Table 5.1: two classes, fraction of samples where each discipline is top",
         &[
-            "setting", "q_F pub", "q_F ours", "q_H pub", "q_H ours", "q_P pub", "q_P ours",
+            "setting",
+            "q_F pub",
+            "q_F ours",
+            "q_F ours, m_F = min(m_D, m_S)",
+            "q_H pub",
+            "q_H ours",
+            "q_P pub",
+            "q_P ours",
         ],
     );
     let mut t52 = Table::new(
@@ -582,6 +619,8 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
             "Delta_H pub",
             "Delta_H ours",
             "samples PDP strictly best",
+            "both classes bind at the FCFS-SA size",
+            "PDP saves when both bind",
         ],
     );
     for (i, s) in settings.iter().enumerate() {
@@ -597,6 +636,7 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
                 Cell::Text(s.label()),
                 Cell::Num(T51[i][0]),
                 Cell::Num(q[0]),
+                Cell::Num(num(&r["q_f_opt"], &id)?),
                 Cell::Num(T51[i][1]),
                 Cell::Num(q[1]),
                 Cell::Num(T51[i][2]),
@@ -609,9 +649,20 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
                 Cell::Num(T52[i][1]),
                 Cell::Num(d[1]),
                 Cell::Int(r["pdp_strictly_best"].as_i64().unwrap_or(0)),
+                Cell::Num(num(&r["both_binding"], &id)?),
+                Cell::Num(num(&r["pdp_saves_when_both_binding"], &id)?),
             ]);
             for (k, name) in ["q_F", "q_H", "q_P"].iter().enumerate() {
-                checks.push(Check::numeric(format!("table5.1/{}/{name}", s.id()), format!("{name}, {}", s.label()), q[k], Some(T51[i][k]), 0.10).with_reason("simulated sizing with a reduced budget and small L (decision 'Paper-scale simulation budget')"));
+                checks.push(
+                    Check::numeric(
+                        format!("table5.1/{}/{name}", s.id()),
+                        format!("{name}, {}", s.label()),
+                        q[k],
+                        Some(T51[i][k]),
+                        0.10,
+                    )
+                    .with_reason(SIM_BUDGET_REASON),
+                );
             }
             for (k, name) in ["Delta_F", "Delta_H"].iter().enumerate() {
                 checks.push(Check::numeric(format!("table5.2/{}/{name}", s.id()), format!("{name}, {}", s.label()), d[k], Some(T52[i][k]), 0.5).with_reason("small L; Table 5.2 trusted over the text's 0.45 (decision 'Delta_H conflict')"));
@@ -624,8 +675,8 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
             ));
         }
     }
-    tables.push(t51);
-    tables.push(t52);
+    tables.push(t51.with_note("q_F counts ties: FCFS is top wherever PDP and HOL need as many nodes as Algorithm 2's FCFS strategy. See Table 5.2 for the share of samples where both classes bind at the same FCFS-SA size, where a priority discipline has no slack to move."));
+    tables.push(t52.with_note("Where both classes need the same FCFS-SA size, one node fewer fails both SLAs under FCFS and PDP rarely recovers them; those samples are about half of all, which bounds how often PDP can beat FCFS and is the main reason q_F here is far above the thesis's 1-2% (decision 'Paper-scale simulation budget' for the noise)."));
 
     // Table 6.1
     if let Some(r) = find(outputs, "table6.1") {
@@ -698,12 +749,12 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
                 row.push(Cell::Num(num(&r["structures"][k], &id)?));
             }
             t.push(row);
-            checks.push(Check::numeric(format!("table6.2/{}/S", s.id()), format!("Algorithm 3 accuracy, {}", s.label()), acc, Some(T62[i]), 0.05).with_reason("normal spread read as a standard deviation; SA optimal in most samples (decisions 'normal spread', 'heuristic baseline')"));
-            checks.push(Check::claim(
-                format!("table6.2/{}/S>=0.93", s.id()),
-                "Algorithm 3 accuracy above 93%",
-                acc >= 0.93,
-                format!("S = {acc:.4}"),
+            checks.extend(accuracy_checks(
+                ("table6.2", "Algorithm 3"),
+                s,
+                (acc, T62[i], 0.05),
+                0.93,
+                "normal spread read as a standard deviation; SA optimal in most samples (decisions 'normal spread', 'heuristic baseline')",
             ));
         }
     }
@@ -749,36 +800,22 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
                 Cell::Num(T64[i]),
                 Cell::Num(df),
             ]);
-            checks.push(
-                Check::numeric(
-                    format!("table6.3/{}/q_F", s.id()),
-                    format!("q_F, {}", s.label()),
-                    qf,
-                    Some(T63[i][0]),
-                    0.10,
-                )
-                .with_reason("small L (decision 'Paper-scale simulation budget')"),
-            );
-            checks.push(
-                Check::numeric(
-                    format!("table6.3/{}/q_P", s.id()),
-                    format!("q_P, {}", s.label()),
-                    qp,
-                    Some(T63[i][1]),
-                    0.10,
-                )
-                .with_reason("small L (decision 'Paper-scale simulation budget')"),
-            );
-            checks.push(
-                Check::numeric(
-                    format!("table6.4/{}/Delta_F", s.id()),
-                    format!("Delta_F, {}", s.label()),
-                    df,
-                    Some(T64[i]),
-                    0.6,
-                )
-                .with_reason("small L (decision 'Paper-scale simulation budget')"),
-            );
+            for (table, name, ours, published, tol) in [
+                ("table6.3", "q_F", qf, T63[i][0], 0.10),
+                ("table6.3", "q_P", qp, T63[i][1], 0.10),
+                ("table6.4", "Delta_F", df, T64[i], 0.6),
+            ] {
+                checks.push(
+                    Check::numeric(
+                        format!("{table}/{}/{name}", s.id()),
+                        format!("{name}, {}", s.label()),
+                        ours,
+                        Some(published),
+                        tol,
+                    )
+                    .with_reason(SIM_BUDGET_REASON),
+                );
+            }
             checks.push(Check::claim(
                 format!("table6.3/{}/sa-pdp-best", s.id()),
                 "SA with PDP is always the best PDP strategy",

@@ -321,11 +321,8 @@ pub fn calibrate_angle_table(template: &AngleTable, pairs: &[(f64, f64)]) -> Ang
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::sla::fixtures::class;
     use rand::SeedableRng;
-
-    fn class(l: f64, x: f64, y: f64) -> JobClass {
-        JobClass::new(l, Sla::new(x, y).unwrap()).unwrap()
-    }
 
     #[test]
     fn angle_table_lookup() {
@@ -393,9 +390,17 @@ mod tests {
     fn structure3_fixes() {
         let cfg = HeuristicConfig::default();
         let mut rng = slarm_stats::SimRng::seed_from_u64(2);
-        // Centre class 1 (medium strictness), edges (1,2)? Build: class 0 lenient heavy,
-        // class 1 medium, class 2 strict tiny; search for a structure-3 sample.
+        // Candidates for a two-edge graph (structure 3). The first is one by construction:
+        // (1,2) has D = 11.4 < 30 (SA); (2,3) has D = 72.5, alpha = 52 and
+        // atan2(5, 1) = 78.7 > 52 (SA); (1,3) has D = 83.95, alpha = 77 and
+        // atan2(5, 10) = 26.6 <= 77 (DA).
+        let mut found = 0;
         let cands = [
+            [
+                class(10.0, 5.0, 0.8),
+                class(1.0, 2.5, 0.85),
+                class(5.0, 3.0, 0.95),
+            ],
             [
                 class(30.0, 5.0, 0.8),
                 class(2.0, 3.5, 0.95),
@@ -415,13 +420,27 @@ mod tests {
         for c in cands {
             let o = algorithm3(&c, &cfg, Structure3Fix::AddEdge, &mut rng).unwrap();
             if o.structure == 3 {
+                found += 1;
                 assert_eq!(o.partition.name(), "SA");
                 let small = algorithm3(&c, &cfg, Structure3Fix::RemoveSmallD, &mut rng).unwrap();
                 let large = algorithm3(&c, &cfg, Structure3Fix::RemoveLargeD, &mut rng).unwrap();
                 assert_ne!(small.partition, large.partition);
                 assert_eq!(small.partition.blocks().len(), 2);
+                // The kept pair under fix (3) is the one with the smaller SLA difference.
+                let g: Vec<f64> = c.iter().map(|k| g_of(k.sla(), &cfg).unwrap()).collect();
+                let kept = large
+                    .partition
+                    .blocks()
+                    .iter()
+                    .find(|b| b.len() == 2)
+                    .unwrap();
+                let d_kept = (g[kept[0]] - g[kept[1]]).abs();
+                for &(a, b) in &o.edges {
+                    assert!(d_kept <= (g[a] - g[b]).abs() + 1e-12);
+                }
             }
         }
+        assert!(found >= 1, "no structure-3 candidate");
     }
 
     #[test]

@@ -252,11 +252,7 @@ pub fn optimal_partition(classes: &[JobClass], mu: f64) -> Result<StrategyNodes>
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::sla::Sla;
-
-    fn class(l: f64, x: f64, y: f64) -> JobClass {
-        JobClass::new(l, Sla::new(x, y).unwrap()).unwrap()
-    }
+    use crate::sla::fixtures::class;
 
     #[test]
     fn bell_numbers() {

@@ -6,32 +6,84 @@
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use slarm_stats::rng::RngStreams;
+use slarm_stats::rng::{RngStreams, SimRng};
 
 use crate::error::Result;
 use crate::heuristics::{algorithm2, algorithm3, g_of, Choice, HeuristicConfig, Structure3Fix};
 use crate::partition::{all_strategies, m_da, m_sa, nodes_for_partition, pool_nodes, Partition};
 use crate::sampling::{draw_classes, Setting};
 use crate::sim::{min_nodes_sim, Discipline, SimConfig};
+use crate::sizing::min_nodes;
 use crate::sla::JobClass;
 
 /// Upward search allowance of simulated sizing above the FCFS node count.
 const SIM_EXTRA: u64 = 20;
 
-/// Simulated sizing starting at the analytic FCFS size `fcfs`. When no size within
-/// `SIM_EXTRA` passes (a tiny class whose y is near 1 - e^{-mu x} can fail by sampling noise
-/// at any m), the FCFS size is used instead (decision "Simulated sizing fallback").
+/// Simulated sizing of one pool under a priority discipline, starting one node below `hint`
+/// (the analytic FCFS size, or HOL's answer for PDP: priority disciplines usually need as
+/// many nodes or one fewer, so the linear walk of [`min_nodes_sim`] is short). When no size
+/// within `SIM_EXTRA` passes (a tiny class whose y is near 1 - e^{-mu x} can fail by sampling
+/// noise at any m), the FCFS size `fcfs` is used instead (decision "Simulated sizing
+/// fallback").
 fn sim_nodes(
     classes: &[JobClass],
     mu: f64,
     d: &Discipline,
     sim: &SimConfig,
+    hint: u64,
     fcfs: u64,
 ) -> Result<u64> {
-    match min_nodes_sim(classes, mu, d, sim, fcfs, SIM_EXTRA) {
+    match min_nodes_sim(classes, mu, d, sim, hint.saturating_sub(1), SIM_EXTRA) {
         Err(crate::error::QueueError::IterationCap { .. }) => Ok(fcfs),
         other => other,
     }
+}
+
+/// One random sample of a procedure.
+struct Sample {
+    /// The drawn classes.
+    classes: Vec<JobClass>,
+    /// `(x, y)` draws rejected as infeasible.
+    rejected: u64,
+    /// The sample's stream after the draws (Algorithm 3's random structure-3 fix uses it).
+    rng: SimRng,
+    /// Root seed of the sample's simulations.
+    sim_seed: u64,
+}
+
+impl Sample {
+    /// `sim` with this sample's seed.
+    fn sim_config(&self, sim: &SimConfig) -> SimConfig {
+        SimConfig {
+            seed: self.sim_seed,
+            ..*sim
+        }
+    }
+}
+
+/// `f` over the samples `indices` in parallel, results in index order: sample `i` draws its
+/// `n` classes from stream `[0, i]` and simulates with root seed `key([1, i])`.
+fn over_samples<T: Send>(
+    indices: std::ops::Range<u64>,
+    n: usize,
+    setting: &Setting,
+    mu: f64,
+    streams: &RngStreams,
+    f: impl Fn(Sample) -> Result<T> + Sync + Send,
+) -> Result<Vec<T>> {
+    indices
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = streams.stream(&[0, i]);
+            let (classes, rejected) = draw_classes(n, setting, mu, &mut rng)?;
+            f(Sample {
+                classes,
+                rejected,
+                rng,
+                sim_seed: streams.key(&[1, i]),
+            })
+        })
+        .collect()
 }
 
 fn heuristic2(classes: &[JobClass], cfg: &HeuristicConfig) -> Result<(Choice, u64, u64, u64)> {
@@ -67,19 +119,14 @@ pub fn procedure1(
     cfg: &HeuristicConfig,
     streams: &RngStreams,
 ) -> Result<Procedure1> {
-    let rows: Vec<P1Row> = (0..l)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = streams.stream(&[0, i as u64]);
-            let (c, rej) = draw_classes(2, setting, cfg.mu, &mut rng)?;
-            let (choice, md, ms, _) = heuristic2(&c, cfg)?;
-            let correct = match choice {
-                Choice::Da => md <= ms,
-                Choice::Sa => ms <= md,
-            };
-            Ok((correct, ms <= md, md < ms, rej))
-        })
-        .collect::<Result<_>>()?;
+    let rows: Vec<P1Row> = over_samples(0..l as u64, 2, setting, cfg.mu, streams, |s| {
+        let (choice, md, ms, _) = heuristic2(&s.classes, cfg)?;
+        let correct = match choice {
+            Choice::Da => md <= ms,
+            Choice::Sa => ms <= md,
+        };
+        Ok((correct, ms <= md, md < ms, s.rejected))
+    })?;
     let frac =
         |f: &dyn Fn(&P1Row) -> bool| rows.iter().filter(|r| f(r)).count() as f64 / l.max(1) as f64;
     let rej: u64 = rows.iter().map(|r| r.3).sum();
@@ -114,6 +161,10 @@ pub struct Disciplines2 {
     pub m_h: u64,
     /// PDP on a shared pool.
     pub m_p: u64,
+    /// Both classes need the same FCFS-SA size, `m(lambda, SLA_1) = m(lambda, SLA_2)`: at
+    /// one node fewer both miss their SLA under FCFS, so a priority discipline has no slack
+    /// of one class to give to the other.
+    pub both_binding: bool,
 }
 
 /// Result of Procedure 2 (Tables 5.1 and 5.2).
@@ -123,6 +174,8 @@ pub struct Procedure2 {
     pub samples: usize,
     /// Fraction where FCFS is a top discipline.
     pub q_f: f64,
+    /// The same with `m_F = min(m_D, m_S)`, the exact FCFS optimum (decision 16).
+    pub q_f_opt: f64,
     /// Fraction where HOL is a top discipline.
     pub q_h: f64,
     /// Fraction where PDP is a top discipline.
@@ -133,6 +186,10 @@ pub struct Procedure2 {
     pub delta_h: f64,
     /// Samples where PDP is strictly best.
     pub pdp_strictly_best: usize,
+    /// Fraction of samples where both classes bind at the same FCFS-SA size.
+    pub both_binding: f64,
+    /// Among those, the fraction where PDP needs fewer nodes than `min(m_D, m_S)`.
+    pub pdp_saves_when_both_binding: f64,
     /// Every sample.
     pub rows: Vec<Disciplines2>,
 }
@@ -145,29 +202,26 @@ pub fn procedure2(
     sim: &SimConfig,
     streams: &RngStreams,
 ) -> Result<Procedure2> {
-    let rows: Vec<Disciplines2> = (0..l)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = streams.stream(&[0, i as u64]);
-            let (c, _) = draw_classes(2, setting, cfg.mu, &mut rng)?;
-            let (_, md, ms, mf) = heuristic2(&c, cfg)?;
-            let sim_i = SimConfig {
-                seed: streams.key(&[1, i as u64]),
-                ..*sim
-            };
-            let hol = Discipline::Hol {
-                order: hol_order(&c, cfg)?,
-            };
-            let m_h = sim_nodes(&c, cfg.mu, &hol, &sim_i, ms)?;
-            let m_p = sim_nodes(&c, cfg.mu, &Discipline::Pdp, &sim_i, m_h.min(ms))?;
-            Ok(Disciplines2 {
-                m_f: mf,
-                m_f_opt: md.min(ms),
-                m_h,
-                m_p,
-            })
+    let rows: Vec<Disciplines2> = over_samples(0..l as u64, 2, setting, cfg.mu, streams, |s| {
+        let c = &s.classes;
+        let (_, md, ms, mf) = heuristic2(c, cfg)?;
+        let sim_i = s.sim_config(sim);
+        let hol = Discipline::Hol {
+            order: hol_order(c, cfg)?,
+        };
+        let m_h = sim_nodes(c, cfg.mu, &hol, &sim_i, ms, ms)?;
+        let m_p = sim_nodes(c, cfg.mu, &Discipline::Pdp, &sim_i, m_h.min(ms), ms)?;
+        let lambda = c[0].lambda() + c[1].lambda();
+        let both_binding =
+            min_nodes(lambda, cfg.mu, c[0].sla())? == min_nodes(lambda, cfg.mu, c[1].sla())?;
+        Ok(Disciplines2 {
+            m_f: mf,
+            m_f_opt: md.min(ms),
+            m_h,
+            m_p,
+            both_binding,
         })
-        .collect::<Result<_>>()?;
+    })?;
     let n = l.max(1) as f64;
     let count = |f: &dyn Fn(&Disciplines2) -> bool| rows.iter().filter(|r| f(r)).count() as f64 / n;
     let best: Vec<&Disciplines2> = rows
@@ -184,11 +238,18 @@ pub fn procedure2(
     Ok(Procedure2 {
         samples: l,
         q_f: count(&|r| r.m_f <= r.m_h && r.m_f <= r.m_p),
+        q_f_opt: count(&|r| r.m_f_opt <= r.m_h && r.m_f_opt <= r.m_p),
         q_h: count(&|r| r.m_h <= r.m_f && r.m_h <= r.m_p),
         q_p: count(&|r| r.m_p <= r.m_f && r.m_p <= r.m_h),
         delta_f: mean(&|r| (r.m_f - r.m_p) as f64),
         delta_h: mean(&|r| (r.m_h - r.m_p) as f64),
         pdp_strictly_best: best.len(),
+        both_binding: count(&|r| r.both_binding),
+        pdp_saves_when_both_binding: {
+            let tied: Vec<&Disciplines2> = rows.iter().filter(|r| r.both_binding).collect();
+            let saved = tied.iter().filter(|r| r.m_p < r.m_f_opt).count();
+            saved as f64 / tied.len().max(1) as f64
+        },
         rows,
     })
 }
@@ -225,23 +286,19 @@ pub fn procedure3(
     let batch = 4096u64;
     let max_draws = (l as u64).saturating_mul(2_000).max(batch);
     while found < l && next < max_draws {
-        let hits: Vec<Option<[u64; 4]>> = (next..next + batch)
-            .into_par_iter()
-            .map(|i| {
-                let mut rng = streams.stream(&[0, i]);
-                let (c, _) = draw_classes(3, setting, cfg.mu, &mut rng)?;
-                let o = algorithm3(&c, cfg, Structure3Fix::RemoveLargeD, &mut rng)?;
-                if o.structure != 3 {
-                    return Ok(None);
-                }
-                let mut m = [0u64; 4];
-                for (k, fix) in fixes.iter().enumerate() {
-                    let p = algorithm3(&c, cfg, *fix, &mut rng)?.partition;
-                    m[k] = nodes_for_partition(&c, &p, cfg.mu)?;
-                }
-                Ok(Some(m))
-            })
-            .collect::<Result<_>>()?;
+        let hits = over_samples(next..next + batch, 3, setting, cfg.mu, streams, |mut s| {
+            let c = &s.classes;
+            let o = algorithm3(c, cfg, Structure3Fix::RemoveLargeD, &mut s.rng)?;
+            if o.structure != 3 {
+                return Ok(None);
+            }
+            let mut m = [0u64; 4];
+            for (k, fix) in fixes.iter().enumerate() {
+                let p = algorithm3(c, cfg, *fix, &mut s.rng)?.partition;
+                m[k] = nodes_for_partition(c, &p, cfg.mu)?;
+            }
+            Ok(Some(m))
+        })?;
         for m in hits.into_iter().flatten() {
             if found == l {
                 break;
@@ -281,22 +338,19 @@ pub fn procedure4(
     cfg: &HeuristicConfig,
     streams: &RngStreams,
 ) -> Result<Procedure4> {
-    let rows: Vec<(bool, bool, u8)> = (0..l)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = streams.stream(&[0, i as u64]);
-            let (c, _) = draw_classes(3, setting, cfg.mu, &mut rng)?;
-            let o = algorithm3(&c, cfg, Structure3Fix::RemoveLargeD, &mut rng)?;
-            let all = all_strategies(&c, cfg.mu)?;
+    let rows: Vec<(bool, bool, u8)> =
+        over_samples(0..l as u64, 3, setting, cfg.mu, streams, |mut s| {
+            let c = &s.classes;
+            let o = algorithm3(c, cfg, Structure3Fix::RemoveLargeD, &mut s.rng)?;
+            let all = all_strategies(c, cfg.mu)?;
             let min = all.iter().map(|s| s.nodes).min().unwrap_or(0);
-            let m = nodes_for_partition(&c, &o.partition, cfg.mu)?;
+            let m = nodes_for_partition(c, &o.partition, cfg.mu)?;
             let sa = all
                 .iter()
                 .find(|s| s.partition == Partition::shared(3))
                 .is_some_and(|s| s.nodes == min);
             Ok((m == min, sa, o.structure))
-        })
-        .collect::<Result<_>>()?;
+        })?;
     let n = l.max(1) as f64;
     let mut structures = [0.0; 4];
     for r in &rows {
@@ -336,30 +390,38 @@ pub fn procedure5(
     sim: &SimConfig,
     streams: &RngStreams,
 ) -> Result<Procedure5> {
-    let rows: Vec<(u64, u64, bool)> = (0..l)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = streams.stream(&[0, i as u64]);
-            let (c, _) = draw_classes(3, setting, cfg.mu, &mut rng)?;
-            let o = algorithm3(&c, cfg, Structure3Fix::RemoveLargeD, &mut rng)?;
-            let m_f = nodes_for_partition(&c, &o.partition, cfg.mu)?;
-            let sim_i = SimConfig {
-                seed: streams.key(&[1, i as u64]),
-                ..*sim
-            };
-            let ms = m_sa(&c, cfg.mu)?;
-            let sa = sim_nodes(&c, cfg.mu, &Discipline::Pdp, &sim_i, ms)?;
+    let rows: Vec<(u64, u64, bool)> =
+        over_samples(0..l as u64, 3, setting, cfg.mu, streams, |mut s| {
+            let o = algorithm3(&s.classes, cfg, Structure3Fix::RemoveLargeD, &mut s.rng)?;
+            let c = &s.classes;
+            let m_f = nodes_for_partition(c, &o.partition, cfg.mu)?;
+            let sim_i = s.sim_config(sim);
+            let ms = m_sa(c, cfg.mu)?;
+            let sa = sim_nodes(c, cfg.mu, &Discipline::Pdp, &sim_i, ms, ms)?;
             let mut best_mixed = u64::MAX;
             for (j, k, d) in [(0usize, 1usize, 2usize), (0, 2, 1), (1, 2, 0)] {
+                let md = pool_nodes(c, &[d], cfg.mu)?;
+                // The PDP pair pool needs at least its smallest stable size: a mixed strategy
+                // that cannot go below the best so far is not simulated (exact pruning: it
+                // changes neither m_P nor whether SA is the best PDP strategy).
+                let stable = ((c[j].lambda() + c[k].lambda()) / cfg.mu).floor() as u64 + 1;
+                if stable + md >= sa.min(best_mixed) {
+                    continue;
+                }
                 let pair = [c[j], c[k]];
-                let shared_fcfs = pool_nodes(&c, &[j, k], cfg.mu)?;
-                let mp = sim_nodes(&pair, cfg.mu, &Discipline::Pdp, &sim_i, shared_fcfs)?;
-                let md = pool_nodes(&c, &[d], cfg.mu)?;
+                let shared_fcfs = pool_nodes(c, &[j, k], cfg.mu)?;
+                let mp = sim_nodes(
+                    &pair,
+                    cfg.mu,
+                    &Discipline::Pdp,
+                    &sim_i,
+                    shared_fcfs,
+                    shared_fcfs,
+                )?;
                 best_mixed = best_mixed.min(mp + md);
             }
             Ok((m_f, sa.min(best_mixed), sa <= best_mixed))
-        })
-        .collect::<Result<_>>()?;
+        })?;
     let n = l.max(1) as f64;
     let better: Vec<&(u64, u64, bool)> = rows.iter().filter(|r| r.1 < r.0).collect();
     Ok(Procedure5 {
@@ -416,5 +478,6 @@ mod tests {
         assert_eq!(p.rows.len(), 4);
         assert!(p.q_p >= p.q_f, "{p:?}");
         assert!(p.q_f + p.q_h + p.q_p >= 1.0 - 1e-12);
+        assert!(p.q_f_opt >= p.q_f);
     }
 }

@@ -140,9 +140,203 @@ pub struct Replication {
     pub samples: Vec<Vec<f64>>,
 }
 
+/// A job waiting in its class queue.
+#[derive(Clone, Copy)]
 struct Waiting {
     arrival: f64,
     service: f64,
+}
+
+/// Pools up to this size keep their jobs in service in flat arrays (see [`InService`]).
+const FLAT_MAX: u64 = 128;
+
+/// The jobs in service with their completion times. Up to [`FLAT_MAX`] servers they sit in
+/// flat arrays scanned for the earliest completion, which at the pool sizes of the thesis is
+/// cheaper than a heap's unpredictable comparisons; larger pools use a binary heap ordered by
+/// completion time (the bits of a positive `f64` order like the numbers), then slot.
+enum InService {
+    Flat {
+        /// Completion times.
+        done: Vec<f64>,
+        /// `(arrival, class)` beside each completion time.
+        jobs: Vec<(f64, usize)>,
+        /// Index of the earliest completion (first in scan order on ties).
+        next: Option<usize>,
+    },
+    Heap {
+        heap: BinaryHeap<Reverse<(u64, u32)>>,
+        /// `(arrival, class)` per slot; freed slots are reused.
+        slots: Vec<(f64, usize)>,
+        free: Vec<u32>,
+    },
+}
+
+impl InService {
+    fn new(m: u64) -> Self {
+        if m <= FLAT_MAX {
+            let m = m as usize;
+            InService::Flat {
+                done: Vec::with_capacity(m),
+                jobs: Vec::with_capacity(m),
+                next: None,
+            }
+        } else {
+            InService::Heap {
+                heap: BinaryHeap::new(),
+                slots: Vec::new(),
+                free: Vec::new(),
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            InService::Flat { done, .. } => done.len(),
+            InService::Heap { heap, .. } => heap.len(),
+        }
+    }
+
+    /// Time of the next completion (infinite when idle).
+    fn next_time(&self) -> f64 {
+        match self {
+            InService::Flat { done, next, .. } => next.map_or(f64::INFINITY, |i| done[i]),
+            InService::Heap { heap, .. } => heap
+                .peek()
+                .map_or(f64::INFINITY, |Reverse((t, _))| f64::from_bits(*t)),
+        }
+    }
+
+    fn push(&mut self, completion: f64, arrival: f64, class: usize) {
+        match self {
+            InService::Flat { done, jobs, next } => {
+                if next.map_or(true, |i| completion < done[i]) {
+                    *next = Some(done.len());
+                }
+                done.push(completion);
+                jobs.push((arrival, class));
+            }
+            InService::Heap { heap, slots, free } => {
+                let slot = match free.pop() {
+                    Some(s) => {
+                        slots[s as usize] = (arrival, class);
+                        s
+                    }
+                    None => {
+                        slots.push((arrival, class));
+                        (slots.len() - 1) as u32
+                    }
+                };
+                heap.push(Reverse((completion.to_bits(), slot)));
+            }
+        }
+    }
+
+    /// Removes the earliest completion and returns its `(arrival, class)`.
+    fn pop(&mut self) -> Option<(f64, usize)> {
+        match self {
+            InService::Flat { done, jobs, next } => {
+                let i = (*next)?;
+                done.swap_remove(i);
+                let job = jobs.swap_remove(i);
+                let (mut at, mut best) = (0, f64::INFINITY);
+                for (k, &d) in done.iter().enumerate() {
+                    if d < best {
+                        (at, best) = (k, d);
+                    }
+                }
+                *next = (!done.is_empty()).then_some(at);
+                Some(job)
+            }
+            InService::Heap { heap, slots, free } => {
+                let Reverse((_, slot)) = heap.pop()?;
+                free.push(slot);
+                slots.get(slot as usize).copied()
+            }
+        }
+    }
+}
+
+/// The pool's state during one replication.
+struct Pool<'a> {
+    classes: &'a [JobClass],
+    discipline: &'a Discipline,
+    m: u64,
+    queues: Vec<VecDeque<Waiting>>,
+    running: InService,
+    /// PDP: completions and on-time completions per class since t = 0, and `P_i`.
+    done: Vec<u64>,
+    on_time: Vec<u64>,
+    priority: Vec<f64>,
+}
+
+impl<'a> Pool<'a> {
+    fn new(classes: &'a [JobClass], m: u64, discipline: &'a Discipline) -> Self {
+        let n = classes.len();
+        Self {
+            classes,
+            discipline,
+            m,
+            queues: (0..n).map(|_| VecDeque::new()).collect(),
+            running: InService::new(m),
+            done: vec![0; n],
+            on_time: vec![0; n],
+            priority: vec![0.0; n],
+        }
+    }
+
+    fn next_completion(&self) -> f64 {
+        self.running.next_time()
+    }
+
+    fn start(&mut self, now: f64, arrival: f64, class: usize, service: f64) {
+        self.running.push(now + service, arrival, class);
+    }
+
+    /// An arrival at `now`: straight into service if a node is free, else into its queue.
+    fn arrive(&mut self, now: f64, class: usize, service: f64) {
+        if (self.running.len() as u64) < self.m {
+            self.start(now, now, class, service);
+        } else {
+            self.queues[class].push_back(Waiting {
+                arrival: now,
+                service,
+            });
+        }
+    }
+
+    /// The next completion: returns `(class, arrival)` of the finished job, updates the PDP
+    /// counters and starts the job the discipline picks.
+    fn complete<R: Rng>(&mut self, now: f64, tie_rng: &mut R) -> Option<(usize, f64)> {
+        let (arrival, class) = self.running.pop()?;
+        let sla = self.classes[class].sla();
+        self.done[class] += 1;
+        if now - arrival <= sla.x() {
+            self.on_time[class] += 1;
+        }
+        self.priority[class] = sla.y() - self.on_time[class] as f64 / self.done[class] as f64;
+        if let Some(i) = self.pick(tie_rng) {
+            if let Some(w) = self.queues[i].pop_front() {
+                self.start(now, w.arrival, i, w.service);
+            }
+        }
+        Some((class, arrival))
+    }
+
+    /// The class whose head job takes the freed node, or `None` if every queue is empty.
+    fn pick<R: Rng>(&self, tie_rng: &mut R) -> Option<usize> {
+        let heads = self
+            .queues
+            .iter()
+            .enumerate()
+            .filter_map(|(i, q)| q.front().map(|w| (i, w.arrival)));
+        match self.discipline {
+            Discipline::Fcfs => heads.min_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, _)| i),
+            Discipline::Hol { order } => {
+                order.iter().copied().find(|&i| !self.queues[i].is_empty())
+            }
+            Discipline::Pdp => pick_pdp(heads.map(|(i, _)| (i, self.priority[i])), tie_rng),
+        }
+    }
 }
 
 /// Runs replication `rep` and returns its raw counts; `sample_every > 0` also keeps every
@@ -170,15 +364,21 @@ pub fn run_replication(
         requirement: "> 0",
         value: mu,
     })?;
-    let inter = if total_rate > 0.0 {
-        Some(Exp::new(total_rate).map_err(|_| QueueError::OutOfRange {
-            name: "lambda",
-            requirement: "> 0",
-            value: total_rate,
-        })?)
-    } else {
-        None
+    let (w0, h) = (cfg.warmup, cfg.horizon);
+    let mut out = Replication {
+        sum_response: vec![0.0; n],
+        count: vec![0; n],
+        met: vec![0; n],
+        mean_in_system: 0.0,
+        samples: vec![Vec::new(); n],
     };
+    // No arrivals at all: an empty system throughout.
+    let Ok(inter) = Exp::new(total_rate) else {
+        return Ok(out);
+    };
+    if total_rate <= 0.0 {
+        return Ok(out);
+    }
     let cum: Vec<f64> = classes
         .iter()
         .scan(0.0, |acc, c| {
@@ -187,35 +387,16 @@ pub fn run_replication(
         })
         .collect();
     let draw_class = |u: f64| cum.iter().position(|&c| u < c).unwrap_or(n - 1);
+    let next_after = |t: f64| if t < h { t } else { f64::INFINITY };
 
-    let mut out = Replication {
-        sum_response: vec![0.0; n],
-        count: vec![0; n],
-        met: vec![0; n],
-        mean_in_system: 0.0,
-        samples: vec![Vec::new(); n],
-    };
+    let mut pool = Pool::new(classes, m, discipline);
     let mut seen = vec![0u64; n];
-    let mut queues: Vec<VecDeque<Waiting>> = (0..n).map(|_| VecDeque::new()).collect();
-    // completions: (time bits, seq, class, arrival)
-    let mut running: BinaryHeap<Reverse<(u64, u64, usize, u64)>> = BinaryHeap::new();
-    let mut seq = 0u64;
-    let mut busy = 0u64;
     let mut in_system = 0u64;
     let mut area = 0.0;
     let mut now = 0.0_f64;
-    let mut pdp_total = vec![0u64; n];
-    let mut pdp_met = vec![0u64; n];
-    let mut next_arrival = inter.map_or(f64::INFINITY, |d| d.sample(&mut arr_rng));
-    if next_arrival >= cfg.horizon {
-        next_arrival = f64::INFINITY;
-    }
-    let (w0, h) = (cfg.warmup, cfg.horizon);
-
+    let mut next_arrival = next_after(inter.sample(&mut arr_rng));
     loop {
-        let next_completion = running
-            .peek()
-            .map_or(f64::INFINITY, |Reverse((t, ..))| f64::from_bits(*t));
+        let next_completion = pool.next_completion();
         let t = next_arrival.min(next_completion);
         if !t.is_finite() {
             break;
@@ -230,37 +411,15 @@ pub fn run_replication(
             let class = draw_class(arr_rng.gen::<f64>());
             let service = svc.sample(&mut svc_rng);
             in_system += 1;
-            if busy < m {
-                busy += 1;
-                seq += 1;
-                running.push(Reverse((
-                    (now + service).to_bits(),
-                    seq,
-                    class,
-                    now.to_bits(),
-                )));
-            } else {
-                queues[class].push_back(Waiting {
-                    arrival: now,
-                    service,
-                });
-            }
-            next_arrival = inter.map_or(f64::INFINITY, |d| now + d.sample(&mut arr_rng));
-            if next_arrival >= h {
-                next_arrival = f64::INFINITY;
-            }
-        } else if let Some(Reverse((_, _, class, arr_bits))) = running.pop() {
-            let arrival = f64::from_bits(arr_bits);
-            let response = now - arrival;
-            let ok = response <= classes[class].sla().x();
-            pdp_total[class] += 1;
-            if ok {
-                pdp_met[class] += 1;
-            }
+            pool.arrive(now, class, service);
+            next_arrival = next_after(now + inter.sample(&mut arr_rng));
+        } else if let Some((class, arrival)) = pool.complete(now, &mut tie_rng) {
+            in_system -= 1;
             if arrival >= w0 {
+                let response = now - arrival;
                 out.sum_response[class] += response;
                 out.count[class] += 1;
-                if ok {
+                if response <= classes[class].sla().x() {
                     out.met[class] += 1;
                 }
                 if sample_every > 0 {
@@ -270,89 +429,35 @@ pub fn run_replication(
                     }
                 }
             }
-            in_system -= 1;
-            busy -= 1;
-            let pick = match discipline {
-                Discipline::Fcfs => queues
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, q)| q.front().map(|w| (i, w.arrival)))
-                    .min_by(|a, b| a.1.total_cmp(&b.1))
-                    .map(|(i, _)| i),
-                Discipline::Hol { order } => order.iter().copied().find(|&i| !queues[i].is_empty()),
-                Discipline::Pdp => pick_pdp(classes, &queues, &pdp_total, &pdp_met, &mut tie_rng),
-            };
-            if let Some(i) = pick {
-                if let Some(w) = queues[i].pop_front() {
-                    busy += 1;
-                    seq += 1;
-                    running.push(Reverse((
-                        (now + w.service).to_bits(),
-                        seq,
-                        i,
-                        w.arrival.to_bits(),
-                    )));
-                }
-            }
         }
     }
     out.mean_in_system = area / (h - w0);
     Ok(out)
 }
 
-/// PDP choice: the waiting class with the largest `P_i = y_i - met_i/total_i` (`P_i = 0`
-/// before the first completion), ties uniformly at random.
-fn pick_pdp<R: Rng>(
-    classes: &[JobClass],
-    queues: &[VecDeque<Waiting>],
-    total: &[u64],
-    met: &[u64],
-    rng: &mut R,
-) -> Option<usize> {
-    let mut best: Option<f64> = None;
-    let mut ties: [usize; 8] = [0; 8];
-    let mut n_ties = 0usize;
-    let mut overflow: Vec<usize> = Vec::new();
-    for (i, q) in queues.iter().enumerate() {
-        if q.is_empty() {
-            continue;
-        }
-        let p = if total[i] == 0 {
-            0.0
-        } else {
-            classes[i].sla().y() - met[i] as f64 / total[i] as f64
-        };
-        match best {
-            Some(b) if p < b => {}
-            #[allow(clippy::float_cmp)]
-            Some(b) if p == b => {
-                if n_ties < ties.len() {
-                    ties[n_ties] = i;
-                } else {
-                    overflow.push(i);
-                }
-                n_ties += 1;
+/// PDP choice among `(class, P_i)` of the non-empty queues: the largest `P_i = y_i - tau_i`
+/// (`P_i = 0` before the first completion), ties uniformly at random.
+fn pick_pdp<R: Rng>(candidates: impl Iterator<Item = (usize, f64)>, rng: &mut R) -> Option<usize> {
+    let mut best = f64::NEG_INFINITY;
+    let mut ties: Vec<usize> = Vec::new();
+    let mut first = None;
+    for (i, p) in candidates {
+        if first.is_none() || p > best {
+            best = p;
+            first = Some(i);
+            ties.clear();
+        } else if p.total_cmp(&best).is_eq() {
+            if ties.is_empty() {
+                ties.extend(first);
             }
-            _ => {
-                best = Some(p);
-                ties[0] = i;
-                n_ties = 1;
-                overflow.clear();
-            }
+            ties.push(i);
         }
     }
-    match n_ties {
-        0 => None,
-        1 => Some(ties[0]),
-        k => {
-            let j = rng.gen_range(0..k);
-            if j < ties.len() {
-                Some(ties[j])
-            } else {
-                overflow.get(j - ties.len()).copied()
-            }
-        }
+    if ties.len() > 1 {
+        let j = rng.gen_range(0..ties.len());
+        return ties.get(j).copied();
     }
+    first
 }
 
 fn validate(classes: &[JobClass], mu: f64, m: u64, discipline: &Discipline) -> Result<()> {
@@ -473,7 +578,7 @@ pub fn min_nodes_sim(
         c.sla().check_feasible(mu)?;
     }
     let lambda: f64 = classes.iter().map(|c| c.lambda()).sum();
-    let lowest = (lambda / mu).floor() as u64 + 1;
+    let lowest = ((lambda / mu).floor() as u64).saturating_add(1);
     let mut m = start.max(lowest);
     let passes = |m: u64| simulate(classes, mu, m, discipline, cfg).map(|r| r.all_met());
     if passes(m)? {
@@ -499,11 +604,7 @@ pub fn min_nodes_sim(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::sla::Sla;
-
-    fn class(l: f64, x: f64, y: f64) -> JobClass {
-        JobClass::new(l, Sla::new(x, y).unwrap()).unwrap()
-    }
+    use crate::sla::fixtures::class;
 
     #[test]
     fn rejects_bad_input() {

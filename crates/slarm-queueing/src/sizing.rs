@@ -1,11 +1,12 @@
 //! Algorithm 1 (spec 003 §2.5): the minimum number of nodes of one FCFS pool.
 //!
 //! The search starts at `floor(rho) + 1` (the smallest stable m; decision 1), rejects an
-//! infeasible SLA before searching, caps the search, and updates Erlang B incrementally so a
-//! query costs O(answer).
+//! infeasible SLA before searching, caps the search, computes Erlang B at the start directly
+//! (O(sqrt(rho)) terms, [`crate::erlang::erlang_b_direct`]) and then updates it incrementally, so a
+//! query costs O(sqrt(rho) + answer - rho) rather than O(answer).
 
-use crate::erlang::{response_cdf_given_c, ErlangB};
-use crate::error::{non_negative, positive, QueueError, Result};
+use crate::erlang::{CdfAt, ErlangB};
+use crate::error::{non_negative, positive, probability, QueueError, Result};
 use crate::sla::Sla;
 
 /// Extra servers above `floor(rho)` before a search gives up (spec 003 §2.5).
@@ -36,9 +37,42 @@ pub fn min_nodes_from(lambda: f64, mu: f64, sla: Sla, start: u64) -> Result<u64>
 /// Algorithm 1 with an explicit cap: at most `floor(rho) + cap` servers are tried before
 /// [`QueueError::IterationCap`].
 pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) -> Result<u64> {
-    non_negative("lambda", lambda)?;
     positive("mu", mu)?;
     sla.check_feasible(mu)?;
+    let (at, y) = (CdfAt::new(sla.x(), mu), sla.y());
+    search(lambda, mu, start, cap, |m, rho, c| {
+        at.given_c(m, rho, c) >= y
+    })
+}
+
+/// The smallest `m` with `P(W <= t) = 1 - C e^{-(m mu - lambda) t} >= y`: sizing for a
+/// waiting-time SLA (the query of call-centre Erlang-C tools such as pyworkforce's
+/// `required_positions`), by the same search as Algorithm 1. Always feasible for `y < 1`.
+///
+/// ```
+/// use slarm_queueing::sizing::min_nodes_waiting;
+/// // M/M/m with rho = 8: m = 10 gives C = 0.409, P(W <= 0.5) = 1 - 0.409 e^{-1} = 0.849.
+/// assert_eq!(min_nodes_waiting(8.0, 1.0, 0.5, 0.8).unwrap(), 10);
+/// ```
+pub fn min_nodes_waiting(lambda: f64, mu: f64, t: f64, y: f64) -> Result<u64> {
+    positive("mu", mu)?;
+    non_negative("t", t)?;
+    probability("y", y)?;
+    search(lambda, mu, 0, SEARCH_CAP, |m, _, c| {
+        1.0 - c * (-(m as f64 * mu - lambda) * t).exp() >= y
+    })
+}
+
+/// The smallest `m >= max(start, floor(rho) + 1)` for which `meets(m, rho, C(m, rho))`
+/// holds, with Erlang B started directly and stepped once per server; 0 for an idle pool.
+fn search(
+    lambda: f64,
+    mu: f64,
+    start: u64,
+    cap: u64,
+    meets: impl Fn(u64, f64, f64) -> bool,
+) -> Result<u64> {
+    non_negative("lambda", lambda)?;
     if lambda == 0.0 {
         return Ok(0);
     }
@@ -60,12 +94,10 @@ pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) ->
     let base = rho.floor() as u64;
     let m0 = base.saturating_add(1).max(start);
     let cap_m = base.saturating_add(cap);
-    let mut b = ErlangB::new(rho)?;
-    b.advance_to(m0);
+    let mut b = ErlangB::at(m0, rho)?;
     loop {
         let m = b.servers();
-        let c = b.erlang_c()?;
-        if response_cdf_given_c(sla.x(), mu, m, rho, c) >= sla.y() {
+        if meets(m, rho, b.erlang_c()?) {
             return Ok(m);
         }
         if m >= cap_m {
@@ -95,10 +127,7 @@ pub fn min_nodes_sweep(lambdas: &[f64], mu: f64, sla: Sla) -> Result<Vec<u64>> {
 mod tests {
     use super::*;
     use crate::erlang::Mmm;
-
-    fn sla(x: f64, y: f64) -> Sla {
-        Sla::new(x, y).unwrap()
-    }
+    use crate::sla::fixtures::sla;
 
     /// spec 003 §2.7 "selected m(lambda, SLA) values".
     #[test]
@@ -190,6 +219,32 @@ mod tests {
         for (l, m) in ls.iter().zip(sw) {
             assert_eq!(m, min_nodes(*l, 1.0, s).unwrap());
         }
+    }
+
+    /// The waiting-time sizing is the smallest stable m with 1 - C e^{-(m mu - lambda) t} >= y.
+    #[test]
+    fn waiting_time_sizing() {
+        for &(l, mu, t, y) in &[
+            (8.0, 1.0, 0.5, 0.8),
+            (90.0, 1.0, 0.2, 0.9),
+            (990.0, 2.0, 0.05, 0.95),
+            (0.3, 1.0, 0.0, 0.5),
+            (100_000.0, 1.0, 0.01, 0.9),
+        ] {
+            let m = min_nodes_waiting(l, mu, t, y).unwrap();
+            let level = |m: u64| {
+                let q = Mmm::new(l, mu, m).unwrap();
+                1.0 - q.waiting_ccdf(t)
+            };
+            assert!(level(m) >= y, "{l} {m}");
+            if (m - 1) as f64 > l / mu {
+                assert!(level(m - 1) < y, "{l} {m}");
+            }
+        }
+        assert_eq!(min_nodes_waiting(0.0, 1.0, 1.0, 0.9).unwrap(), 0);
+        assert!(min_nodes_waiting(5.0, 1.0, 1.0, 1.0).is_err());
+        assert!(min_nodes_waiting(5.0, 1.0, -1.0, 0.5).is_err());
+        assert!(min_nodes_waiting(5.0, 0.0, 1.0, 0.5).is_err());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{non_negative, positive, QueueError, Result};
+use crate::error::{non_negative, positive, probability, QueueError, Result};
 
 /// A response-time SLA `P(T <= x) >= y`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -23,14 +23,7 @@ impl Sla {
     /// ```
     pub fn new(x: f64, y: f64) -> Result<Self> {
         positive("x", x)?;
-        positive("y", y)?;
-        if y >= 1.0 {
-            return Err(QueueError::OutOfRange {
-                name: "y",
-                requirement: "< 1",
-                value: y,
-            });
-        }
+        probability("y", y)?;
         Ok(Self { x, y })
     }
     /// Response-time threshold.
@@ -83,5 +76,22 @@ impl JobClass {
     /// SLA.
     pub fn sla(&self) -> Sla {
         self.sla
+    }
+}
+
+/// Constructors for unit tests (panic on invalid input, which tests never pass).
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+pub(crate) mod fixtures {
+    use super::{JobClass, Sla};
+
+    /// `Sla::new(x, y)`.
+    pub fn sla(x: f64, y: f64) -> Sla {
+        Sla::new(x, y).unwrap()
+    }
+
+    /// A class with load `l` and SLA `(x, y)`.
+    pub fn class(l: f64, x: f64, y: f64) -> JobClass {
+        JobClass::new(l, sla(x, y)).unwrap()
     }
 }

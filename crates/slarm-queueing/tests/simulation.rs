@@ -154,3 +154,66 @@ fn pdp_helps_the_strict_class() {
     assert!(p.classes[1].sla_fraction > f.classes[1].sla_fraction);
     assert!(p.all_met());
 }
+
+/// spec 003 §5.8 indicative cases: the simulated sizes keep the direction PDP <= HOL <= FCFS-SA
+/// (one node of slack for simulation noise), and stay within one node of the spec's
+/// reproduced m_H and m_P. HOL gives priority to the larger G (decision 19), PDP starts at
+/// P_i = 0 (decision 18). Fixed seed, T = 5,000, warm-up 500, 2 replications.
+///
+/// The cases with SLA(3, 0.95) (the second and fourth) are left out: that SLA lies 2e-4 below
+/// its bound 1 - e^{-3}, less than the sampling error of its on-time fraction (1e-3 to 4e-3
+/// here), so whether and where it passes is decided by noise in any finite simulation (the
+/// spec's single seed gave 29 and 7; this seed passes case 2 at 24 nodes and never passes
+/// case 4, which the procedures handle by decision "Simulated sizing fallback").
+#[test]
+fn pdp_hol_fcfs_ordering_on_the_spec_cases() {
+    use slarm_queueing::heuristics::HeuristicConfig;
+    use slarm_queueing::procedures::hol_order;
+    use slarm_queueing::sim::min_nodes_sim;
+    // (classes, m_S analytic, m_H and m_P of spec 003 §5.8)
+    let cases = [
+        ([(15.0, 4.5, 0.80), (5.0, 2.5, 0.90)], 23, 21, 21),
+        ([(10.0, 5.0, 0.85), (10.0, 3.0, 0.95)], 30, 29, 29),
+        ([(0.6, 3.0, 0.80), (3.0, 5.0, 0.95)], 5, 5, 5),
+        ([(0.6, 3.0, 0.95), (3.6, 5.0, 0.80)], 10, 7, 7),
+        ([(30.0, 3.0, 0.80), (5.0, 4.0, 0.90)], 36, 36, 36),
+    ];
+    let sim = SimConfig {
+        horizon: 5_000.0,
+        warmup: 500.0,
+        replications: 2,
+        seed: 17,
+    };
+    let h = HeuristicConfig::default();
+    let mut compared = 0;
+    for (spec, m_s, m_h_spec, m_p_spec) in cases {
+        let c: Vec<JobClass> = spec.iter().map(|&(l, x, y)| class(l, x, y)).collect();
+        let margin = c
+            .iter()
+            .map(|k| k.sla().bound(1.0) - k.sla().y())
+            .fold(f64::INFINITY, f64::min);
+        if margin < 0.01 {
+            continue;
+        }
+        compared += 1;
+        assert_eq!(slarm_queueing::m_sa(&c, 1.0).unwrap(), m_s);
+        let hol = Discipline::Hol {
+            order: hol_order(&c, &h).unwrap(),
+        };
+        let m_h = min_nodes_sim(&c, 1.0, &hol, &sim, m_s, 20).unwrap();
+        let m_p = min_nodes_sim(&c, 1.0, &Discipline::Pdp, &sim, m_h, 20).unwrap();
+        assert!(
+            m_h <= m_s + 1 && m_p <= m_h + 1,
+            "{spec:?}: S {m_s} H {m_h} P {m_p}"
+        );
+        assert!(
+            m_h.abs_diff(m_h_spec) <= 1,
+            "{spec:?}: m_H {m_h} vs {m_h_spec}"
+        );
+        assert!(
+            m_p.abs_diff(m_p_spec) <= 1,
+            "{spec:?}: m_P {m_p} vs {m_p_spec}"
+        );
+    }
+    assert_eq!(compared, 3);
+}
