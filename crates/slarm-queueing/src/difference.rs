@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use crate::erlang::{CdfAt, ErlangB, Mmm};
+use crate::erlang::{first_stable_servers, CdfAt, ErlangB, Mmm};
 use crate::error::{positive, QueueError, Result};
 use crate::sizing::{min_nodes, min_nodes_from};
 use crate::sla::Sla;
@@ -80,7 +80,7 @@ impl ErlangGrid {
         let mut c = Vec::with_capacity(lambdas.len() * TABULATED);
         for lambda in lambdas {
             let rho = lambda / mu;
-            let m0 = rho.floor() as u64 + 1;
+            let m0 = first_stable_servers(rho)?;
             let mut b = ErlangB::at(m0, rho)?;
             for _ in 0..TABULATED {
                 c.push(b.erlang_c()?);

@@ -97,6 +97,27 @@ fn c_from_b(m: u64, rho: f64, b: f64) -> f64 {
 /// minutes; the thesis needs at most 40, the performance goals 10^5).
 pub const MAX_LOAD: f64 = 1e12;
 
+/// The smallest stable server count `floor(rho) + 1` of an offered load `rho`, the start of
+/// Algorithm 1 (decision 1), after checking `0 <= rho <= MAX_LOAD`.
+///
+/// ```
+/// use slarm_queueing::erlang::first_stable_servers;
+/// assert_eq!(first_stable_servers(7.5).unwrap(), 8);
+/// assert!(first_stable_servers(f64::NAN).is_err());
+/// assert!(first_stable_servers(1e300).is_err());
+/// ```
+pub fn first_stable_servers(rho: f64) -> Result<u64> {
+    non_negative("rho", rho)?;
+    if rho > MAX_LOAD {
+        return Err(QueueError::OutOfRange {
+            name: "rho",
+            requirement: "<= 1e12 (offered load)",
+            value: rho,
+        });
+    }
+    Ok(rho.floor() as u64 + 1)
+}
+
 /// Erlang B (blocking probability of M/M/m/m) by whichever is cheaper: the recursion from
 /// `B(0) = 1` ([`erlang_b_recursive`], m pipelined steps), or [`erlang_b_direct`] at
 /// `m0 = min(m, floor(rho) + 1)` (about `10 sqrt(rho)` terms) followed by `m - m0` steps of
@@ -109,15 +130,7 @@ pub const MAX_LOAD: f64 = 1e12;
 /// assert!(erlang_b(2, 1e300).is_err()); // beyond MAX_LOAD
 /// ```
 pub fn erlang_b(m: u64, rho: f64) -> Result<f64> {
-    non_negative("rho", rho)?;
-    if rho > MAX_LOAD {
-        return Err(QueueError::OutOfRange {
-            name: "rho",
-            requirement: "<= 1e12 (offered load)",
-            value: rho,
-        });
-    }
-    let m0 = m.min(rho.floor() as u64 + 1);
+    let m0 = m.min(first_stable_servers(rho)?);
     let series_cost = 10.0 * rho.sqrt() + 4.0 * (m - m0) as f64 + 16.0;
     if rho == 0.0 || (m as f64) <= series_cost {
         return Ok(erlang_b_recursive(m, rho));

@@ -404,8 +404,9 @@ pub fn procedure5(
                 // The PDP pair pool needs at least its smallest stable size: a mixed strategy
                 // that cannot go below the best so far is not simulated (exact pruning: it
                 // changes neither m_P nor whether SA is the best PDP strategy).
-                let stable = ((c[j].lambda() + c[k].lambda()) / cfg.mu).floor() as u64 + 1;
-                if stable + md >= sa.min(best_mixed) {
+                let stable =
+                    (((c[j].lambda() + c[k].lambda()) / cfg.mu).floor() as u64).saturating_add(1);
+                if stable.saturating_add(md) >= sa.min(best_mixed) {
                     continue;
                 }
                 let pair = [c[j], c[k]];
