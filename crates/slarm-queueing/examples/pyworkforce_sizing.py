@@ -1,4 +1,4 @@
-"""pyworkforce 0.5.1 on the sizing queries of `examples/perf.rs` (CPU time per query).
+"""pyworkforce 0.5.1 on the sizing queries of `examples/queueing_perf.rs` (CPU time per query).
 
 Setup (outside the repository):
     python3 -m venv /tmp/venv-queue && /tmp/venv-queue/bin/pip install pyworkforce==0.5.1

@@ -2,7 +2,7 @@
 //! trace for the four strategies and several acceptance tests, to verify that a speed-up does
 //! not change results: run before and after, `diff` the outputs.
 //!
-//! `cargo run --release -p slarm-overbook --example digest -- [TRACE_INDEX...]`
+//! `cargo run --release -p slarm-overbook --example overbook_digest -- [TRACE_INDEX...]`
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
 use slarm_overbook::{

@@ -1,6 +1,6 @@
 //! CPU-time figures of the hot paths (the criterion bench `benches/benches/queueing.rs`
 //! measures the same through the facade):
-//! `cargo run --release -p slarm-queueing --example perf`.
+//! `cargo run --release -p slarm-queueing --example queueing_perf`.
 //!
 //! Times are CPU time of this thread (`/proc/thread-self/schedstat`, wall clock where that is
 //! unavailable), so they hold on a loaded machine. The sizing queries are the ones of

@@ -3,7 +3,7 @@
 //! every outcome's bits, JQS and CP. Two builds whose digests agree produce bit-identical
 //! results (used to check that performance work changes no result).
 //!
-//! `cargo run --release -p slarm-pricing --example digest [JOBS]` (default 5000 jobs).
+//! `cargo run --release -p slarm-pricing --example pricing_digest [JOBS]` (default 5000 jobs).
 //! `SLARM_TRACES` (default: the shared trace folder) locates SDSC-SP2; skips when absent.
 
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! decide one arriving job (runtime PDFs, PoF test `POF_MAX`, synthetic failures), pooled over
 //! the first `BATTERIES` batteries, plus the thread CPU time of one battery simulation.
 //!
-//! `cargo run --release -p slarm-overbook --example perf -- [BATTERIES] [POF_MAX]` (default 3 0.1)
+//! `cargo run --release -p slarm-overbook --example overbook_perf -- [BATTERIES] [POF_MAX]` (default 3 0.1)
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
     acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, harness::*, sim::SimConfig,

@@ -3,7 +3,7 @@
 //! statistics: 98 battery simulations per trace and battery) from the thread CPU time of every
 //! simulation of a sample of batteries, and prints the extrapolation to all 20 batteries.
 //!
-//! `cargo run --release -p slarm-overbook --example papercost -- [BATTERY...]` (default 0 10 19)
+//! `cargo run --release -p slarm-overbook --example overbook_papercost -- [BATTERY...]` (default 0 10 19)
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
 use slarm_overbook::{

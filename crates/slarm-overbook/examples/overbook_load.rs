@@ -3,7 +3,7 @@
 //! printed occurrence factor (the experiment's choice, G8) and with the factor recomputed as
 //! Input Util. / 2 from the test window (part 1 §8 C6, i.e. a true 200 % estimated load).
 //!
-//! `cargo run --release -p slarm-overbook --example load -- [BATTERIES]` (default 3)
+//! `cargo run --release -p slarm-overbook --example overbook_load -- [BATTERIES]` (default 3)
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
     acceptance::TestSpec,

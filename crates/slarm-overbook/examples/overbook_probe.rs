@@ -1,7 +1,7 @@
 //! Runs one battery of every strategy (or of those named) on one trace and prints counts,
 //! gains, CPU-independent latency quantiles and the battery's wall time.
 //!
-//! `cargo run --release -p slarm-overbook --example probe -- [TRACE_INDEX] [POF_MAX] [BATTERY]
+//! `cargo run --release -p slarm-overbook --example overbook_probe -- [TRACE_INDEX] [POF_MAX] [BATTERY]
 //! [STRATEGY...]`; traces come from `$SLARM_TRACES` or `../shared/data/traces`.
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{

@@ -3,7 +3,7 @@
 //! also under the strict queue-lapse rule), with the CPU time of each run: a quick look at
 //! the model.
 //!
-//! `cargo run --release -p slarm-pricing --example probe`; `SLARM_TRACES` (default: the
+//! `cargo run --release -p slarm-pricing --example pricing_probe`; `SLARM_TRACES` (default: the
 //! shared trace folder) locates SDSC-SP2; skips when it is absent.
 
 use std::time::Instant;

@@ -1,6 +1,6 @@
 //! Runs every cell of `yigitbasi2010` at a scale (rayon over cells, ordered collection),
 //! assembles the report and prints the wall time and the checks as a Markdown table:
-//! `cargo run --release -p slarm-grid --example repro -- quick|paper [SEED]`.
+//! `cargo run --release -p slarm-grid --example grid_repro -- quick|paper [SEED]`.
 
 use std::time::Instant;
 

@@ -1,6 +1,6 @@
 //! Runs the Table III/IV sweep (five kappas, four strategies) for a few seeds and prints the
 //! metrics and the wall time:
-//! `cargo run --release -p slarm-grid --example sweep -- SEEDS [BG_UTIL BG_PROCS BG_MEAN_S RUNTIME_CAP_S BOTS STRATEGIES]`.
+//! `cargo run --release -p slarm-grid --example grid_sweep -- SEEDS [BG_UTIL BG_PROCS BG_MEAN_S RUNTIME_CAP_S BOTS STRATEGIES]`.
 //! Defaults: the experiments' workload (15 % single-processor background, the Table II
 //! runtime cap, 1650 BoTs, all 17 Table III cells); `RUNTIME_CAP_S` = 0 means uncapped, a
 //! negative value keeps the default cap; `STRATEGIES` = `no` runs the initial system only
