@@ -21,6 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::workspace_root;
+
 pub use pyenv::PythonEnv;
 
 /// The result of one comparison: one printed line.
@@ -182,18 +184,6 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
     Ok(opts)
 }
 
-fn workspace_root() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().map(Path::to_path_buf).unwrap_or(manifest)
-}
-
-fn traces_dir(root: &Path) -> Option<PathBuf> {
-    let dir = std::env::var_os("SLARM_TRACES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("../shared/data/traces"));
-    dir.is_dir().then_some(dir)
-}
-
 /// Runs `cargo xtask oracle [args]`.
 pub fn run(args: &[String]) -> ExitCode {
     let opts = match parse_args(args) {
@@ -234,7 +224,7 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let traces = traces_dir(&root);
+    let traces = slarm::workload::traces::dir().ok();
     let (mut passed, mut failed) = (0usize, 0usize);
     for (name, compare) in COMPARISONS {
         if !opts.only.is_empty() && !opts.only.iter().any(|o| o == name) {

@@ -18,8 +18,7 @@ fn fnv(h: &mut u64, x: u64) {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Some(dir) = trace_dir(env!("CARGO_MANIFEST_DIR")) else {
-        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+    let Some(dir) = slarm_workload::traces::dir_or_skip() else {
         return Ok(());
     };
     let only: Vec<usize> = std::env::args()

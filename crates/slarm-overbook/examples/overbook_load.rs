@@ -15,8 +15,7 @@ use slarm_overbook::{
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Some(dir) = trace_dir(env!("CARGO_MANIFEST_DIR")) else {
-        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+    let Some(dir) = slarm_workload::traces::dir_or_skip() else {
         return Ok(());
     };
     let batteries: usize = std::env::args()

@@ -10,8 +10,7 @@ use slarm_overbook::{
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Some(dir) = trace_dir(env!("CARGO_MANIFEST_DIR")) else {
-        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+    let Some(dir) = slarm_workload::traces::dir_or_skip() else {
         return Ok(());
     };
     let args: Vec<String> = std::env::args().collect();

@@ -6,8 +6,7 @@ use slarm_overbook::experiments::Birkenheuer2012;
 use slarm_report::{CellOutput, Experiment, RunConfig, Scale};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Some(dir) = slarm_overbook::harness::trace_dir(env!("CARGO_MANIFEST_DIR")) else {
-        eprintln!("skipping: no trace folder (set SLARM_TRACES)");
+    let Some(dir) = slarm_workload::traces::dir_or_skip() else {
         return Ok(());
     };
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -2,7 +2,7 @@
 //! synthetic fallback), learning the class registry, failure events per battery, running
 //! batteries and summarising them as means with 95 % Student-t confidence intervals (G16).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use slarm_stats::rng::RngStreams;
@@ -225,15 +225,4 @@ pub fn latency_quantiles_ms(ns: &[u64]) -> (f64, f64) {
         v[idx.min(v.len() - 1)] as f64 / 1e6
     };
     (q(0.5), q(0.99))
-}
-
-/// The folder of PWA traces for examples and tests: `$SLARM_TRACES`, else
-/// `<manifest_dir>/../../../shared/data/traces` (the shared data beside the workspace), if it
-/// exists. `None` means "skip": callers print why and exit cleanly.
-pub fn trace_dir(manifest_dir: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("SLARM_TRACES").map_or_else(
-        || Path::new(manifest_dir).join("../../../shared/data/traces"),
-        PathBuf::from,
-    );
-    dir.is_dir().then_some(dir)
 }

@@ -2,8 +2,6 @@
 //! synthetic stand-in), arrival-delay scaling, urgency-class QoS synthesis and runtime
 //! under-estimates.
 
-use std::path::{Path, PathBuf};
-
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_distr::{Distribution, Exp, LogNormal, StandardNormal};
@@ -15,22 +13,6 @@ use crate::spec::{Job, JobSpec, Urgency};
 
 /// File name of the trace in the shared trace folder.
 pub const SDSC_SP2: &str = "SDSC-SP2-1998-4.2-cln.swf.gz";
-
-/// Where examples and tests look for the trace `name`: in `$SLARM_TRACES` if set, else in
-/// `fallback_dir` (callers pass the shared trace folder relative to their manifest). The file
-/// may not exist; callers check and skip.
-///
-/// ```
-/// use std::path::Path;
-/// use slarm_pricing::workload::{trace_candidate, SDSC_SP2};
-/// let p = trace_candidate(SDSC_SP2, Path::new("/nowhere"));
-/// assert!(p.ends_with(SDSC_SP2));
-/// ```
-pub fn trace_candidate(name: &str, fallback_dir: &Path) -> PathBuf {
-    std::env::var_os("SLARM_TRACES")
-        .map_or_else(|| fallback_dir.to_path_buf(), PathBuf::from)
-        .join(name)
-}
 
 /// One job of a trace as the evaluation needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -5,23 +5,16 @@
 //! deadline and pays at most its budget. Skips (with a message) when the trace is absent
 //! (`SLARM_TRACES` names the trace folder, default the shared one).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use slarm_pricing::admission::RejectReason;
 use slarm_pricing::metrics::{evaluate, qos_met, Outcome};
 use slarm_pricing::scenario::{run_jobs, BaseWorkload, Policy, Settings};
-use slarm_pricing::workload::{synthesize, trace_candidate, SDSC_SP2};
+use slarm_pricing::workload::{synthesize, SDSC_SP2};
 use slarm_stats::RngStreams;
 
 fn trace() -> Option<PathBuf> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/traces");
-    let p = trace_candidate(SDSC_SP2, Path::new(dir));
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!("skipping: {} not found (set SLARM_TRACES)", p.display());
-        None
-    }
+    slarm_workload::traces::or_skip(SDSC_SP2)
 }
 
 #[test]

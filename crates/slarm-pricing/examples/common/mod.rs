@@ -1,27 +1,14 @@
 //! Shared by the examples: where the SDSC-SP2 trace is, and the CPU time of a thread.
 #![allow(dead_code)] // each example uses part of it
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use slarm_pricing::workload::{trace_candidate, SDSC_SP2};
+use slarm_pricing::workload::SDSC_SP2;
 
-/// The shared trace folder, relative to this crate's manifest (`../shared/data/traces` from
-/// the workspace root).
-const SHARED_TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/traces");
-
-/// The SDSC-SP2 trace: `$SLARM_TRACES/SDSC-SP2-1998-4.2-cln.swf.gz`, else the shared folder's.
-/// `None`, after saying why on stderr, when it is absent: the example then skips.
+/// The SDSC-SP2 trace (`$SLARM_TRACES`, else the shared trace folder); `None`, after saying
+/// why on stderr, when it is absent: the example then skips.
 pub fn sdsc_sp2() -> Option<PathBuf> {
-    let p = trace_candidate(SDSC_SP2, Path::new(SHARED_TRACES));
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!(
-            "skipping: {} not found (set SLARM_TRACES to the folder holding {SDSC_SP2})",
-            p.display()
-        );
-        None
-    }
+    slarm_workload::traces::or_skip(SDSC_SP2)
 }
 
 /// CPU time of the calling thread in seconds (Linux `/proc/thread-self/stat`, 10 ms

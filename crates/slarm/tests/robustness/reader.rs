@@ -7,18 +7,9 @@ use slarm::workload::{Job, Workload};
 
 use crate::{property, Gen, Tally, READER_CASES};
 
-/// The trace folder: `$SLARM_TRACES` or `../shared/data/traces` beside the workspace.
-fn traces_dir() -> std::path::PathBuf {
-    std::env::var_os("SLARM_TRACES")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/traces").into()
-        })
-}
-
 /// Real SWF job lines (the first 200 jobs of KTH-SP2) when the trace folder is present.
 fn real_lines() -> Vec<String> {
-    let path = traces_dir().join("KTH-SP2-1996-2.1-cln.swf.gz");
+    let path = slarm::workload::traces::configured_dir().join("KTH-SP2-1996-2.1-cln.swf.gz");
     if !path.is_file() {
         eprintln!(
             "robustness: {} absent; corrupting synthetic SWF lines instead",
