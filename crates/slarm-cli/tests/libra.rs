@@ -165,3 +165,25 @@ fn bad_input_exits_with_2() {
         );
     }
 }
+
+/// A negative number given as a separate word (`--beta -1`) reaches slarm's own validation,
+/// which names the parameter and the value, instead of clap's "unexpected argument".
+#[test]
+fn negative_values_are_validated_by_slarm_not_rejected_by_the_parser() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = trace(dir.path());
+    let t = t.to_str().unwrap();
+    for (flag, want) in [
+        ("--beta", "beta must be >= 0, got -1"),
+        ("--delay-factor", "delay factor must be > 0, got -1"),
+        ("--high-urgency", "high_urgency_pct = -1"),
+    ] {
+        let out = slarm(&[
+            "libra", "--trace", t, "--policy", "libra", flag, "-1", "--nodes", "8",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
+        assert!(err.contains(want), "{flag}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{flag}: {err}");
+    }
+}

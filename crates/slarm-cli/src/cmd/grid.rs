@@ -23,7 +23,7 @@ pub struct GridArgs {
     #[arg(long, default_value = "none")]
     strategy: String,
     /// Overprovisioning factor kappa >= 1 (target of static and dynamic strategies).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 2.0)]
     kappa: f64,
     /// Offered BoT load of the initial system as a fraction (0.8) or a percentage ("80%").
     #[arg(long, default_value = "0.8")]
@@ -41,7 +41,7 @@ pub struct GridArgs {
     #[arg(long, default_value = "synthetic")]
     background: String,
     /// Utilisation of every site by the synthetic background.
-    #[arg(long, default_value_t = 0.15)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.15)]
     background_util: f64,
     /// Processors per synthetic background job (1 = the spec default; more = rigid parallel jobs).
     #[arg(long, default_value_t = 1)]
@@ -54,13 +54,13 @@ pub struct GridArgs {
     #[arg(long, default_value = "fcfs")]
     lrm: String,
     /// Dynamic strategy: monitoring period, seconds.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 60.0)]
     period: f64,
     /// Dynamic strategy: high load threshold (acquire above).
-    #[arg(long, default_value_t = 0.70)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.70)]
     high: f64,
     /// Dynamic strategy: low load threshold (release below).
-    #[arg(long, default_value_t = 0.60)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.60)]
     low: f64,
     /// Dynamic strategy: cloud pool at t = 0: target, lower-bound or one (kappa(0) = 1).
     #[arg(long, default_value = "target")]
@@ -72,13 +72,13 @@ pub struct GridArgs {
     #[arg(long, default_value = "per-task")]
     runtime_sharing: String,
     /// Trace time (s) that becomes t = 0 (e.g. 2008-06-01 00:00 for the DAS-3 June trace).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.0)]
     trace_origin: f64,
     /// Feedback controller target makespan (p90), minutes.
-    #[arg(long, default_value_t = 300.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 300.0)]
     target_min: f64,
     /// Feedback controller release threshold, minutes.
-    #[arg(long, default_value_t = 250.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 250.0)]
     release_min: f64,
     /// Cost model: busy-grid-plus-cloud-leases, provisioned-all or busy-only.
     #[arg(long, default_value = "busy-grid-plus-cloud-leases")]

@@ -38,22 +38,22 @@ pub struct LibraArgs {
     #[arg(long, value_parser = parse_policy)]
     policy: Policy,
     /// Libra+$ static pricing factor alpha (Table I: 1.0).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     alpha: f64,
     /// Libra+$ dynamic pricing factor beta (Table I: 0.1).
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.1)]
     beta: f64,
     /// Libra gamma (1).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     gamma: f64,
     /// Libra delta (1).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     delta: f64,
     /// Arrival delay factor: simulated gap = factor x trace gap (Table I: 0.5).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.5)]
     delay_factor: f64,
     /// Percentage of high-urgency jobs (Table I: 20).
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 20.0)]
     high_urgency: f64,
     /// Runtime under-estimation in percent: RE = R x (1 - PCT/100); 20 and -20 both mean
     /// "20 % under" (Table I: 0).

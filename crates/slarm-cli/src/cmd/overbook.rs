@@ -40,7 +40,7 @@ pub struct OverbookArgs {
     #[arg(long)]
     procs: Option<usize>,
     /// Occurrence factor (default: the printed one for the six PWA traces, else input util / 2).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     factor: Option<f64>,
     /// Number of batteries to run (default: all in the test window).
     #[arg(long)]

@@ -24,10 +24,10 @@ pub struct ProvisionArgs {
     #[arg(long, default_value_t = 1)]
     cost_function: usize,
     /// Lowest cost of the presets (per server and decision interval).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     cost_lo: f64,
     /// Highest cost of the presets.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 2.0)]
     cost_hi: f64,
     /// A user cost series: lines `time cost` (time in decision intervals, `#` comments),
     /// integrated exactly.
@@ -49,7 +49,7 @@ pub struct ProvisionArgs {
     #[arg(long, default_value_t = 1)]
     p_min: usize,
     /// SLA confidence as a fraction in (0, 1).
-    #[arg(long, default_value_t = 0.9999)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.9999)]
     y: f64,
     /// Submission deadline in decision intervals.
     #[arg(long, default_value_t = 64)]
@@ -58,19 +58,19 @@ pub struct ProvisionArgs {
     #[arg(long, default_value_t = 92)]
     d: usize,
     /// Length of a decision interval in seconds.
-    #[arg(long, default_value_t = 900.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 900.0)]
     delta: f64,
     /// Mean service time in seconds.
-    #[arg(long, default_value_t = 1200.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1200.0)]
     mean_service: f64,
     /// Deployment period r1 in seconds.
-    #[arg(long, default_value_t = 25.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 25.0)]
     r1: f64,
     /// Removal period r2 in seconds.
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 30.0)]
     r2: f64,
     /// Penalty per late job as a multiple of x * c_max (Eq. 4.10).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     penalty_factor: f64,
     /// Argmin ties: smallest (q) or prefer-current (p).
     #[arg(long, default_value = "smallest")]

@@ -39,16 +39,16 @@ enum QueueCommand {
 #[derive(Debug, Args)]
 struct CdfArgs {
     /// Arrival rate lambda.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     lambda: f64,
     /// Service rate mu.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     mu: f64,
     /// Number of servers m.
     #[arg(long)]
     servers: u64,
     /// Response-time threshold x.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     x: f64,
 }
 
@@ -67,10 +67,10 @@ enum DisciplineArg {
 #[derive(Debug, Args)]
 struct SimArgs {
     /// Arrivals stop at this time.
-    #[arg(long, default_value_t = 20_000.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 20_000.0)]
     horizon: f64,
     /// Jobs arriving before this time are not measured.
-    #[arg(long, default_value_t = 1_000.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1_000.0)]
     warmup: f64,
     /// Independent replications.
     #[arg(long, default_value_t = 10)]
@@ -87,7 +87,7 @@ struct SimArgs {
 #[derive(Debug, Args)]
 struct SizeArgs {
     /// Service rate mu.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     mu: f64,
     /// A class as LAMBDA:X:Y (SLA P(T <= X) >= Y); repeat for each class.
     #[arg(long = "class", required = true)]
@@ -106,7 +106,7 @@ struct SimulateArgs {
     #[arg(long)]
     servers: u64,
     /// Service rate mu.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     mu: f64,
     /// A class as LAMBDA:X:Y; repeat for each class.
     #[arg(long = "class", required = true)]
