@@ -141,6 +141,36 @@ impl Check {
         self.reason = Some(reason.into());
         self
     }
+
+    /// Attaches `reason` only if the verdict is [`Verdict::Differs`]: the explanation, given at
+    /// construction, of why ours would differ (naming the spec section and the
+    /// docs/decisions.md entry), for a check that holds at one scale or seed and not at another.
+    ///
+    /// ```
+    /// use slarm_report::Check;
+    /// let held = Check::claim("a", "x rises", true, "yes").with_reason_if_differs("noise");
+    /// assert_eq!(held.reason, None);
+    /// let failed = Check::claim("a", "x rises", false, "no").with_reason_if_differs("noise");
+    /// assert_eq!(failed.reason.as_deref(), Some("noise"));
+    /// ```
+    pub fn with_reason_if_differs(self, reason: impl Into<String>) -> Self {
+        if self.verdict == Verdict::Differs {
+            self.with_reason(reason)
+        } else {
+            self
+        }
+    }
+
+    /// Whether this check differs without saying why (no reason, or a blank one). Issue 9 asks
+    /// every "differs" verdict to carry its reason; the reproduction engine and
+    /// `cargo xtask report-check` reject reports that hold such a check.
+    pub fn is_unexplained(&self) -> bool {
+        self.verdict == Verdict::Differs
+            && match self.reason.as_deref() {
+                Some(r) => r.trim().is_empty(),
+                None => true,
+            }
+    }
 }
 
 #[cfg(test)]
@@ -170,5 +200,17 @@ mod tests {
             Verdict::WithinTolerance
         );
         assert_eq!(Check::claim("a", "", false, "no").verdict, Verdict::Differs);
+    }
+
+    #[test]
+    fn unexplained_means_differs_without_a_reason() {
+        let differs = Check::numeric("a", "", 2.0, Some(1.0), 0.1);
+        assert!(differs.is_unexplained());
+        assert!(differs.clone().with_reason("  ").is_unexplained());
+        assert!(!differs.clone().with_reason("why").is_unexplained());
+        assert!(!differs.with_reason_if_differs("why").is_unexplained());
+        let holds = Check::numeric("a", "", 1.0, Some(1.0), 0.1).with_reason_if_differs("why");
+        assert!(!holds.is_unexplained());
+        assert_eq!(holds.reason, None);
     }
 }

@@ -149,6 +149,13 @@ pub struct PaperReport {
     pub notes: Vec<String>,
 }
 
+impl PaperReport {
+    /// The checks that differ without a reason (see [`Check::is_unexplained`]): must be empty.
+    pub fn unexplained_checks(&self) -> Vec<&Check> {
+        self.checks.iter().filter(|c| c.is_unexplained()).collect()
+    }
+}
+
 /// A paper's reproduction, split into independent cells.
 ///
 /// Implementations live in each model crate's `experiments` module; `slarm reproduce` runs
@@ -160,6 +167,13 @@ pub trait Experiment: Send + Sync {
     fn paper(&self) -> &'static str;
     /// Human title.
     fn title(&self) -> &'static str;
+    /// File names, in the trace folder (`RunConfig::traces`), of the traces this experiment
+    /// reads when they are present, e.g. `["SDSC-SP2-1998-4.2-cln.swf.gz"]`. The engine records
+    /// the SHA-256 of exactly these files in the paper's `run.json`. Default: none (synthetic
+    /// workloads only).
+    fn trace_files(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
     /// The cells of this run, in a stable order.
     fn cells(&self, cfg: &RunConfig) -> Result<Vec<CellSpec>, ExperimentError>;
     /// Runs one cell.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use slarm_report::{CellOutput, CellSpec, Experiment, RunConfig, Scale};
 
 use crate::fsutil::{
-    clear_outputs, ensure_dir, list_dir, process_cpu_seconds, read, sha256_file, to_json_bytes,
+    clear_outputs, ensure_dir, process_cpu_seconds, read, sha256_file, to_json_bytes,
     write_atomic,
 };
 use crate::options::{Options, Shard};
@@ -32,6 +32,12 @@ pub struct PaperSummary {
     pub assembled: bool,
     /// Number of checks per verdict label, when assembled.
     pub verdicts: BTreeMap<String, usize>,
+    /// Ids of the checks that differ without a reason ([`slarm_report::Check::is_unexplained`]).
+    /// Issue 9 wants a reason on every "differs" verdict, so a non-empty list is a defect of
+    /// the experiment: the files are still written, and `slarm reproduce` / `slarm merge`
+    /// exit non-zero naming these checks.
+    #[serde(default)]
+    pub unexplained: Vec<String>,
     /// Wall-clock seconds spent computing this paper's cells, summed over cells: in this run
     /// for `reproduce`, as recorded by the shards for `merge`.
     pub cell_seconds: f64,
@@ -130,18 +136,30 @@ fn parse_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, ReproError
     })
 }
 
-/// Checksums of the trace files (`*.swf`, `*.gz`) in the trace folder, by file name.
-fn trace_checksums(traces: Option<&Path>) -> Result<BTreeMap<String, String>, ReproError> {
+/// Checksums of the trace files `exp` reads ([`Experiment::trace_files`]) that are present in
+/// the trace folder, by file name; absent files are read as synthetic stand-ins and listed
+/// nowhere. Each file is hashed once per process (`cache`), however many papers read it.
+fn trace_checksums(
+    exp: &dyn Experiment,
+    traces: Option<&Path>,
+    cache: &mut BTreeMap<String, String>,
+) -> Result<BTreeMap<String, String>, ReproError> {
     let mut m = BTreeMap::new();
     if let Some(dir) = traces {
-        for p in list_dir(dir)? {
-            let name = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if p.is_file() && (name.ends_with(".swf") || name.ends_with(".gz")) {
-                m.insert(name, sha256_file(&p)?);
+        for name in exp.trace_files() {
+            let p = dir.join(name);
+            if !p.is_file() {
+                continue;
             }
+            let sum = match cache.get(name) {
+                Some(s) => s.clone(),
+                None => {
+                    let s = sha256_file(&p)?;
+                    cache.insert(name.to_string(), s.clone());
+                    s
+                }
+            };
+            m.insert(name.to_string(), sum);
         }
     }
     Ok(m)
@@ -162,7 +180,7 @@ fn plan<'a>(
         seed: opts.seed,
         traces: opts.traces.clone(),
     };
-    let checksums = trace_checksums(opts.traces.as_deref())?;
+    let mut hashed = BTreeMap::new();
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for &exp in experiments {
@@ -188,7 +206,7 @@ fn plan<'a>(
             scale: opts.scale,
             seed: opts.seed,
             traces: opts.traces.clone(),
-            trace_sha256: checksums.clone(),
+            trace_sha256: trace_checksums(exp, opts.traces.as_deref(), &mut hashed)?,
             revision: opts.revision.clone(),
             cells: cells.iter().map(|c| c.id.clone()).collect(),
         };
@@ -345,10 +363,11 @@ pub fn reproduce(
             reused: reused[p],
             assembled: false,
             verdicts: BTreeMap::new(),
+            unexplained: Vec::new(),
             cell_seconds: secs[p],
         };
         if opts.shard.is_none() {
-            summary.verdicts = assemble(pl.exp, &pl.config, &opts.out)?;
+            (summary.verdicts, summary.unexplained) = assemble(pl.exp, &pl.config, &opts.out)?;
             summary.assembled = true;
         }
         papers.push(summary);
@@ -377,12 +396,13 @@ fn finish(
     Ok(summary)
 }
 
-/// Loads every cell of a paper from `out` and writes its report files.
+/// Loads every cell of a paper from `out` and writes its report files; returns the number of
+/// checks per verdict and the ids of the checks that differ without a reason.
 fn assemble(
     exp: &dyn Experiment,
     config: &PaperConfig,
     out: &Path,
-) -> Result<BTreeMap<String, usize>, ReproError> {
+) -> Result<(BTreeMap<String, usize>, Vec<String>), ReproError> {
     let cfg = config.run_config();
     let mut outputs = Vec::with_capacity(config.cells.len());
     for id in &config.cells {
@@ -402,7 +422,12 @@ fn assemble(
     for c in &report.checks {
         *verdicts.entry(c.verdict.label().to_string()).or_insert(0) += 1;
     }
-    Ok(verdicts)
+    let unexplained = report
+        .unexplained_checks()
+        .into_iter()
+        .map(|c| c.id.clone())
+        .collect();
+    Ok((verdicts, unexplained))
 }
 
 /// Joins shard folders into `out`: copies every cell, checks the shards agree and cover every
@@ -479,7 +504,7 @@ pub fn merge(
             &to_json_bytes(&config),
         )?;
         timings.save(out, paper)?;
-        let verdicts = assemble(exp, &config, out)?;
+        let (verdicts, unexplained) = assemble(exp, &config, out)?;
         papers.push(PaperSummary {
             paper: paper.to_string(),
             cells: config.cells.len(),
@@ -487,6 +512,7 @@ pub fn merge(
             reused: cells.len(),
             assembled: true,
             verdicts,
+            unexplained,
             cell_seconds: timings.total(&config.cells),
         });
     }

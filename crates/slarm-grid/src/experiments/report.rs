@@ -206,6 +206,17 @@ fn table3(rows: &[Row], seeds: usize, out: &mut Sections) {
     }
 }
 
+/// Why the Table III orderings (and Fig. 4's) can differ: in our runs no BoT task waits.
+const NO_WAIT_REASON: &str = "no BoT task waits in a local queue at any kappa in our runs (spec §1.6, A8: '80 % offered load' counts work, most of it in a few long tasks that run after the last arrival, so the grid is about 36 % busy; the DAS-3 background trace is absent, A10): C_d and C_s then reflect only the runtime spread and differ between strategies and kappa by seed noise (95 % half-width 1.6-2.3 on C_d), so there is no knee and orderings among them are decided by noise (decision '[slarm-grid] Why the orderings of Tables III and VI and Fig. 4 differ'; docs/reproduction.md yigitbasi2010)";
+/// Why the Table VI claims can differ, per variant (spec §4, A22).
+fn table6_reason(id: &str) -> &'static str {
+    if id.contains("a22") {
+        "with A22's calibration the controller drives every target pair to the model's no-queueing ceiling, so the with-controller count rises as the target loosens (the paper's loose pairs stay 5-10 points below it); at quick scale the 6,000-BoT controller workload cannot queue like the paper's (the calibration stops at its load bound of 10), so the improvement is small, while at paper scale it is 48/46/41 points (paper 67/48/40) (spec A22; decision '[slarm-grid] Why the orderings of Tables III and VI and Fig. 4 differ')"
+    } else {
+        "at 80 % offered load, as A22 writes, our initial system hardly queues (mean makespan 590 min at paper scale, paper 3120), so the controller has nothing to fix: improvement 0 points and both counts at the model's no-queueing ceiling, which rises as the target loosens (spec A22; decision '[slarm-grid] Why the orderings of Tables III and VI and Fig. 4 differ'; the table6-a22 variant calibrates the congestion)"
+    }
+}
+
 fn claims_table3(g: &[[(f64, f64); 5]; 4], checks: &mut Vec<Check>) {
     // Dynamic lowest C_d and C_s in every column kappa >= 1.5.
     let mut lowest = true;
@@ -227,13 +238,15 @@ fn claims_table3(g: &[[(f64, f64); 5]; 4], checks: &mut Vec<Check>) {
         "Dynamic has the lowest C_d and C_s in every column (kappa 1.5-3)",
         lowest,
         detail.join("; "),
-    ));
+    )
+    .with_reason_if_differs(NO_WAIT_REASON));
     checks.push(Check::claim(
         "table3/dynamic-le-all",
         "Dynamic <= All for at least 6 of the 8 (C_d, C_s) pairs (paper: 8 of 8)",
         dyn_le_all >= 6,
         format!("{dyn_le_all} of 8"),
-    ));
+    )
+    .with_reason_if_differs(NO_WAIT_REASON));
     // Both metrics fall or stay flat as kappa rises (5 % slack for "flat").
     let mut bad = Vec::new();
     for (si, s) in TABLE3_STRATEGIES.iter().enumerate() {
@@ -259,7 +272,8 @@ fn claims_table3(g: &[[(f64, f64); 5]; 4], checks: &mut Vec<Check>) {
         } else {
             format!("rises at {}", bad.join(", "))
         },
-    ));
+    )
+    .with_reason_if_differs(NO_WAIT_REASON));
     // Knee near 2.5.
     let big_gain = g[0][0].0 / g[0][3].0;
     checks.push(Check::claim(
@@ -267,14 +281,16 @@ fn claims_table3(g: &[[(f64, f64); 5]; 4], checks: &mut Vec<Check>) {
         "C_d(NO) / C_d(All, kappa 2.5) >= 5 (paper 11.2)",
         big_gain >= 5.0,
         format!("{big_gain:.2}"),
-    ));
+    )
+    .with_reason_if_differs(NO_WAIT_REASON));
     let flat = g[0][3].0 / g[0][4].0;
     checks.push(Check::claim(
         "table3/knee-flat",
         "C_d(All, 2.5) / C_d(All, 3.0) <= 1.15: little gain beyond the critical value (paper 1.008)",
         flat <= 1.15,
         format!("{flat:.3}"),
-    ));
+    )
+    .with_reason_if_differs(NO_WAIT_REASON));
 }
 
 fn table4(rows: &[Row], out: &mut Sections) {
@@ -518,19 +534,22 @@ fn claims_table6(id: &str, wo: &[f64], w: &[f64], imp: &[i64], checks: &mut Vec<
         "without the controller, the count meeting the target rises as the target loosens",
         wo.windows(2).all(|x| x[1] >= x[0]),
         format!("{wo:?}"),
-    ));
+    )
+    .with_reason_if_differs(table6_reason(id)));
     checks.push(Check::claim(
         format!("{id}/with-falls"),
         "with the controller, the count meeting the target falls as the target loosens",
         w.windows(2).all(|x| x[1] <= x[0]),
         format!("{w:?}"),
-    ));
+    )
+    .with_reason_if_differs(table6_reason(id)));
     checks.push(Check::claim(
         format!("{id}/improvement-large"),
         "the controller raises the share of BoTs meeting the target by tens of points (> 25 for the tight pair) and the gain falls from tight to loose",
         imp.first().is_some_and(|&i| i > 25) && imp.windows(2).all(|x| x[1] <= x[0]),
         format!("{imp:?} points"),
-    ));
+    )
+    .with_reason_if_differs(table6_reason(id)));
 }
 
 fn policies(rows: &[Row], out: &mut Sections) {
@@ -639,7 +658,8 @@ fn policy_claims(exp: &str, [st, pt, pb, ect]: [&CellResult; 4], checks: &mut Ve
                 iqr(st),
                 iqr(ect)
             ),
-        ));
+        )
+        .with_reason_if_differs("under All kappa 2 no BoT task waits (see the Table III reason), so DynPerTask, DynPerBoT and Static all place tasks on free processors and their NSL spreads differ only by noise (paper scale: 0.246 / 0.248 vs Static 0.249); only ECT, which predicts from the last two runtimes, is clearly worse (spec §3 Fig. 4; decision '[slarm-grid] Why the orderings of Tables III and VI and Fig. 4 differ')"));
     }
 }
 

@@ -130,6 +130,10 @@ impl Experiment for Birkenheuer2012 {
         "Birkenheuer 2012: Risk Aware Overbooking for SLA Based Scheduling Systems"
     }
 
+    fn trace_files(&self) -> Vec<&'static str> {
+        PWA_TRACES.iter().map(|t| t.file).collect()
+    }
+
     fn cells(&self, cfg: &RunConfig) -> Result<Vec<CellSpec>, ExperimentError> {
         let mut out = Vec::new();
         for (ti, t) in PWA_TRACES.iter().enumerate() {

@@ -280,6 +280,10 @@ impl Experiment for YeoBuyya {
         "Yeo & Buyya: Libra+$ pricing for utility-driven cluster management"
     }
 
+    fn trace_files(&self) -> Vec<&'static str> {
+        vec![SDSC_SP2]
+    }
+
     fn cells(&self, _cfg: &RunConfig) -> Result<Vec<CellSpec>, ExperimentError> {
         let mut cells = Vec::new();
         for f in FIGURES {

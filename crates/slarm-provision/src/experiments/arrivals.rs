@@ -10,6 +10,9 @@ use crate::reference::{ARRIVALS_PER_INTERVAL, MEAN_ARRIVALS, MEAN_GAP_SECS, TABL
 
 /// Mean and sd of the per-stream count and mean gap over `n` streams of `prof`, and the mean
 /// arrivals per interval `s = 0..=63`.
+/// Why a Monte Carlo arrival statistic can fall outside its tolerance.
+const ARRIVAL_NOISE: &str = "Monte Carlo of the thesis's arrival generator (spec §2, §6 [D]) with fewer streams at quick scale; the tolerance is about 2 standard errors at the thesis's 1,000 streams, so an unlucky seed can exceed it (decision '[slarm-provision] Monte Carlo sizes and exact tables after u')";
+
 fn stream_moments(prof: &ArrivalProfile, st: &RngStreams, n: u64) -> ([Welford; 2], Vec<f64>) {
     let (mut count, mut gap) = (Welford::new(), Welford::new());
     let mut per_interval = vec![0.0; 64];
@@ -71,7 +74,7 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) {
             num(&r[format!("{key}_mean")]),
             mean,
             0.01,
-        ));
+        ).with_reason_if_differs(ARRIVAL_NOISE));
         // the sd of a sample sd is about sd / sqrt(2 n): 2.2 % at n = 1,000
         rep.checks.push(Check::relative(
             format!("{id}-sd"),
@@ -79,7 +82,7 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) {
             num(&r[format!("{key}_sd")]),
             sd,
             0.06,
-        ));
+        ).with_reason_if_differs(ARRIVAL_NOISE));
     }
     let mut t = Table::new(
         "table-5-1",
@@ -103,7 +106,7 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) {
                 ours,
                 theirs,
                 0.015,
-            ));
+            ).with_reason_if_differs(ARRIVAL_NOISE));
         }
     }
     rep.tables.push(t);

@@ -516,7 +516,7 @@ fn shape_checks(rows: &Rows, rep: &mut Report) {
         "H1/H2 deploy enough servers at the start, then reduce gradually, whatever the CF (item 9, Fig. 5.6)",
         same && at(1) >= 3.9 && declining && at(85) < 1.5,
         format!("H1 identical across CFs: {same}; mean servers s = 1: {:.2}, 30: {:.2}, 60: {:.2}, 79: {:.2}, 80: {:.2} (g = 0 from s = 80), 85: {:.2}", at(1), at(30), at(60), at(79), at(80), at(85)),
-    ));
+    ).with_reason_if_differs("H1/H2 size from the Monte Carlo g_s(p) below u (spec §3.1, §8 A13), whose error is about 5.9 jobs at the quick scale's 10,000 runs per cell (decision '[slarm-provision] Monte Carlo sizes and exact tables after u'): that noisy g is not monotone in s, and where it rises the mean servers rise by more than the 0.05 slack (quick scale, seed 1: g_s(p_max) 73 -> 87 over s = 27-38, bumps at s = 34, 39); at paper scale (400,000 runs, error 0.9 job) the decline holds"));
     let curve = |cf: usize| {
         (1..=91)
             .map(|s| rows.cost_aware_servers(cf, s))
