@@ -80,6 +80,20 @@ fn strs(v: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Ids of the checks of a `checks.json` whose verdict is "differs" and whose reason is missing
+/// or blank (issue 9: every "differs" verdict carries its reason).
+fn unexplained_differs(checks: &Value) -> Vec<String> {
+    checks
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| {
+            c["verdict"] == "differs" && c["reason"].as_str().map_or(true, |r| r.trim().is_empty())
+        })
+        .map(|c| c["id"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
 /// Compares one paper's part of the page with the files of the run.
 fn check_paper(dir: &Path, paper: &str, page: &Value, t: &mut Tally) -> Result<(), String> {
     let run = read_json(&dir.join(paper).join("run.json"))?;
@@ -122,6 +136,18 @@ fn check_paper(dir: &Path, paper: &str, page: &Value, t: &mut Tally) -> Result<(
             ),
         );
     }
+    let unexplained = unexplained_differs(&read_json(&dir.join(paper).join("checks.json"))?);
+    t.line(
+        unexplained.is_empty(),
+        if unexplained.is_empty() {
+            format!("{paper}: every 'differs' check carries its reason")
+        } else {
+            format!(
+                "{paper}: checks differ without a reason: {}",
+                unexplained.join(", ")
+            )
+        },
+    );
     let figures = strs(&run["figures"]);
     let imgs: Vec<&Value> = page["figures"]
         .as_array()
@@ -297,5 +323,22 @@ pub fn run(args: &[String]) -> ExitCode {
             eprintln!("report-check: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differs_rows_without_a_reason_are_named() {
+        let checks = serde_json::json!([
+            {"id": "a", "verdict": "differs", "reason": "spec §1"},
+            {"id": "b", "verdict": "differs", "reason": null},
+            {"id": "c", "verdict": "differs", "reason": "  "},
+            {"id": "d", "verdict": "match", "reason": null},
+            {"id": "e", "verdict": "differs"}
+        ]);
+        assert_eq!(unexplained_differs(&checks), ["b", "c", "e"]);
     }
 }

@@ -322,7 +322,9 @@ fn accuracy_checks(
             acc >= floor,
             format!("S = {acc:.4}"),
         )
-        .with_reason_if_differs(format!("S is a sample mean over L sampled settings (spec 003 §5.5/§5.10); {reason}")),
+        .with_reason_if_differs(format!(
+            "S is a sample mean over L sampled settings (spec 003 §5.5/§5.10); {reason}"
+        )),
     ]
 }
 
@@ -424,7 +426,9 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
                     Some(*fp),
                     0.02,
                 )
-                .with_reason("0.2 lambda grid, DA strictly better (decision '[slarm-queueing] 13. Grids')"),
+                .with_reason(
+                    "0.2 lambda grid, DA strictly better (decision '[slarm-queueing] 13. Grids')",
+                ),
             );
         }
         tables.push(t);
@@ -672,12 +676,15 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
             for (k, name) in ["Delta_F", "Delta_H"].iter().enumerate() {
                 checks.push(Check::numeric(format!("table5.2/{}/{name}", s.id()), format!("{name}, {}", s.label()), d[k], Some(T52[i][k]), 0.5).with_reason("small L; Table 5.2 trusted over the text's 0.45 (decision 'Delta_H conflict')"));
             }
-            checks.push(Check::claim(
-                format!("table5.1/{}/pdp-top", s.id()),
-                "PDP is the top discipline most often",
-                q[2] >= q[1] && q[2] >= q[0],
-                format!("q_F {:.3}, q_H {:.3}, q_P {:.3}", q[0], q[1], q[2]),
-            ).with_reason_if_differs(SIM_BUDGET_REASON));
+            checks.push(
+                Check::claim(
+                    format!("table5.1/{}/pdp-top", s.id()),
+                    "PDP is the top discipline most often",
+                    q[2] >= q[1] && q[2] >= q[0],
+                    format!("q_F {:.3}, q_H {:.3}, q_P {:.3}", q[0], q[1], q[2]),
+                )
+                .with_reason_if_differs(SIM_BUDGET_REASON),
+            );
         }
     }
     tables.push(t51.with_note("q_F counts ties: FCFS is top wherever PDP and HOL need as many nodes as Algorithm 2's FCFS strategy. See Table 5.2 for the share of samples where both classes bind at the same FCFS-SA size, where a priority discipline has no slack to move."));
@@ -707,18 +714,24 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
             ]);
             checks.push(Check::numeric(format!("table6.1/solution{}", k + 1), format!("M_avg {}", names[k]), m[k], Some(T61[k]), 1.0).with_reason("sampling distribution unstated, U(0,40)/U(2,5) assumed (decision 'Procedure 3')"));
         }
-        checks.push(Check::claim(
-            "table6.1/ordering",
-            "removing the large-D edge is best: M3 < M2 < M4 < M1",
-            m[2] < m[1] && m[1] < m[3] && m[3] < m[0],
-            format!("M = {m:?}"),
-        ).with_reason_if_differs(TABLE61_REASON));
-        checks.push(Check::claim(
-            "table6.1/solution3-best",
-            "solution 3 gives the fewest nodes",
-            m[2] <= m[0] && m[2] <= m[1] && m[2] <= m[3],
-            format!("M = {m:?}"),
-        ).with_reason_if_differs(TABLE61_REASON));
+        checks.push(
+            Check::claim(
+                "table6.1/ordering",
+                "removing the large-D edge is best: M3 < M2 < M4 < M1",
+                m[2] < m[1] && m[1] < m[3] && m[3] < m[0],
+                format!("M = {m:?}"),
+            )
+            .with_reason_if_differs(TABLE61_REASON),
+        );
+        checks.push(
+            Check::claim(
+                "table6.1/solution3-best",
+                "solution 3 gives the fewest nodes",
+                m[2] <= m[0] && m[2] <= m[1] && m[2] <= m[3],
+                format!("M = {m:?}"),
+            )
+            .with_reason_if_differs(TABLE61_REASON),
+        );
         tables.push(t.with_note(format!(
             "{} structure-3 samples out of {} draws.",
             r["samples"], r["draws"]
@@ -821,12 +834,15 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
                     .with_reason(SIM_BUDGET_REASON),
                 );
             }
-            checks.push(Check::claim(
-                format!("table6.3/{}/sa-pdp-best", s.id()),
-                "SA with PDP is always the best PDP strategy",
-                sab >= 1.0,
-                format!("fraction {sab:.3}"),
-            ).with_reason_if_differs(SA_PDP_REASON));
+            checks.push(
+                Check::claim(
+                    format!("table6.3/{}/sa-pdp-best", s.id()),
+                    "SA with PDP is always the best PDP strategy",
+                    sab >= 1.0,
+                    format!("fraction {sab:.3}"),
+                )
+                .with_reason_if_differs(SA_PDP_REASON),
+            );
         }
     }
     tables.push(t63);

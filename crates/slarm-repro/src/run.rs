@@ -10,8 +10,7 @@ use serde::{Deserialize, Serialize};
 use slarm_report::{CellOutput, CellSpec, Experiment, RunConfig, Scale};
 
 use crate::fsutil::{
-    clear_outputs, ensure_dir, process_cpu_seconds, read, sha256_file, to_json_bytes,
-    write_atomic,
+    clear_outputs, ensure_dir, process_cpu_seconds, read, sha256_file, to_json_bytes, write_atomic,
 };
 use crate::options::{Options, Shard};
 use crate::write::{write_index, write_paper};

@@ -38,6 +38,9 @@ impl Experiment for Pi {
     fn title(&self) -> &'static str {
         "Fake: pi by Monte Carlo"
     }
+    fn trace_files(&self) -> Vec<&'static str> {
+        vec!["READ.swf", "ABSENT.swf.gz"]
+    }
     fn cells(&self, cfg: &RunConfig) -> Result<Vec<CellSpec>, ExperimentError> {
         let n = if cfg.scale == Scale::Quick { 7 } else { 20 };
         Ok((0..n)
@@ -94,13 +97,18 @@ impl Experiment for Pi {
             title: self.title().into(),
             workload: "none".into(),
             tables: vec![t],
-            checks: vec![Check::numeric(
-                "pi",
-                "mean estimate",
-                mean,
-                Some(std::f64::consts::PI),
-                0.1,
-            )],
+            checks: vec![
+                Check::numeric("pi", "mean estimate", mean, Some(std::f64::consts::PI), 0.1),
+                // A claim that always differs, explained only when `explain` is set.
+                {
+                    let c = Check::claim("always-differs", "a failing claim", false, "no");
+                    if self.table_id == "unexplained" {
+                        c
+                    } else {
+                        c.with_reason("by construction")
+                    }
+                },
+            ],
             figures: vec![fig],
             notes: vec!["a note".into()],
         })
@@ -144,7 +152,8 @@ fn sharded_and_merged_equals_one_run_byte_for_byte() {
             .copied()
             .unwrap_or(0)
             + s.papers[0].verdicts.get("differs").copied().unwrap_or(0),
-        1
+        2,
+        "pi within tolerance or differs, plus the claim that always differs"
     );
     let mut shard_dirs = Vec::new();
     for k in 1..=3 {
@@ -272,4 +281,54 @@ fn bad_table_ids_are_refused() {
         let e = reproduce(&[&exp], &opts(&tmp.path().join("b"), None, false)).unwrap_err();
         assert!(e.to_string().contains(why), "{id}: {e}");
     }
+}
+
+#[test]
+fn run_json_lists_only_the_traces_the_paper_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let traces = tmp.path().join("pwa");
+    std::fs::create_dir_all(&traces).unwrap();
+    std::fs::write(traces.join("READ.swf"), "; empty log\n").unwrap();
+    std::fs::write(traces.join("OTHER.swf"), "; another log\n").unwrap();
+    let exp = Pi::new();
+    let with_traces = |out: &Path, shard: Option<Shard>| Options {
+        traces: Some(traces.clone()),
+        ..opts(out, shard, false)
+    };
+    let whole = tmp.path().join("whole");
+    reproduce(&[&exp], &with_traces(&whole, None)).unwrap();
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(whole.join("hu2009/run.json")).unwrap()).unwrap();
+    // sha256 of "; empty log\n" (python3 hashlib); OTHER.swf is not read, ABSENT.swf.gz absent.
+    assert_eq!(
+        run["trace_sha256"],
+        json!({"READ.swf": "f42663e779e3267d15ad53369e81e8181c17cdb19ecfcd1cd5c04725494aebcb"}),
+        "{run}"
+    );
+    let mut shard_dirs = Vec::new();
+    for k in 1..=3 {
+        let d = tmp.path().join(format!("shard{k}"));
+        reproduce(&[&exp], &with_traces(&d, shard(k))).unwrap();
+        shard_dirs.push(d);
+    }
+    let merged = tmp.path().join("merged");
+    merge(&[&exp], &merged, &shard_dirs).unwrap();
+    assert_identical(&whole, &merged);
+}
+
+#[test]
+fn checks_that_differ_without_a_reason_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let explained = reproduce(&[&Pi::new()], &opts(&tmp.path().join("a"), None, false)).unwrap();
+    assert!(explained.papers[0].unexplained.is_empty());
+    let exp = Pi {
+        table_id: "unexplained",
+        ..Pi::new()
+    };
+    let s = reproduce(&[&exp], &opts(&tmp.path().join("b"), None, false)).unwrap();
+    assert_eq!(s.papers[0].unexplained, ["always-differs"]);
+    assert!(
+        tmp.path().join("b/hu2009/checks.json").is_file(),
+        "the report is still written"
+    );
 }

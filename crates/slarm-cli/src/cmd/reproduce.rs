@@ -138,6 +138,30 @@ fn summary_output(s: &RunSummary, unavailable: &[&str]) -> Output {
     Output::new(json, text)
 }
 
+/// Issue 9: every "differs" verdict carries its reason. A check that differs without one is a
+/// defect of the paper's experiment module: the report is written, but the command fails
+/// (exit 1) naming the checks.
+fn require_explained(s: &slarm_repro::RunSummary) -> CliResult<()> {
+    let missing: Vec<String> = s
+        .papers
+        .iter()
+        .flat_map(|p| {
+            p.unexplained
+                .iter()
+                .map(move |id| format!("{}/{id}", p.paper))
+        })
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::internal(format!(
+            "checks differ without a reason (report written to {}): {}",
+            s.out.display(),
+            missing.join(", ")
+        )))
+    }
+}
+
 /// Runs `slarm reproduce`.
 pub fn run(args: &ReproduceArgs) -> CliResult<Output> {
     for p in &args.papers {
@@ -206,6 +230,7 @@ pub fn run(args: &ReproduceArgs) -> CliResult<Output> {
         revision: revision(),
     };
     let summary = slarm_repro::reproduce(&selected, &opts).map_err(repro_error)?;
+    require_explained(&summary)?;
     Ok(summary_output(&summary, &unavailable))
 }
 
@@ -220,5 +245,6 @@ pub fn merge(args: &MergeArgs) -> CliResult<Output> {
         }
     }
     let summary = slarm_repro::merge(&registry(), &args.out, &args.shards).map_err(repro_error)?;
+    require_explained(&summary)?;
     Ok(summary_output(&summary, &[]))
 }

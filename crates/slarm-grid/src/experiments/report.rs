@@ -233,20 +233,24 @@ fn claims_table3(g: &[[(f64, f64); 5]; 4], checks: &mut Vec<Check>) {
         ));
         dyn_le_all += usize::from(dd <= g[0][ki].0) + usize::from(ds <= g[0][ki].1);
     }
-    checks.push(Check::claim(
-        "table3/dynamic-lowest",
-        "Dynamic has the lowest C_d and C_s in every column (kappa 1.5-3)",
-        lowest,
-        detail.join("; "),
-    )
-    .with_reason_if_differs(NO_WAIT_REASON));
-    checks.push(Check::claim(
-        "table3/dynamic-le-all",
-        "Dynamic <= All for at least 6 of the 8 (C_d, C_s) pairs (paper: 8 of 8)",
-        dyn_le_all >= 6,
-        format!("{dyn_le_all} of 8"),
-    )
-    .with_reason_if_differs(NO_WAIT_REASON));
+    checks.push(
+        Check::claim(
+            "table3/dynamic-lowest",
+            "Dynamic has the lowest C_d and C_s in every column (kappa 1.5-3)",
+            lowest,
+            detail.join("; "),
+        )
+        .with_reason_if_differs(NO_WAIT_REASON),
+    );
+    checks.push(
+        Check::claim(
+            "table3/dynamic-le-all",
+            "Dynamic <= All for at least 6 of the 8 (C_d, C_s) pairs (paper: 8 of 8)",
+            dyn_le_all >= 6,
+            format!("{dyn_le_all} of 8"),
+        )
+        .with_reason_if_differs(NO_WAIT_REASON),
+    );
     // Both metrics fall or stay flat as kappa rises (5 % slack for "flat").
     let mut bad = Vec::new();
     for (si, s) in TABLE3_STRATEGIES.iter().enumerate() {
@@ -263,26 +267,30 @@ fn claims_table3(g: &[[(f64, f64); 5]; 4], checks: &mut Vec<Check>) {
             }
         }
     }
-    checks.push(Check::claim(
-        "table3/monotone",
-        "C_d and C_s fall or stay flat (within 5 %) as kappa rises, for every strategy",
-        bad.is_empty(),
-        if bad.is_empty() {
-            "holds for all 16 steps".to_string()
-        } else {
-            format!("rises at {}", bad.join(", "))
-        },
-    )
-    .with_reason_if_differs(NO_WAIT_REASON));
+    checks.push(
+        Check::claim(
+            "table3/monotone",
+            "C_d and C_s fall or stay flat (within 5 %) as kappa rises, for every strategy",
+            bad.is_empty(),
+            if bad.is_empty() {
+                "holds for all 16 steps".to_string()
+            } else {
+                format!("rises at {}", bad.join(", "))
+            },
+        )
+        .with_reason_if_differs(NO_WAIT_REASON),
+    );
     // Knee near 2.5.
     let big_gain = g[0][0].0 / g[0][3].0;
-    checks.push(Check::claim(
-        "table3/knee-gain",
-        "C_d(NO) / C_d(All, kappa 2.5) >= 5 (paper 11.2)",
-        big_gain >= 5.0,
-        format!("{big_gain:.2}"),
-    )
-    .with_reason_if_differs(NO_WAIT_REASON));
+    checks.push(
+        Check::claim(
+            "table3/knee-gain",
+            "C_d(NO) / C_d(All, kappa 2.5) >= 5 (paper 11.2)",
+            big_gain >= 5.0,
+            format!("{big_gain:.2}"),
+        )
+        .with_reason_if_differs(NO_WAIT_REASON),
+    );
     let flat = g[0][3].0 / g[0][4].0;
     checks.push(Check::claim(
         "table3/knee-flat",
@@ -529,20 +537,24 @@ fn table6(rows: &[Row], exp: &str, out: &mut Sections) {
 }
 
 fn claims_table6(id: &str, wo: &[f64], w: &[f64], imp: &[i64], checks: &mut Vec<Check>) {
-    checks.push(Check::claim(
-        format!("{id}/without-rises"),
-        "without the controller, the count meeting the target rises as the target loosens",
-        wo.windows(2).all(|x| x[1] >= x[0]),
-        format!("{wo:?}"),
-    )
-    .with_reason_if_differs(table6_reason(id)));
-    checks.push(Check::claim(
-        format!("{id}/with-falls"),
-        "with the controller, the count meeting the target falls as the target loosens",
-        w.windows(2).all(|x| x[1] <= x[0]),
-        format!("{w:?}"),
-    )
-    .with_reason_if_differs(table6_reason(id)));
+    checks.push(
+        Check::claim(
+            format!("{id}/without-rises"),
+            "without the controller, the count meeting the target rises as the target loosens",
+            wo.windows(2).all(|x| x[1] >= x[0]),
+            format!("{wo:?}"),
+        )
+        .with_reason_if_differs(table6_reason(id)),
+    );
+    checks.push(
+        Check::claim(
+            format!("{id}/with-falls"),
+            "with the controller, the count meeting the target falls as the target loosens",
+            w.windows(2).all(|x| x[1] <= x[0]),
+            format!("{w:?}"),
+        )
+        .with_reason_if_differs(table6_reason(id)),
+    );
     checks.push(Check::claim(
         format!("{id}/improvement-large"),
         "the controller raises the share of BoTs meeting the target by tens of points (> 25 for the tight pair) and the gain falls from tight to loose",

@@ -68,21 +68,27 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) {
             MEAN_ARRIVALS,
         ),
     ] {
-        rep.checks.push(Check::relative(
-            id,
-            format!("{what}, {streams} streams (thesis: 1,000)"),
-            num(&r[format!("{key}_mean")]),
-            mean,
-            0.01,
-        ).with_reason_if_differs(ARRIVAL_NOISE));
+        rep.checks.push(
+            Check::relative(
+                id,
+                format!("{what}, {streams} streams (thesis: 1,000)"),
+                num(&r[format!("{key}_mean")]),
+                mean,
+                0.01,
+            )
+            .with_reason_if_differs(ARRIVAL_NOISE),
+        );
         // the sd of a sample sd is about sd / sqrt(2 n): 2.2 % at n = 1,000
-        rep.checks.push(Check::relative(
-            format!("{id}-sd"),
-            format!("sd of the {what}"),
-            num(&r[format!("{key}_sd")]),
-            sd,
-            0.06,
-        ).with_reason_if_differs(ARRIVAL_NOISE));
+        rep.checks.push(
+            Check::relative(
+                format!("{id}-sd"),
+                format!("sd of the {what}"),
+                num(&r[format!("{key}_sd")]),
+                sd,
+                0.06,
+            )
+            .with_reason_if_differs(ARRIVAL_NOISE),
+        );
     }
     let mut t = Table::new(
         "table-5-1",
@@ -100,13 +106,16 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) {
         let (cn, cg) = (num(&row["count"]), num(&row["gap"]));
         t.push(vec![pm.into(), cn.into(), n.into(), cg.into(), g.into()]);
         for (what, ours, theirs) in [("arrivals", cn, n), ("gap", cg, g)] {
-            rep.checks.push(Check::relative(
-                format!("e1-t51-{what}-{pm}"),
-                format!("Table 5.1 {what}, p_max = {pm}"),
-                ours,
-                theirs,
-                0.015,
-            ).with_reason_if_differs(ARRIVAL_NOISE));
+            rep.checks.push(
+                Check::relative(
+                    format!("e1-t51-{what}-{pm}"),
+                    format!("Table 5.1 {what}, p_max = {pm}"),
+                    ours,
+                    theirs,
+                    0.015,
+                )
+                .with_reason_if_differs(ARRIVAL_NOISE),
+            );
         }
     }
     rep.tables.push(t);
