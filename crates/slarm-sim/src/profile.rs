@@ -457,7 +457,12 @@ mod tests {
         // The released booking's boundaries stay candidate starts (spec 002 part 1 §8 A3).
         assert_eq!(
             p.gaps(0.0, 1000.0, 4),
-            vec![(0.0, 1000.0), (50.0, 1000.0), (100.0, 1000.0), (200.0, 1000.0)]
+            vec![
+                (0.0, 1000.0),
+                (50.0, 1000.0),
+                (100.0, 1000.0),
+                (200.0, 1000.0)
+            ]
         );
         assert_eq!(p.first_negative(), None);
         p.book(10.0, 20.0, 5).unwrap();
