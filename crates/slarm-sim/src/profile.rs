@@ -85,7 +85,7 @@ impl Profile {
     /// p.book(5.0, 15.0, 3)?;  // overbooked: -1 free on [5, 10)
     /// assert_eq!(p.first_negative(), Some(5.0));
     /// assert_eq!(p.free_until(0.0, 2), 5.0);
-    /// assert_eq!(p.earliest_fit_until(0.0, 2, 10.0, 100.0), Some(20.0));
+    /// assert_eq!(p.earliest_fit_until(0.0, 2, 10.0, 100.0), Some(15.0));
     /// # Ok::<(), slarm_sim::SimError>(())
     /// ```
     pub fn planning(capacity: u32, origin: f64) -> Result<Self> {
