@@ -62,6 +62,9 @@ pub enum OverbookError {
         /// What went wrong.
         reason: String,
     },
+    /// The shared simulation layer refused an input (a non-finite time in the plan profile).
+    #[error(transparent)]
+    Sim(#[from] slarm_sim::SimError),
     /// An option string (strategy, test, statistics) could not be parsed.
     #[error("cannot parse {what} from '{input}': {reason}")]
     Parse {

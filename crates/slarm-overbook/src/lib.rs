@@ -25,6 +25,15 @@
 //! - [`experiments::Birkenheuer2012`]: the `slarm reproduce birkenheuer2012` experiment;
 //! - [`clock`]: thread CPU time, the clock of negotiation latencies.
 //!
+//! From `slarm-sim` (the shared simulation layer, design.md §1) the crate uses the availability
+//! profile: [`plan::Profile`] is [`slarm_sim::profile::Profile`] built with
+//! [`Profile::planning`](slarm_sim::profile::Profile::planning) (free counts may go negative
+//! in an overbooked plan; every reservation boundary is a candidate start, part 1 §8 A3) and
+//! queried with `gaps`, `earliest_fit_until`, `free_until` and `first_negative`. The node
+//! failure sources, the event loop, the node-level plan, PoS, tests and strategies stay here:
+//! they are specific to spec 002 (docs/architecture.md says why for each). `slarm-pricing` is
+//! not used: fees and penalties are plain VC numbers of the SLA.
+//!
 //! ```
 //! use slarm_overbook::{failure::FailureModel, pos::heuristic_pos, ratio::RatioDistribution};
 //! let d = RatioDistribution::learn([(1800, 3600), (3600, 3600)], Default::default()).unwrap();

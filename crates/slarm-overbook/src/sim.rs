@@ -18,7 +18,7 @@ use crate::failure::{
 };
 use crate::grid::{GridCdf, TimeGrid};
 use crate::job::{Job, JobState, Time};
-use crate::plan::{NodePlan, Profile, Slot};
+use crate::plan::{secs, time, NodePlan, Profile, Slot};
 use crate::pos::{
     comprehensive_end, comprehensive_pos_bound, comprehensive_pos_factors, heuristic_pos,
     ComprehensiveSlot,
@@ -527,26 +527,25 @@ impl<'a> Sim<'a> {
                 }
                 Ok(())
             }
-            Strategy::HeurPlan | Strategy::HeurOverbook => {
-                self.replan(now, renegotiate);
-                Ok(())
-            }
+            Strategy::HeurPlan | Strategy::HeurOverbook => self.replan(now, renegotiate),
         }
     }
 
-    fn base_profile(&self, now: Time) -> Profile {
-        let cap = self.up.iter().filter(|&&u| u).count() as i64;
-        let mut p = Profile::new(now, cap);
+    /// The up nodes minus the running jobs, from `now` on (a planning profile: every
+    /// reservation boundary is a candidate start, spec 002 part 1 §8 A3).
+    fn base_profile(&self, now: Time) -> Result<Profile> {
+        let up = self.up.iter().filter(|&&u| u).count();
+        let mut p = Profile::planning(u32::try_from(up).unwrap_or(u32::MAX), secs(now))?;
         for (i, r) in self.recs[..self.arrived].iter().enumerate() {
             if r.state == JobState::Running {
-                p.reserve(now, r.kill.max(now), self.jobs[i].nodes as i64);
+                p.book(secs(now), secs(r.kill.max(now)), self.jobs[i].nodes as i64)?;
             }
         }
-        p
+        Ok(p)
     }
 
-    fn replan(&mut self, now: Time, renegotiate: &mut Vec<usize>) {
-        let mut profile = self.base_profile(now);
+    fn replan(&mut self, now: Time, renegotiate: &mut Vec<usize>) -> Result<()> {
+        let mut profile = self.base_profile(now)?;
         let mut waiting: Vec<usize> = (0..self.arrived)
             .filter(|&i| self.recs[i].state == JobState::Planned)
             .collect();
@@ -558,18 +557,21 @@ impl<'a> Sim<'a> {
             let from = job.release.max(now);
             let old = self.recs[i].start.max(from);
             let allotted = self.recs[i].kill - self.recs[i].start;
+            let latest_full = old.min(job.deadline - job.estimate);
             let full = profile
-                .earliest_fit(from, job.estimate, n, old.min(job.deadline - job.estimate))
+                .earliest_fit_until(secs(from), n, secs(job.estimate), secs(latest_full))
                 .filter(|_| job.deadline - job.estimate >= from);
             let (s, a) = if let Some(s) = full {
-                (s, job.estimate)
-            } else if let Some(s) = profile.earliest_fit(from, allotted, n, old) {
-                (s, allotted)
+                (time(s), job.estimate)
+            } else if let Some(s) =
+                profile.earliest_fit_until(secs(from), n, secs(allotted), secs(old))
+            {
+                (time(s), allotted)
             } else {
                 renegotiate.push(i);
                 continue;
             };
-            profile.reserve(s, s + a, n);
+            profile.book(secs(s), secs(s + a), n)?;
             let r = &mut self.recs[i];
             r.start = s;
             r.kill = s + a;
@@ -585,10 +587,10 @@ impl<'a> Sim<'a> {
             }
             let n = job.nodes as i64;
             let (s, k) = (r.start, r.kill);
-            profile.reserve(s, k, -n);
-            let until = profile.free_until(s, n).min(job.deadline);
+            profile.book(secs(s), secs(k), -n)?;
+            let until = time(profile.free_until(secs(s), n)).min(job.deadline);
             let new_kill = until.min(s + job.estimate).max(k);
-            profile.reserve(s, new_kill, n);
+            profile.book(secs(s), secs(new_kill), n)?;
             let r = &mut self.recs[i];
             r.kill = new_kill;
             r.overbooked = new_kill - s < job.estimate;
@@ -596,16 +598,17 @@ impl<'a> Sim<'a> {
         for &i in renegotiate.iter() {
             self.recs[i].state = JobState::Disabled;
         }
+        Ok(())
     }
 
-    fn heuristic_profile(&self, now: Time, exclude: usize) -> Profile {
-        let mut p = self.base_profile(now);
+    fn heuristic_profile(&self, now: Time, exclude: usize) -> Result<Profile> {
+        let mut p = self.base_profile(now)?;
         for (i, r) in self.recs[..self.arrived].iter().enumerate() {
             if r.state == JobState::Planned && i != exclude {
-                p.reserve(r.start, r.kill, self.jobs[i].nodes as i64);
+                p.book(secs(r.start), secs(r.kill), self.jobs[i].nodes as i64)?;
             }
         }
-        p
+        Ok(p)
     }
 
     fn acceptable(&self, full: bool, pos: f64, job: &Job) -> bool {
@@ -650,8 +653,16 @@ impl<'a> Sim<'a> {
                 self.placement(i, slots.swap_remove(k), full, pos, end_cdf)
             }))
         } else {
-            let profile = self.heuristic_profile(now, i);
-            let mut slots = profile.slots(from, job.deadline, job.nodes as i64);
+            let profile = self.heuristic_profile(now, i)?;
+            let mut slots: Vec<Slot> = profile
+                .gaps(secs(from), secs(job.deadline), job.nodes as i64)
+                .into_iter()
+                .map(|(start, end)| Slot {
+                    start: time(start),
+                    end: time(end),
+                    nodes: Vec::new(),
+                })
+                .collect();
             let chosen = self.select(i, &slots, |sim, s| Ok(sim.eval_heuristic(i, s)))?;
             Ok(chosen
                 .map(|(k, full, pos)| self.placement(i, slots.swap_remove(k), full, pos, None)))
@@ -908,7 +919,7 @@ impl<'a> Sim<'a> {
                 }
             }
         } else {
-            let p = self.heuristic_profile(now, usize::MAX);
+            let p = self.heuristic_profile(now, usize::MAX)?;
             if let Some(t) = p.first_negative() {
                 return fail(format!("free-node profile negative at {t}"));
             }

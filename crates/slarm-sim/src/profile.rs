@@ -1,10 +1,15 @@
 //! Availability profile: free processors over time as a step function, with earliest-fit
 //! queries. Shared by EASY (shadow time), conservative backfilling (one reservation per
-//! queued job) and the planning schedulers of the overbooking crate.
+//! queued job) and the heuristic planning schedulers of `slarm-overbook` (spec 002), which
+//! use a *planning* profile ([`Profile::planning`]): free counts may go negative (an
+//! overbooked plan), every reservation boundary stays a breakpoint (the planner's candidate
+//! starts, spec 002 part 1 §8 A3), and [`Profile::gaps`], [`Profile::earliest_fit_until`],
+//! [`Profile::free_until`] and [`Profile::first_negative`] answer its queries.
 //!
 //! The profile starts at an origin time and extends to infinity; every reservation is a
 //! rectangle `[start, end) x procs`. Breakpoints live in a sorted vector, so queries are a
-//! linear scan over the (few) breakpoints after the query time.
+//! linear scan over the (few) breakpoints after the query time. Integer seconds below 2^53
+//! are exact in `f64`, so a caller on an integer clock gets exact answers.
 //!
 //! ```
 //! use slarm_sim::profile::Profile;
@@ -37,6 +42,9 @@ pub struct Step {
 pub struct Profile {
     capacity: u32,
     steps: Vec<Step>,
+    /// Planning profile: unchecked bookings, every reservation boundary kept.
+    #[serde(default)]
+    planning: bool,
 }
 
 impl Profile {
@@ -56,6 +64,39 @@ impl Profile {
                 time: origin,
                 free: i64::from(capacity),
             }],
+            planning: false,
+        })
+    }
+
+    /// A planning profile with `capacity` free nodes from `origin` on (`capacity` may be 0,
+    /// e.g. every node is down). Unlike [`Profile::new`], [`Profile::book`] may drive free
+    /// counts negative (an overbooked plan, spec 002) and every reservation boundary stays a
+    /// breakpoint even where the free count does not change, because the planner's candidate
+    /// starts are the start and end times of reservations (spec 002 part 1 §8 A3): see
+    /// [`Profile::gaps`].
+    ///
+    /// ```
+    /// use slarm_sim::profile::Profile;
+    ///
+    /// let mut p = Profile::planning(4, 0.0)?;
+    /// p.book(0.0, 10.0, 2)?;
+    /// p.book(10.0, 20.0, 2)?; // same free count on both sides of t = 10: kept as a start
+    /// assert_eq!(p.gaps(0.0, 50.0, 2), vec![(0.0, 50.0), (10.0, 50.0), (20.0, 50.0)]);
+    /// p.book(5.0, 15.0, 3)?;  // overbooked: -1 free on [5, 10)
+    /// assert_eq!(p.first_negative(), Some(5.0));
+    /// assert_eq!(p.free_until(0.0, 2), 5.0);
+    /// assert_eq!(p.earliest_fit_until(0.0, 2, 10.0, 100.0), Some(15.0));
+    /// # Ok::<(), slarm_sim::SimError>(())
+    /// ```
+    pub fn planning(capacity: u32, origin: f64) -> Result<Self> {
+        check_time("profile origin", origin)?;
+        Ok(Self {
+            capacity,
+            steps: vec![Step {
+                time: origin,
+                free: i64::from(capacity),
+            }],
+            planning: true,
         })
     }
 
@@ -69,7 +110,8 @@ impl Profile {
         self.steps[0].time
     }
 
-    /// The breakpoints (sorted, adjacent steps have different free counts).
+    /// The breakpoints (sorted; adjacent steps have different free counts, except in a
+    /// planning profile, which keeps every reservation boundary).
     pub fn steps(&self) -> &[Step] {
         &self.steps
     }
@@ -134,6 +176,9 @@ impl Profile {
         for s in &mut self.steps[a..b] {
             s.free += delta;
         }
+        if self.planning {
+            return Ok(());
+        }
         // Merge equal neighbours around the touched range, in place.
         let lo = a.saturating_sub(1);
         let hi = (b + 1).min(self.steps.len());
@@ -195,37 +240,102 @@ impl Profile {
                 free: i64::from(self.capacity),
             });
         }
-        let need = i64::from(procs);
+        self.earliest_fit_until(after, i64::from(procs), duration, f64::INFINITY)
+            // Unreachable when every reservation is finite (the last step is the whole
+            // machine); kept as a typed error rather than a panic.
+            .ok_or(SimError::OverAllocation {
+                start: after,
+                end: after + duration,
+                procs,
+                free: self.steps[self.steps.len() - 1].free,
+            })
+    }
+
+    /// The earliest `t` in `[after, latest]` with at least `need` free processors throughout
+    /// `[t, t + duration)`, or `None` (one sweep over the steps; no capacity check, so it
+    /// also answers on a planning profile).
+    pub fn earliest_fit_until(
+        &self,
+        after: f64,
+        need: i64,
+        duration: f64,
+        latest: f64,
+    ) -> Option<f64> {
         let n = self.steps.len();
-        let mut i = self.step_index(after);
-        let mut cand = after.max(self.steps[i].time);
-        'search: loop {
-            // Advance to a step with enough room.
-            while self.steps[i].free < need {
-                i += 1;
-                if i >= n {
-                    // Unreachable when every reservation is finite (the last step is the
-                    // whole machine); kept as a typed error rather than a panic.
-                    return Err(SimError::OverAllocation {
-                        start: cand,
-                        end: cand + duration,
-                        procs,
-                        free: self.steps[n - 1].free,
-                    });
-                }
-                cand = self.steps[i].time;
+        let mut k = self.step_index(after);
+        let mut cand = after.max(self.steps[k].time);
+        loop {
+            if cand > latest {
+                return None;
             }
-            let end = cand + duration;
-            let mut j = i + 1;
-            while j < n && self.steps[j].time < end {
-                if self.steps[j].free < need {
-                    i = j;
-                    continue 'search;
-                }
-                j += 1;
+            let seg_end = self.steps.get(k + 1).map_or(f64::INFINITY, |s| s.time);
+            if self.steps[k].free < need {
+                cand = seg_end;
+            } else if cand + duration <= seg_end {
+                return Some(cand);
             }
-            return Ok(cand);
+            k += 1;
+            if k >= n {
+                return None;
+            }
         }
+    }
+
+    /// The first time at or after `t` at which fewer than `need` processors are free
+    /// (infinity if never).
+    pub fn free_until(&self, t: f64, need: i64) -> f64 {
+        self.steps[self.step_index(t)..]
+            .iter()
+            .find(|s| s.free < need)
+            .map_or(f64::INFINITY, |s| s.time.max(t))
+    }
+
+    /// Candidate gaps for `need` processors starting in `[from, until)`, in time order: the
+    /// starts are `from` and every later breakpoint with at least `need` free; each gap ends
+    /// at the first later time with fewer free, capped at `until` (spec 002 part 1 §8 A3/A4;
+    /// with a planning profile every reservation boundary is a breakpoint).
+    pub fn gaps(&self, from: f64, until: f64, need: i64) -> Vec<(f64, f64)> {
+        let n = self.steps.len();
+        let k0 = self.step_index(from);
+        let mut out = Vec::new();
+        // Index of the first step at or after the current one with too few free (n if none).
+        let mut block = k0;
+        for k in k0..n {
+            let step = self.steps[k];
+            let start = step.time.max(from);
+            if start >= until {
+                break;
+            }
+            if step.free < need {
+                continue;
+            }
+            if block <= k {
+                block = k + 1;
+                while block < n && self.steps[block].free >= need {
+                    block += 1;
+                }
+            }
+            let end = self
+                .steps
+                .get(block)
+                .map_or(f64::INFINITY, |s| s.time)
+                .min(until);
+            if end > start {
+                out.push((start, end));
+            }
+        }
+        out
+    }
+
+    /// The first breakpoint with a negative free count (an over-committed plan), if any.
+    pub fn first_negative(&self) -> Option<f64> {
+        self.steps.iter().find(|s| s.free < 0).map(|s| s.time)
+    }
+
+    /// Takes `procs` processors over `[start, end)` (gives them back if `procs` is negative)
+    /// without any capacity check: a planning profile may be overbooked.
+    pub fn book(&mut self, start: f64, end: f64, procs: i64) -> Result<()> {
+        self.add(start, end, -procs)
     }
 
     /// The earliest start `t` in `[after, before)` for a job of `procs` processors and
@@ -321,6 +431,44 @@ mod tests {
         assert_eq!(p.origin(), 3.0);
         assert_eq!(p.free_at(3.0), 0);
         assert_eq!(p.earliest_fit(0.0, 1, 1.0).unwrap(), 5.0);
+    }
+
+    /// The heuristic planner's queries of spec 002 (moved from `slarm-overbook`).
+    #[test]
+    fn planning_profile_gaps_and_fits() {
+        let mut p = Profile::planning(10, 0.0).unwrap();
+        p.book(0.0, 100.0, 6).unwrap(); // 4 free on [0,100)
+        p.book(50.0, 200.0, 4).unwrap(); // 0 free on [50,100), 6 free on [100,200)
+        assert_eq!(p.free_at(0.0), 4);
+        assert_eq!(p.free_at(60.0), 0);
+        assert_eq!(p.free_at(150.0), 6);
+        assert_eq!(p.free_at(300.0), 10);
+        let g = p.gaps(0.0, 1000.0, 4);
+        assert_eq!(&g[..2], &[(0.0, 50.0), (100.0, 1000.0)]);
+        assert_eq!(p.earliest_fit_until(0.0, 4, 40.0, 1000.0), Some(0.0));
+        assert_eq!(p.earliest_fit_until(0.0, 4, 60.0, 1000.0), Some(100.0));
+        assert_eq!(p.earliest_fit_until(0.0, 8, 60.0, 1000.0), Some(200.0));
+        assert_eq!(p.earliest_fit_until(0.0, 8, 60.0, 150.0), None);
+        assert_eq!(p.earliest_fit_until(0.0, 11, 1.0, f64::INFINITY), None);
+        p.book(50.0, 200.0, -4).unwrap();
+        assert_eq!(p.free_at(60.0), 4);
+        assert_eq!(p.free_until(0.0, 5), 0.0);
+        assert_eq!(p.free_until(100.0, 5), f64::INFINITY);
+        // The released booking's boundaries stay candidate starts (spec 002 part 1 §8 A3).
+        assert_eq!(
+            p.gaps(0.0, 1000.0, 4),
+            vec![
+                (0.0, 1000.0),
+                (50.0, 1000.0),
+                (100.0, 1000.0),
+                (200.0, 1000.0)
+            ]
+        );
+        assert_eq!(p.first_negative(), None);
+        p.book(10.0, 20.0, 5).unwrap();
+        assert_eq!(p.first_negative(), Some(10.0));
+        assert!(Profile::planning(0, 0.0).is_ok());
+        assert!(Profile::planning(1, f64::NAN).is_err());
     }
 
     proptest! {

@@ -1,15 +1,26 @@
 //! The two plan representations (spec 002 part 1 §9.8): a free-node-count profile for the
-//! heuristic strategies and per-node reservation timelines for the comprehensive ones.
+//! heuristic strategies (the shared [`slarm_sim::profile::Profile`], built with
+//! [`Profile::planning`] so that it may go negative and keeps every reservation boundary as a
+//! candidate start) and per-node reservation timelines for the comprehensive ones.
 
 mod nodes;
-mod profile;
 
 pub use nodes::{NodePlan, NodeReservation};
-pub use profile::Profile;
+pub use slarm_sim::profile::Profile;
 
 use serde::{Deserialize, Serialize};
 
 use crate::job::Time;
+
+/// A plan time on the shared profile's clock (integer seconds below 2^53 are exact in `f64`).
+pub(crate) fn secs(t: Time) -> f64 {
+    t as f64
+}
+
+/// A profile time back in integer seconds (the profile's infinity saturates to `Time::MAX`).
+pub(crate) fn time(t: f64) -> Time {
+    t as Time
+}
 
 /// A candidate time slot: start, end (exclusive) and, for node plans, the chosen nodes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
