@@ -24,8 +24,11 @@
 //!   site mapping) or a labelled synthetic generator.
 //! - [`sim::simulate`] runs one configuration on the shared `slarm-sim` event kernel;
 //!   [`metrics`] computes makespan, NSL, C_d, C_s, box statistics, p90 and CPU-hours.
-//! - [`experiments::Yigitbasi2010`] reproduces E2–E8 (Tables III, IV, VI, the load and
-//!   monitoring-period sweeps, a background sensitivity) for `slarm reproduce yigitbasi2010`.
+//! - [`utilisation`] measures the utilisation a background load demands per site and overall
+//!   (the paper's Fig. 2).
+//! - [`experiments::Yigitbasi2010`] reproduces E0–E8 (the Fig. 1 probe BoTs, the Fig. 2
+//!   background utilisation, Tables III, IV, VI, the load and monitoring-period sweeps, a
+//!   background sensitivity) for `slarm reproduce yigitbasi2010`.
 //!
 //! ```
 //! use slarm_grid::prelude::*;
@@ -47,6 +50,7 @@ pub mod provision;
 pub mod run;
 pub mod sched;
 pub mod sim;
+pub mod utilisation;
 pub mod workload;
 
 pub use error::{GridError, Result};

@@ -65,8 +65,14 @@ pub struct Consistency {
     pub c_s_size: usize,
 }
 
-/// Mean and CoV of a sample.
-fn mean_cov(xs: &[f64], std: StdKind) -> (f64, f64) {
+/// Mean and coefficient of variation (standard deviation / mean; 0 if the mean is not
+/// positive) of a non-empty sample.
+///
+/// ```
+/// use slarm_grid::metrics::{mean_cov, StdKind};
+/// assert_eq!(mean_cov(&[1.0, 3.0], StdKind::Population), (2.0, 0.5));
+/// ```
+pub fn mean_cov(xs: &[f64], std: StdKind) -> (f64, f64) {
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;
     let ss: f64 = xs.iter().map(|x| (x - mean) * (x - mean)).sum();

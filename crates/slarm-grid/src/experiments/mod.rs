@@ -1,4 +1,5 @@
-//! Experiments E2–E8 of spec §3 for `slarm reproduce yigitbasi2010`: Fig. 3/4 policy
+//! Experiments E0–E8 of spec §3 for `slarm reproduce yigitbasi2010`: the Fig. 1 probe BoTs
+//! ([`probe`]), the Fig. 2 background utilisation ([`background`]), Fig. 3/4 policy
 //! comparisons, Table III (C_d, C_s), Table IV (CPU-hours), Table VI (feedback controller,
 //! at 80 % load and with the spec-A22 calibration of the initial system), the load sweep, the
 //! monitoring-period sweep and a background-load sensitivity, with the published values
@@ -12,6 +13,8 @@
 //! Every strategy of one seed runs on the same workload (the paper reruns "the same
 //! workload"): the workload streams are keyed by seed, load, size and background only.
 
+pub mod background;
+pub mod probe;
 pub mod report;
 
 use std::collections::HashMap;
@@ -154,6 +157,8 @@ pub struct Plan {
     pub controller_bots: usize,
     /// Load levels of the E8 sweep.
     pub sweep_loads: &'static [f64],
+    /// Submissions of the E0 probe BoT (one every 15 minutes).
+    pub probe_submissions: usize,
 }
 
 impl Plan {
@@ -165,12 +170,14 @@ impl Plan {
                 bots: 1650,
                 controller_bots: 6000,
                 sweep_loads: &[0.4, 0.8],
+                probe_submissions: 160,
             },
             Scale::Paper => Self {
                 seeds: 5,
                 bots: 1650,
                 controller_bots: TABLE6_BOTS,
                 sweep_loads: &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+                probe_submissions: 7 * 96,
             },
         }
     }
@@ -282,9 +289,14 @@ fn kappa_tag(k: f64) -> String {
 }
 
 fn cell(id: String, p: CellParams) -> CellSpec {
+    cell_spec(id, &p)
+}
+
+/// A cell whose parameters are `p` as JSON.
+fn cell_spec(id: String, p: &impl Serialize) -> CellSpec {
     CellSpec::new(
         id,
-        serde_json::to_value(&p).unwrap_or(serde_json::Value::Null),
+        serde_json::to_value(p).unwrap_or(serde_json::Value::Null),
     )
 }
 
@@ -308,7 +320,8 @@ fn strategy_tag(s: StrategyKind) -> &'static str {
     }
 }
 
-/// The cells of a plan, in a stable order.
+/// The cells of a plan, in a stable order (E0 and E1 last, so the earlier cells keep their
+/// places).
 pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
     let base = |exp: &str, strategy, kappa, seed| CellParams {
         exp: exp.into(),
@@ -400,6 +413,8 @@ pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
             }
         }
     }
+    cells.extend(probe::cells(plan));
+    cells.extend(background::cells(plan));
     cells
 }
 
@@ -572,10 +587,24 @@ impl Experiment for Yigitbasi2010 {
         cfg: &RunConfig,
         cell: &CellSpec,
     ) -> Result<serde_json::Value, ExperimentError> {
-        let p: CellParams = serde_json::from_value(cell.params.clone())
-            .map_err(|e| ExperimentError::malformed(&cell.id, e))?;
-        let r = run_params(cfg, &cell.id, &p)?;
-        serde_json::to_value(r).map_err(|e| ExperimentError::malformed(&cell.id, e))
+        let id = cell.id.as_str();
+        let json = |r: Result<serde_json::Value, serde_json::Error>| {
+            r.map_err(|e| ExperimentError::malformed(id, e))
+        };
+        match experiment_of(&cell.params) {
+            probe::EXP => {
+                let p = parse(id, &cell.params)?;
+                json(serde_json::to_value(probe::run(cfg, id, &p)?))
+            }
+            background::EXP => {
+                let p = parse(id, &cell.params)?;
+                json(serde_json::to_value(background::run(cfg, id, &p)?))
+            }
+            _ => {
+                let p: CellParams = parse(id, &cell.params)?;
+                json(serde_json::to_value(run_params(cfg, id, &p)?))
+            }
+        }
     }
 
     fn assemble(
@@ -584,13 +613,43 @@ impl Experiment for Yigitbasi2010 {
         outputs: &[CellOutput],
     ) -> Result<PaperReport, ExperimentError> {
         let mut rows = Vec::with_capacity(outputs.len());
+        let mut probes = Vec::new();
+        let mut backgrounds = Vec::new();
         for o in outputs {
-            let p: CellParams = serde_json::from_value(o.cell.params.clone())
-                .map_err(|e| ExperimentError::malformed(&o.cell.id, e))?;
-            let r: CellResult = serde_json::from_value(o.result.clone())
-                .map_err(|e| ExperimentError::malformed(&o.cell.id, e))?;
-            rows.push((p, r));
+            let id = o.cell.id.as_str();
+            match experiment_of(&o.cell.params) {
+                probe::EXP => probes.push(row(id, o)?),
+                background::EXP => backgrounds.push(row(id, o)?),
+                _ => rows.push(row(id, o)?),
+            }
         }
-        Ok(assemble_rows(cfg, &rows))
+        let mut report = assemble_rows(cfg, &rows);
+        probe::report(&probes, &mut report);
+        background::report(&backgrounds, &mut report);
+        Ok(report)
     }
+}
+
+/// The `exp` field of a cell's parameters (`""` if absent).
+fn experiment_of(params: &serde_json::Value) -> &str {
+    params
+        .get("exp")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+}
+
+/// A cell's parameters or results as `T`.
+fn parse<T: serde::de::DeserializeOwned>(
+    id: &str,
+    v: &serde_json::Value,
+) -> Result<T, ExperimentError> {
+    serde_json::from_value(v.clone()).map_err(|e| ExperimentError::malformed(id, e))
+}
+
+/// A cell output as typed (parameters, result).
+fn row<P: serde::de::DeserializeOwned, R: serde::de::DeserializeOwned>(
+    id: &str,
+    o: &CellOutput,
+) -> Result<(P, R), ExperimentError> {
+    Ok((parse(id, &o.cell.params)?, parse(id, &o.result)?))
 }

@@ -1,0 +1,342 @@
+//! E0 (spec §3, the paper's Fig. 1): the same 128-task BoT submitted every 15 minutes to the
+//! initial DAS-3 (DynPerTask, κ = 1) on top of a background load and nothing else; the
+//! makespan of each submission and its min, max, max/min ratio and CoV. The paper measured the
+//! real DAS-3 and reports a max/min ratio of "roughly 70", with a stable makespan for the first
+//! 130 submissions. Ours is the spec's simulated analogue: the probe task runtime is not in
+//! the paper (docs/decisions.md `[slarm-grid] E0 probe BoTs`), the background is the
+//! experiments' synthetic one (labelled synthetic) plus the heaviest variant of the
+//! background-sensitivity table.
+
+use serde::{Deserialize, Serialize};
+use slarm_report::{
+    Cell, CellSpec, Check, ExperimentError, Figure, FigureKind, PaperReport, RunConfig, Series,
+    Table,
+};
+use slarm_stats::rng::label;
+
+use super::{cell_spec, experiment_background, Plan, PAPER};
+use crate::metrics::{box_stats, mean_cov, StdKind};
+use crate::platform::Platform;
+use crate::provision::NoOverprovisioning;
+use crate::sched::DynamicPerTask;
+use crate::sim::{simulate, SimConfig};
+use crate::workload::{BackgroundSource, Bot, SyntheticBackground, Task, Workload};
+
+/// Experiment id of the probe cells.
+pub const EXP: &str = "e0";
+/// Tasks of the probe BoT (paper §I).
+pub const PROBE_TASKS: usize = 128;
+/// Time between two submissions, seconds (paper: every 15 minutes).
+pub const PROBE_INTERVAL_S: f64 = 900.0;
+/// Runtime of every probe task on the reference processor, seconds (not in the paper; see
+/// docs/decisions.md `[slarm-grid] E0 probe BoTs`).
+pub const PROBE_RUNTIME_S: f64 = 300.0;
+/// The paper's max/min makespan ratio ("roughly 70", §I).
+pub const PUBLISHED_MAX_MIN: f64 = 70.0;
+/// What "large" variation means in the claim check: an order of magnitude.
+pub const LARGE_MAX_MIN: f64 = 10.0;
+/// Most a median makespan may exceed the minimum for the makespan to count as "stable".
+pub const STABLE_MEDIAN_OVER_MIN: f64 = 1.1;
+/// Synthetic backgrounds `(utilisation, processors per job)` of the probes: the experiments'
+/// own (spec §1.6.2 defaults) and the heaviest variant of the background sensitivity.
+pub const PROBE_BACKGROUNDS: [(f64, u64); 2] = [(0.15, 1), (0.60, 8)];
+
+/// Parameters of one probe cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeParams {
+    /// Always [`EXP`].
+    pub exp: String,
+    /// Utilisation of every cluster by the synthetic background.
+    pub utilisation: f64,
+    /// Processors per background job.
+    pub procs: u64,
+    /// Seed index.
+    pub seed: usize,
+    /// Number of probe submissions.
+    pub submissions: usize,
+}
+
+/// What a probe cell returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeResult {
+    /// Makespan of each submission in submission order, seconds.
+    pub makespans_s: Vec<f64>,
+    /// Smallest makespan, seconds.
+    pub min_s: f64,
+    /// Median makespan, seconds.
+    pub median_s: f64,
+    /// Largest makespan, seconds.
+    pub max_s: f64,
+    /// max / min.
+    pub max_over_min: f64,
+    /// Coefficient of variation of the makespans (population standard deviation).
+    pub cov: f64,
+    /// Submissions of which at least one task waited in a local queue.
+    pub waited: usize,
+    /// Background jobs over the probe window.
+    pub background_jobs: usize,
+}
+
+/// The probe cells of a plan: every background of [`PROBE_BACKGROUNDS`] for every seed.
+pub fn cells(plan: &Plan) -> Vec<CellSpec> {
+    let mut cells = Vec::new();
+    for (utilisation, procs) in PROBE_BACKGROUNDS {
+        for seed in 0..plan.seeds {
+            let p = ProbeParams {
+                exp: EXP.into(),
+                utilisation,
+                procs,
+                seed,
+                submissions: plan.probe_submissions,
+            };
+            let u_tag = (utilisation * 100.0).round() as u32;
+            cells.push(cell_spec(format!("e0-probe-u{u_tag}-p{procs}-s{seed}"), &p));
+        }
+    }
+    cells
+}
+
+/// The probe workload: `submissions` identical BoTs of [`PROBE_TASKS`] tasks of
+/// [`PROBE_RUNTIME_S`], one every [`PROBE_INTERVAL_S`] from t = 0.
+pub fn probe_bots(submissions: usize) -> Vec<Bot> {
+    (0..submissions)
+        .map(|id| Bot {
+            id,
+            arrival_s: id as f64 * PROBE_INTERVAL_S,
+            tasks: vec![
+                Task {
+                    runtime_ref_s: PROBE_RUNTIME_S,
+                };
+                PROBE_TASKS
+            ],
+        })
+        .collect()
+}
+
+/// Runs one probe cell (a pure function of the run config, the cell id and the parameters).
+pub fn run(cfg: &RunConfig, id: &str, p: &ProbeParams) -> Result<ProbeResult, ExperimentError> {
+    let model = |e| ExperimentError::model(id, e);
+    let platform = Platform::das3();
+    let background = SyntheticBackground {
+        utilisation: p.utilisation,
+        procs: p.procs,
+        ..experiment_background()
+    };
+    let streams = cfg.streams(PAPER, id);
+    let window_s = p.submissions as f64 * PROBE_INTERVAL_S;
+    let jobs = background
+        .generate(
+            &platform,
+            window_s,
+            &mut streams.stream(&[label("background")]),
+        )
+        .map_err(model)?;
+    let background_jobs = jobs.len();
+    let workload = Workload::new(probe_bots(p.submissions), jobs, BackgroundSource::Synthetic)
+        .map_err(model)?;
+    let run = simulate(
+        &platform,
+        &workload,
+        &mut NoOverprovisioning,
+        &mut DynamicPerTask,
+        &SimConfig::default(),
+        &streams.child(&[label("sim")]),
+    )
+    .map_err(model)?;
+    let mut bots = run.bots;
+    bots.sort_by(|a, b| a.arrival_s.total_cmp(&b.arrival_s));
+    let makespans_s: Vec<f64> = bots.iter().map(|b| b.makespan_s).collect();
+    let stats =
+        box_stats(&makespans_s).ok_or_else(|| ExperimentError::model(id, "no probe completed"))?;
+    let (_, cov) = mean_cov(&makespans_s, StdKind::Population);
+    Ok(ProbeResult {
+        min_s: stats.min,
+        median_s: stats.median,
+        max_s: stats.max,
+        max_over_min: stats.max / stats.min,
+        cov,
+        waited: bots.iter().filter(|b| b.max_wait_s > 0.0).count(),
+        background_jobs,
+        makespans_s,
+    })
+}
+
+/// One probe cell's parameters and result.
+pub type ProbeRow = (ProbeParams, ProbeResult);
+
+fn background_name(p: &ProbeParams) -> String {
+    let role = if (p.utilisation, p.procs) == PROBE_BACKGROUNDS[0] {
+        "the experiments'"
+    } else {
+        "sensitivity"
+    };
+    format!(
+        "synthetic {:.0} %, {}-processor jobs ({role})",
+        p.utilisation * 100.0,
+        p.procs
+    )
+}
+
+/// Why the Fig. 1 checks can differ (spec §3 E0, §1.6.2 A10).
+const PROBE_REASON: &str = "the paper probed the real DAS-3, whose other users' jobs came in bursts that delayed some probe tasks for hours; our background is the spec's synthetic Poisson load (15 % per cluster, single-processor jobs; the DAS-3 June 2008 trace is not available, spec A10), which never leaves fewer than 128 free processors, so no probe task waits and every makespan is the probe runtime on the slowest cluster used; under the heavier 60 %, 8-processor background of the fig1-probe table some probes wait behind background jobs and the ratio rises (decision '[slarm-grid] E0 probe BoTs')";
+
+/// Appends the Fig. 1 table, figure and checks to `report`.
+pub fn report(rows: &[ProbeRow], report: &mut PaperReport) {
+    if rows.is_empty() {
+        return;
+    }
+    let mut t = Table::new(
+        "fig1-probe",
+        format!(
+            "Fig. 1 analogue: a {PROBE_TASKS}-task BoT ({PROBE_RUNTIME_S:.0}-s tasks) every 15 min on the initial DAS-3 (DynPerTask) over the background load only; makespans in minutes"
+        ),
+        &[
+            "background",
+            "seed",
+            "submissions",
+            "min",
+            "median",
+            "max",
+            "max/min",
+            "CoV",
+            "submissions that waited",
+        ],
+    );
+    for (p, r) in rows {
+        t.push(vec![
+            Cell::Text(background_name(p)),
+            Cell::Int(p.seed as i64),
+            Cell::Int(p.submissions as i64),
+            Cell::Num(r.min_s / 60.0),
+            Cell::Num(r.median_s / 60.0),
+            Cell::Num(r.max_s / 60.0),
+            Cell::Num(r.max_over_min),
+            Cell::Num(r.cov),
+            Cell::Int(r.waited as i64),
+        ]);
+    }
+    t.push(vec![
+        Cell::Text("real DAS-3 (paper, Fig. 1)".into()),
+        Cell::Empty,
+        Cell::Text("about 140 shown".into()),
+        Cell::Empty,
+        Cell::Empty,
+        Cell::Empty,
+        Cell::Num(PUBLISHED_MAX_MIN),
+        Cell::Empty,
+        Cell::Empty,
+    ]);
+    report.tables.push(t);
+    let mut f = Figure::new(
+        "fig1-probe-makespan",
+        format!(
+            "Fig. 1 analogue: makespan of the {PROBE_TASKS}-task probe BoT per submission (one every 15 min), seed 0"
+        ),
+        "submission",
+        "makespan (min)",
+        FigureKind::Line,
+    );
+    f.y_log = true;
+    for (p, r) in rows.iter().filter(|(p, _)| p.seed == 0) {
+        let points = r
+            .makespans_s
+            .iter()
+            .enumerate()
+            .map(|(i, m)| ((i + 1) as f64, m / 60.0))
+            .collect();
+        f = f.with_series(Series::ours(background_name(p), points));
+    }
+    report.figures.push(f);
+    checks(rows, &mut report.checks);
+}
+
+fn checks(rows: &[ProbeRow], checks: &mut Vec<Check>) {
+    let own: Vec<&ProbeResult> = rows
+        .iter()
+        .filter(|(p, _)| (p.utilisation, p.procs) == PROBE_BACKGROUNDS[0])
+        .map(|(_, r)| r)
+        .collect();
+    if own.is_empty() {
+        return;
+    }
+    let n = own.len() as f64;
+    let ratio = own.iter().map(|r| r.max_over_min).sum::<f64>() / n;
+    let stable = own.iter().map(|r| r.median_s / r.min_s).sum::<f64>() / n;
+    let seeds = format!("mean of {} seed(s), the experiments' background", own.len());
+    checks.push(
+        Check::relative(
+            "fig1/max-min-ratio",
+            format!("Fig. 1: max/min makespan of the probe BoT ({seeds})"),
+            ratio,
+            PUBLISHED_MAX_MIN,
+            0.5,
+        )
+        .with_reason_if_differs(PROBE_REASON),
+    );
+    checks.push(
+        Check::claim(
+            "fig1/large-variation",
+            format!("Fig. 1: large max/min variation of the probe makespan (at least {LARGE_MAX_MIN:.0}x; the paper: 'roughly 70', 'very strong performance inconsistencies')"),
+            ratio >= LARGE_MAX_MIN,
+            format!("max/min {ratio:.2} ({seeds})"),
+        )
+        .with_reason_if_differs(PROBE_REASON),
+    );
+    checks.push(
+        Check::claim(
+            "fig1/mostly-stable",
+            format!("Fig. 1: the makespan is stable for most submissions (median/min <= {STABLE_MEDIAN_OVER_MIN}; the paper: no high variability for the first 130 submissions)"),
+            stable <= STABLE_MEDIAN_OVER_MIN,
+            format!("median/min {stable:.3} ({seeds})"),
+        )
+        .with_reason_if_differs(PROBE_REASON),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slarm_report::Scale;
+
+    #[test]
+    fn probes_on_an_idle_grid_take_the_runtime_on_the_slowest_site_used() {
+        // No background: every probe fits at once, DynPerTask spreads the 128 tasks over all
+        // five clusters, so the makespan is the 300-s runtime on UvA (2.2 GHz = reference).
+        let cfg = RunConfig {
+            scale: Scale::Quick,
+            seed: 3,
+            traces: None,
+        };
+        let p = ProbeParams {
+            exp: EXP.into(),
+            utilisation: 0.0,
+            procs: 1,
+            seed: 0,
+            submissions: 12,
+        };
+        let r = run(&cfg, "probe-test", &p).unwrap();
+        assert_eq!(r.makespans_s, vec![PROBE_RUNTIME_S; 12]);
+        assert_eq!((r.max_over_min, r.cov, r.waited), (1.0, 0.0, 0));
+        assert_eq!(r.background_jobs, 0);
+        assert_eq!(run(&cfg, "probe-test", &p).unwrap(), r, "deterministic");
+    }
+
+    #[test]
+    fn a_congested_background_makes_probes_wait_and_vary() {
+        let cfg = RunConfig {
+            scale: Scale::Quick,
+            seed: 1,
+            traces: None,
+        };
+        let p = ProbeParams {
+            exp: EXP.into(),
+            utilisation: 0.95,
+            procs: 8,
+            seed: 0,
+            submissions: 40,
+        };
+        let r = run(&cfg, "probe-congested", &p).unwrap();
+        assert!(r.waited > 0 && r.max_over_min > 1.0, "{r:?}");
+        assert!(r.min_s >= PROBE_RUNTIME_S * 2.2 / 2.6 - 1e-9);
+    }
+}
