@@ -154,3 +154,151 @@ fn bad_input_exits_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
+
+/// A scratch folder for one test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("slarm-grid-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn custom_platform_gives_the_contract_fields() {
+    let dir = scratch("platform-ok");
+    let file = dir.join("two-sites.txt");
+    std::fs::write(
+        &file,
+        "# name processors speed_ghz\nbig 100 2.4\n\nsmall\t20 2.2   # the slowest\n",
+    )
+    .unwrap();
+    for strategy in ["none", "all", "largest", "number", "dynamic"] {
+        let out = slarm(&[
+            "grid",
+            "--platform",
+            file.to_str().unwrap(),
+            "--strategy",
+            strategy,
+            "--kappa",
+            "1.5",
+            "--bots",
+            "60",
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{strategy}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v["c_d"].as_f64().unwrap() >= 1.0);
+        assert!(v["c_s"].as_f64().unwrap() >= 0.0);
+        assert!(v["cpu_hours"].as_f64().unwrap() > 0.0);
+        assert_eq!(v["bots"].as_u64(), Some(60));
+        assert_eq!(v["platform"]["source"], "two-sites.txt");
+        assert_eq!(v["platform"]["processors"].as_u64(), Some(120));
+        let sites = v["platform"]["sites"].as_array().unwrap();
+        assert_eq!(sites.len(), 2);
+        assert_eq!(sites[1]["name"], "small");
+        assert_eq!(sites[1]["speed_ghz"].as_f64(), Some(2.2));
+        if ["all", "largest", "number"].contains(&strategy) {
+            // Static strategies at kappa 1.5 on 120 processors: 180 processors x horizon.
+            let hours = v["horizon_s"].as_f64().unwrap() / 3600.0;
+            let cost = v["cpu_hours"].as_f64().unwrap();
+            assert!(
+                (cost / (180.0 * hours) - 1.0).abs() < 1e-9,
+                "{strategy}: {cost}"
+            );
+        }
+    }
+    let das3 = slarm(&["grid", "--bots", "60", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&das3.stdout).unwrap();
+    assert_eq!(v["platform"]["source"], "das3");
+    assert_eq!(v["platform"]["processors"].as_u64(), Some(544));
+    // --site-map indices must name a site of the given platform (0 or 1 here).
+    let trace = dir.join("bg.gwf");
+    std::fs::write(
+        &trace,
+        "1 0 0 600 2 -1 -1 2 1200 -1 1 3 1 1 1 -1 fs1 fs1 UNITARY -1 -1 -1 -1 linux -1 -1 -1 vo1 -1\n",
+    )
+    .unwrap();
+    let with_map = |map: &str| {
+        slarm(&[
+            "grid",
+            "--platform",
+            file.to_str().unwrap(),
+            "--background",
+            trace.to_str().unwrap(),
+            "--site-map",
+            map,
+            "--bots",
+            "20",
+            "--json",
+        ])
+    };
+    let ok = with_map("fs1:1");
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let bad = with_map("fs1:2");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--site-map fs1:2"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn malformed_platform_files_exit_2_naming_the_line() {
+    let dir = scratch("platform-bad");
+    for (name, text, needle) in [
+        (
+            "bad-number.txt",
+            "a 10 2.2\nb x 2.0\n",
+            "bad-number.txt:2: processors `x`",
+        ),
+        (
+            "missing.txt",
+            "a 10 2.2\n# c\nb 10\n",
+            "missing.txt:3: expected `name processors speed_ghz`",
+        ),
+        ("zero.txt", "a 0 2.2\n", "zero.txt:1: processors 0"),
+        (
+            "nan.txt",
+            "a 10 2.2\n\nb 10 NaN\n",
+            "nan.txt:3: speed `NaN`",
+        ),
+        (
+            "negative.txt",
+            "a 10 -2.2\n",
+            "negative.txt:1: speed `-2.2`",
+        ),
+        (
+            "repeat.txt",
+            "a 1 2\nb 1 2\na 1 2\n",
+            "repeat.txt:3: site name a repeats line 1",
+        ),
+        ("empty.txt", "", "empty.txt: invalid platform: no site"),
+        (
+            "comments.txt",
+            "# nothing\n\n",
+            "comments.txt: invalid platform: no site",
+        ),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let out = slarm(&["grid", "--platform", file.to_str().unwrap(), "--bots", "10"]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{name}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+    }
+    let missing = dir.join("nonexistent.txt");
+    let out = slarm(&["grid", "--platform", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--platform") && err.contains("nonexistent.txt"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -18,6 +18,14 @@ pub enum GridError {
     /// A platform description is unusable (no sites, a site without processors, ...).
     #[error("invalid platform: {0}")]
     InvalidPlatform(String),
+    /// A line of a platform file could not be parsed (see [`crate::platform::parse_platform`]).
+    #[error("platform line {line}: {message}")]
+    MalformedPlatform {
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong, naming the bad value.
+        message: String,
+    },
     /// A workload is unusable (no BoTs, an empty BoT, a negative runtime, ...).
     #[error("invalid workload: {0}")]
     InvalidWorkload(String),

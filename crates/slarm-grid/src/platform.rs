@@ -163,6 +163,75 @@ impl Platform {
     }
 }
 
+/// Parses a user-defined platform in the text format of `slarm grid --platform FILE`: one
+/// site per line, `name processors speed_ghz` separated by whitespace (name without spaces,
+/// processors a whole number ≥ 1, speed a finite number of GHz > 0); `#` starts a comment;
+/// blank lines are ignored; site ids follow the order of the lines (0, 1, ...), which is the
+/// numbering that background-trace site mappings refer to.
+///
+/// Errors name the 1-based line and the bad value ([`GridError::MalformedPlatform`]); a text
+/// without any site, or with more than 2^40 processors in all, is [`GridError::InvalidPlatform`].
+///
+/// ```
+/// use slarm_grid::platform::parse_platform;
+/// let p = parse_platform("# name procs GHz\nA 100 2.2\nB 20 3.0  # fast\n").unwrap();
+/// assert_eq!(p.total_processors(), 120);
+/// assert_eq!(p.sites()[1].name, "B");
+/// assert!(parse_platform("A 100\n").unwrap_err().to_string().contains("line 1"));
+/// ```
+pub fn parse_platform(text: &str) -> Result<Platform> {
+    let mut sites: Vec<(String, u64, f64)> = Vec::new();
+    let mut first_line: Vec<usize> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let bad = |message: String| GridError::MalformedPlatform { line, message };
+        let content = raw.split('#').next().unwrap_or("");
+        let fields: Vec<&str> = content.split_whitespace().collect();
+        if fields.is_empty() {
+            continue;
+        }
+        let [name, procs, speed] = fields[..] else {
+            return Err(bad(format!(
+                "expected `name processors speed_ghz`, found {} field(s) in `{}`",
+                fields.len(),
+                content.trim()
+            )));
+        };
+        let processors: u64 = procs.parse().map_err(|_| {
+            bad(format!(
+                "processors `{procs}` of site {name}: not a whole number"
+            ))
+        })?;
+        if processors == 0 {
+            return Err(bad(format!(
+                "processors 0 of site {name}: a site needs at least one"
+            )));
+        }
+        let speed_ghz: f64 = speed
+            .parse()
+            .map_err(|_| bad(format!("speed `{speed}` of site {name}: not a number")))?;
+        if !speed_ghz.is_finite() || speed_ghz <= 0.0 {
+            return Err(bad(format!(
+                "speed `{speed}` of site {name}: must be a finite number of GHz > 0"
+            )));
+        }
+        if let Some(j) = sites.iter().position(|s| s.0 == name) {
+            return Err(bad(format!(
+                "site name {name} repeats line {}",
+                first_line[j]
+            )));
+        }
+        sites.push((name.to_string(), processors, speed_ghz));
+        first_line.push(line);
+    }
+    if sites.is_empty() {
+        return Err(GridError::InvalidPlatform(
+            "no site: every line is blank or a comment".into(),
+        ));
+    }
+    Platform::new(sites)
+}
+
 /// Largest-remainder (Hamilton) apportionment of `total` seats by integer `weights`.
 ///
 /// Ties in the remainder go to the larger weight, then to the lower index (spec §1.5 A14).
@@ -231,6 +300,40 @@ mod tests {
         assert_eq!(largest_remainder(10, &w), vec![3, 2, 2, 2, 1]);
         assert_eq!(largest_remainder(128, &w), vec![40, 19, 32, 22, 15]);
         assert_eq!(largest_remainder(5, &[0, 0]), vec![5, 0]);
+    }
+
+    #[test]
+    fn platform_file_format() {
+        let p = parse_platform(
+            "# DAS-3 as a file\nVU 170 2.4\n\n  UvA\t82 2.2 # slowest\nDelft 136 2.4\nMN 92 2.4\nLeiden 64 2.6\n",
+        )
+        .unwrap();
+        assert_eq!(p, Platform::das3());
+        let err = |text: &str| parse_platform(text).unwrap_err();
+        let at = |text: &str, line: usize, needle: &str| {
+            let e = err(text);
+            assert!(
+                matches!(&e, GridError::MalformedPlatform { line: l, message } if *l == line && message.contains(needle)),
+                "{text:?}: {e}"
+            );
+        };
+        at("A 4 2.2\nB x 2.0\n", 2, "`x`");
+        at("A 4 2.2\n# c\nB 4\n", 3, "found 2 field(s)");
+        at("A 4 2.2 extra\n", 1, "found 4 field(s)");
+        at("A 0 2.2\n", 1, "processors 0");
+        at("A -3 2.2\n", 1, "`-3`");
+        at("A 4.5 2.2\n", 1, "`4.5`");
+        at("A 4 NaN\n", 1, "`NaN`");
+        at("A 4 inf\n", 1, "`inf`");
+        at("A 4 0\n", 1, "`0`");
+        at("A 4 fast\n", 1, "`fast`");
+        at("A 4 2\nB 1 2\nA 2 2\n", 3, "repeats line 1");
+        assert!(matches!(err(""), GridError::InvalidPlatform(_)));
+        assert!(matches!(err("# only\n\n"), GridError::InvalidPlatform(_)));
+        assert!(matches!(
+            err("A 1099511627776 2\nB 1 2\n"),
+            GridError::InvalidPlatform(_)
+        ));
     }
 
     #[test]

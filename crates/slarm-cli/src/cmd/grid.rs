@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use slarm::grid::metrics::bots_meeting;
+use slarm::grid::platform::parse_platform;
 use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
 use slarm::grid::workload::{
@@ -19,6 +20,11 @@ use crate::output::{format_num, Output};
 /// Arguments of `slarm grid`.
 #[derive(Debug, clap::Args)]
 pub struct GridArgs {
+    /// User-defined platform instead of DAS-3 (Table I): a text file with one site per line,
+    /// `name processors speed_ghz` (e.g. `VU 170 2.4`); `#` starts a comment, blank lines are
+    /// ignored; site ids (--site-map, trace sites) are the line order from 0.
+    #[arg(long, value_name = "FILE")]
+    platform: Option<PathBuf>,
     /// Overprovisioning strategy: none, all, largest, number, dynamic or feedback.
     #[arg(long, default_value = "none")]
     strategy: String,
@@ -46,8 +52,8 @@ pub struct GridArgs {
     /// Processors per synthetic background job (1 = the spec default; more = rigid parallel jobs).
     #[arg(long, default_value_t = 1)]
     background_procs: u64,
-    /// Mapping of trace site ids or names to DAS-3 clusters, e.g. "fs0:0,fs1:4" (default:
-    /// numeric ids or trailing numbers modulo 5).
+    /// Mapping of trace site ids or names to clusters (site ids of the platform), e.g.
+    /// "fs0:0,fs1:4" (default: numeric ids or trailing numbers modulo the number of sites).
     #[arg(long)]
     site_map: Option<String>,
     /// Local resource managers: fcfs (spec default) or easy (EASY backfilling).
@@ -172,7 +178,28 @@ fn parse_load(s: &str) -> CliResult<f64> {
         .map_err(|_| CliError::bad_input(format!("--load {s}: not a number")))
 }
 
-fn background(args: &GridArgs) -> CliResult<BackgroundSpec> {
+/// The platform of `--platform FILE` (or DAS-3) and its label; exit 2 naming the file and
+/// line of a malformed site.
+fn platform(args: &GridArgs) -> CliResult<(Platform, String)> {
+    let Some(path) = &args.platform else {
+        return Ok((Platform::das3(), "das3".into()));
+    };
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::bad_input(format!("--platform {shown}: {e}")))?;
+    let platform = parse_platform(&text).map_err(|e| match e {
+        GridError::MalformedPlatform { line, message } => {
+            CliError::bad_input(format!("{shown}:{line}: {message}"))
+        }
+        other => CliError::bad_input(format!("{shown}: {other}")),
+    })?;
+    let label = path
+        .file_name()
+        .map_or(shown.to_string(), |n| n.to_string_lossy().into_owned());
+    Ok((platform, label))
+}
+
+fn background(args: &GridArgs, platform: &Platform) -> CliResult<BackgroundSpec> {
     Ok(match args.background.as_str() {
         "none" => BackgroundSpec::None,
         "synthetic" => BackgroundSpec::Synthetic(SyntheticBackground {
@@ -197,7 +224,7 @@ fn background(args: &GridArgs) -> CliResult<BackgroundSpec> {
             } else {
                 TraceFormat::Swf
             };
-            let n_sites = Platform::das3().sites().len();
+            let n_sites = platform.sites().len();
             let mapping = match &args.site_map {
                 Some(m) => parse_site_map(m, n_sites)?,
                 None => SiteMapping::Modulo,
@@ -251,11 +278,13 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         ],
     )?;
     let load = parse_load(&args.load)?;
+    let (platform, platform_label) = platform(args)?;
     let mut sc = Scenario::paper(strategy, args.kappa);
+    sc.background = background(args, &platform)?;
+    sc.platform = platform;
     sc.load = load;
     sc.n_bots = args.bots;
     sc.policy = policy;
-    sc.background = background(args)?;
     sc.feedback_s = (args.target_min * 60.0, args.release_min * 60.0);
     sc.sim.cost_model = cost_model;
     sc.sim.lrm = lrm;
@@ -281,6 +310,11 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         })
         .collect();
     let json = json!({
+        "platform": {
+            "source": platform_label,
+            "processors": sc.platform.total_processors(),
+            "sites": sc.platform.sites(),
+        },
         "strategy": strategy.label(),
         "policy": policy.label(),
         "kappa": if matches!(strategy, StrategyKind::None | StrategyKind::Feedback) { 1.0 } else { args.kappa },
@@ -312,12 +346,16 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         "waited_bots": r.run.bots.iter().filter(|b| b.max_wait_s > 0.0).count(),
     });
     let text = format!(
-        "strategy {} (kappa {}), policy {}, load {}, seed {}, background {:?}\n\
+        "platform {} ({} sites, {} processors)\n\
+         strategy {} (kappa {}), policy {}, load {}, seed {}, background {:?}\n\
          BoTs {}  tasks {}\n\
          C_d {}  C_s {}  (over {} size groups)\n\
          CPU-hours {}  time-averaged kappa {}\n\
          NSL median {}  mean {}  max {}\n\
          makespan mean {} s  p90 {} s  BoTs under {} min: {}\n",
+        platform_label,
+        sc.platform.sites().len(),
+        sc.platform.total_processors(),
         strategy.label(),
         format_num(args.kappa),
         policy.label(),
