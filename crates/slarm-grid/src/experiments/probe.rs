@@ -237,7 +237,8 @@ pub fn report(rows: &[ProbeRow], report: &mut PaperReport) {
         FigureKind::Line,
     );
     f.y_log = true;
-    for (p, r) in rows.iter().filter(|(p, _)| p.seed == 0) {
+    // The sensitivity series first, so that the experiments' (flat) one is drawn on top.
+    for (p, r) in rows.iter().rev().filter(|(p, _)| p.seed == 0) {
         let points = r
             .makespans_s
             .iter()
