@@ -297,24 +297,35 @@ fn checks(rows: &[ProbeRow], checks: &mut Vec<Check>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slarm_report::Scale;
+    use slarm_report::{Scale, Verdict};
+
+    /// A quick run config and probe parameters.
+    fn setup(
+        seed: u64,
+        utilisation: f64,
+        procs: u64,
+        submissions: usize,
+    ) -> (RunConfig, ProbeParams) {
+        let cfg = RunConfig {
+            scale: Scale::Quick,
+            seed,
+            traces: None,
+        };
+        let p = ProbeParams {
+            exp: EXP.into(),
+            utilisation,
+            procs,
+            seed: 0,
+            submissions,
+        };
+        (cfg, p)
+    }
 
     #[test]
     fn probes_on_an_idle_grid_take_the_runtime_on_the_slowest_site_used() {
         // No background: every probe fits at once, DynPerTask spreads the 128 tasks over all
         // five clusters, so the makespan is the 300-s runtime on UvA (2.2 GHz = reference).
-        let cfg = RunConfig {
-            scale: Scale::Quick,
-            seed: 3,
-            traces: None,
-        };
-        let p = ProbeParams {
-            exp: EXP.into(),
-            utilisation: 0.0,
-            procs: 1,
-            seed: 0,
-            submissions: 12,
-        };
+        let (cfg, p) = setup(3, 0.0, 1, 12);
         let r = run(&cfg, "probe-test", &p).unwrap();
         assert_eq!(r.makespans_s, vec![PROBE_RUNTIME_S; 12]);
         assert_eq!((r.max_over_min, r.cov, r.waited), (1.0, 0.0, 0));
@@ -324,20 +335,71 @@ mod tests {
 
     #[test]
     fn a_congested_background_makes_probes_wait_and_vary() {
-        let cfg = RunConfig {
-            scale: Scale::Quick,
-            seed: 1,
-            traces: None,
-        };
-        let p = ProbeParams {
-            exp: EXP.into(),
-            utilisation: 0.95,
-            procs: 8,
-            seed: 0,
-            submissions: 40,
-        };
+        let (cfg, p) = setup(1, 0.95, 8, 40);
         let r = run(&cfg, "probe-congested", &p).unwrap();
         assert!(r.waited > 0 && r.max_over_min > 1.0, "{r:?}");
         assert!(r.min_s >= PROBE_RUNTIME_S * 2.2 / 2.6 - 1e-9);
+    }
+
+    #[test]
+    fn report_checks_the_experiments_background_only() {
+        let result = |min_s: f64, median_s: f64, max_s: f64| ProbeResult {
+            makespans_s: vec![min_s, median_s, max_s],
+            min_s,
+            median_s,
+            max_s,
+            max_over_min: max_s / min_s,
+            cov: 0.0,
+            waited: 0,
+            background_jobs: 0,
+        };
+        let (_, own) = setup(1, PROBE_BACKGROUNDS[0].0, PROBE_BACKGROUNDS[0].1, 3);
+        let heavy = ProbeParams {
+            utilisation: PROBE_BACKGROUNDS[1].0,
+            procs: PROBE_BACKGROUNDS[1].1,
+            ..own.clone()
+        };
+        let verdicts = |rows: &[ProbeRow]| {
+            let mut rep = PaperReport {
+                paper: PAPER.into(),
+                title: String::new(),
+                workload: String::new(),
+                tables: vec![],
+                checks: vec![],
+                figures: vec![],
+                notes: vec![],
+            };
+            report(rows, &mut rep);
+            assert_eq!(
+                rep.tables[0].rows.len(),
+                rows.len() + 1,
+                "plus the paper's row"
+            );
+            assert_eq!(rep.figures[0].series.len(), rows.len());
+            assert!(rep.unexplained_checks().is_empty());
+            rep.checks
+                .iter()
+                .map(|c| (c.id.clone(), c.verdict))
+                .collect::<Vec<_>>()
+        };
+        // A flat makespan under the experiments' background: no large variation, whatever
+        // the heavier background shows.
+        let flat = verdicts(&[
+            (own.clone(), result(300.0, 300.0, 300.0)),
+            (heavy, result(275.0, 300.0, 21_000.0)),
+        ]);
+        assert_eq!(
+            flat,
+            vec![
+                ("fig1/max-min-ratio".to_string(), Verdict::Differs),
+                ("fig1/large-variation".to_string(), Verdict::Differs),
+                ("fig1/mostly-stable".to_string(), Verdict::Match),
+            ]
+        );
+        // Max/min 60 with a stable median: within 50 % of 70, large, stable.
+        let wide = verdicts(&[(own, result(300.0, 310.0, 18_000.0))]);
+        assert_eq!(wide[0].1, Verdict::WithinTolerance);
+        assert_eq!(wide[1].1, Verdict::Match);
+        assert_eq!(wide[2].1, Verdict::Match);
     }
 }
