@@ -10,9 +10,28 @@ fn slarm(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// Runs `slarm` with `args`, which must succeed, and parses its one JSON object.
+fn slarm_json(args: &[&str]) -> serde_json::Value {
+    let out = slarm(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The design.md §4 fields of `slarm grid` and their ranges, for a run of `bots` BoTs.
+fn assert_contract(v: &serde_json::Value, bots: u64) {
+    assert!(v["c_d"].as_f64().unwrap() >= 1.0);
+    assert!(v["c_s"].as_f64().unwrap() >= 0.0);
+    assert!(v["cpu_hours"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["bots"].as_u64(), Some(bots));
+}
+
 #[test]
 fn json_has_the_contract_fields() {
-    let out = slarm(&[
+    let v = slarm_json(&[
         "grid",
         "--strategy",
         "all",
@@ -26,16 +45,7 @@ fn json_has_the_contract_fields() {
         "80",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(v["c_d"].as_f64().unwrap() >= 1.0);
-    assert!(v["c_s"].as_f64().unwrap() >= 0.0);
-    assert!(v["cpu_hours"].as_f64().unwrap() > 0.0);
-    assert_eq!(v["bots"].as_u64(), Some(80));
+    assert_contract(&v, 80);
     assert_eq!(v["background"], "synthetic");
 }
 
@@ -81,7 +91,7 @@ fn gwf_background_with_site_map_easy_lrm_and_table2_cap() {
         })
         .collect();
     std::fs::write(&trace, lines).unwrap();
-    let out = slarm(&[
+    let v = slarm_json(&[
         "grid",
         "--strategy",
         "dynamic",
@@ -101,12 +111,6 @@ fn gwf_background_with_site_map_easy_lrm_and_table2_cap() {
         "300",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["background"]["trace"], "das3-june.gwf");
     assert_eq!(v["workload"]["background_jobs"].as_u64(), Some(40));
     assert_eq!(v["lrm"], "easy");
@@ -172,7 +176,7 @@ fn custom_platform_gives_the_contract_fields() {
     )
     .unwrap();
     for strategy in ["none", "all", "largest", "number", "dynamic"] {
-        let out = slarm(&[
+        let v = slarm_json(&[
             "grid",
             "--platform",
             file.to_str().unwrap(),
@@ -184,16 +188,7 @@ fn custom_platform_gives_the_contract_fields() {
             "60",
             "--json",
         ]);
-        assert!(
-            out.status.success(),
-            "{strategy}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert!(v["c_d"].as_f64().unwrap() >= 1.0);
-        assert!(v["c_s"].as_f64().unwrap() >= 0.0);
-        assert!(v["cpu_hours"].as_f64().unwrap() > 0.0);
-        assert_eq!(v["bots"].as_u64(), Some(60));
+        assert_contract(&v, 60);
         assert_eq!(v["platform"]["source"], "two-sites.txt");
         assert_eq!(v["platform"]["processors"].as_u64(), Some(120));
         let sites = v["platform"]["sites"].as_array().unwrap();
@@ -210,8 +205,7 @@ fn custom_platform_gives_the_contract_fields() {
             );
         }
     }
-    let das3 = slarm(&["grid", "--bots", "60", "--json"]);
-    let v: serde_json::Value = serde_json::from_slice(&das3.stdout).unwrap();
+    let v = slarm_json(&["grid", "--bots", "60", "--json"]);
     assert_eq!(v["platform"]["source"], "das3");
     assert_eq!(v["platform"]["processors"].as_u64(), Some(544));
     // --site-map indices must name a site of the given platform (0 or 1 here).
