@@ -45,22 +45,8 @@ fn main() -> Result<(), ExperimentError> {
     for t in &report.tables {
         println!("### {}\n\n{}", t.title, t.to_csv());
     }
-    println!("| check | ours | published | verdict |\n|---|---|---|---|");
-    for c in &report.checks {
-        let v = |x: &slarm_report::Value| match x {
-            slarm_report::Value::Num(n) => format!("{n:.3}"),
-            slarm_report::Value::Bool(b) => b.to_string(),
-            slarm_report::Value::Text(s) => s.clone(),
-        };
-        println!(
-            "| {} — {} | {} | {} | {} |",
-            c.id,
-            c.description,
-            v(&c.ours),
-            c.published.as_ref().map_or("-".into(), v),
-            c.verdict.label()
-        );
-    }
+    let checks = slarm_report::Table::of_checks("checks", "checks", &report.checks);
+    println!("### checks\n\n{}", checks.to_markdown());
     for n in &report.notes {
         println!("\nNote: {n}");
     }

@@ -49,34 +49,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if t.rows.is_empty() {
                 continue;
             }
-            println!("### {}", t.title);
-            println!("| {} |", t.columns.join(" | "));
-            println!("|{}", "---|".repeat(t.columns.len()));
-            for r in &t.rows {
-                println!(
-                    "| {} |",
-                    r.iter().map(|c| c.render()).collect::<Vec<_>>().join(" | ")
-                );
-            }
+            println!("### {}\n{}", t.title, t.to_markdown());
         }
-        println!("### checks");
-        println!("| check | ours | published | verdict |");
-        println!("|---|---|---|---|");
-        for c in &rep.checks {
-            let v = |x: &slarm_report::Value| match x {
-                slarm_report::Value::Num(n) => format!("{n:.1}"),
-                slarm_report::Value::Bool(b) => b.to_string(),
-                slarm_report::Value::Text(s) => s.clone(),
-            };
-            println!(
-                "| {} — {} | {} | {} | {} |",
-                c.id,
-                c.description,
-                v(&c.ours),
-                c.published.as_ref().map(v).unwrap_or_default(),
-                c.verdict.label()
-            );
-        }
+        let checks = slarm_report::Table::of_checks("checks", "checks", &rep.checks);
+        println!("### checks\n{}", checks.to_markdown());
         use std::io::Write;
         std::io::stdout().flush()?;
     }

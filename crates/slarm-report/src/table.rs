@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::Check;
+use crate::check::{Check, Value};
 
 /// One table cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -43,6 +43,17 @@ impl Cell {
             }
             Cell::Text(s) => s.clone(),
             Cell::Empty => String::new(),
+        }
+    }
+}
+
+/// A check's value as a cell: numbers stay numbers, a claim reads "holds" / "does not hold".
+impl From<&Value> for Cell {
+    fn from(v: &Value) -> Self {
+        match v {
+            Value::Num(x) => Cell::Num(*x),
+            Value::Bool(b) => Cell::Text(if *b { "holds" } else { "does not hold" }.into()),
+            Value::Text(s) => Cell::Text(s.clone()),
         }
     }
 }
@@ -151,18 +162,11 @@ impl Table {
             ],
         );
         for c in checks {
-            let v = |v: &crate::check::Value| match v {
-                crate::check::Value::Num(x) => Cell::Num(*x),
-                crate::check::Value::Bool(b) => {
-                    Cell::Text(if *b { "holds" } else { "does not hold" }.into())
-                }
-                crate::check::Value::Text(s) => Cell::Text(s.clone()),
-            };
             t.push(vec![
                 c.id.clone().into(),
                 c.description.clone().into(),
-                v(&c.ours),
-                c.published.as_ref().map_or(Cell::Empty, v),
+                Cell::from(&c.ours),
+                c.published.as_ref().map_or(Cell::Empty, Cell::from),
                 c.deviation.into(),
                 c.verdict.label().into(),
                 c.reason.clone().into(),
@@ -182,6 +186,31 @@ impl Table {
         line(&mut self.columns.iter().cloned(), &mut out);
         for r in &self.rows {
             line(&mut r.iter().map(Cell::render), &mut out);
+        }
+        out
+    }
+
+    /// A Markdown table (header, separator, one line per row); `|` in a cell is escaped and
+    /// line breaks become spaces.
+    ///
+    /// ```
+    /// use slarm_report::{Cell, Table};
+    ///
+    /// let mut t = Table::new("t", "T", &["a", "b"]);
+    /// t.push(vec![Cell::Num(0.5), Cell::Text("x|y".into())]);
+    /// assert_eq!(t.to_markdown(), "| a | b |\n|---|---|\n| 0.5 | x\\|y |\n");
+    /// ```
+    pub fn to_markdown(&self) -> String {
+        let line = |cells: &mut dyn Iterator<Item = String>| {
+            let v: Vec<String> = cells
+                .map(|c| c.replace('|', "\\|").replace('\n', " "))
+                .collect();
+            format!("| {} |\n", v.join(" | "))
+        };
+        let mut out = line(&mut self.columns.iter().cloned());
+        out.push_str(&format!("|{}\n", "---|".repeat(self.columns.len())));
+        for r in &self.rows {
+            out.push_str(&line(&mut r.iter().map(Cell::render)));
         }
         out
     }

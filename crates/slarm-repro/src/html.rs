@@ -32,11 +32,7 @@ fn verdict_class(v: Verdict) -> &'static str {
 }
 
 fn value_text(v: &Value) -> String {
-    match v {
-        Value::Num(x) => Cell::Num(*x).render(),
-        Value::Bool(b) => if *b { "holds" } else { "does not hold" }.to_string(),
-        Value::Text(s) => s.clone(),
-    }
+    Cell::from(v).render()
 }
 
 /// The deviation as shown: absolute and relative to the published number; a deviation within
