@@ -26,6 +26,7 @@ mod error;
 mod fsutil;
 mod html;
 mod options;
+pub mod papers;
 mod run;
 mod svg;
 mod write;

@@ -1,0 +1,3 @@
+//! Placeholder: forwards to the experiment still inside `slarm-pricing` until it moves here.
+
+pub use slarm_pricing::experiments::YeoBuyya;
