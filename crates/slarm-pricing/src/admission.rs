@@ -5,8 +5,6 @@
 //! ties by node id); the first PROC_i of them whose per-node cost `RE_i·P_ij` fits the
 //! budget are allocated, and the job is charged the maximum of those per-node costs.
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::Result;
 use crate::node::{CommitMode, Process, TimeSharedNode};
 use crate::pricing::{PriceQuote, PricingPolicy, ResourceWindow};
@@ -16,8 +14,9 @@ use crate::spec::Job;
 pub const SHARE_EPS: f64 = 1e-9;
 
 /// Why a job was rejected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum RejectReason {
     /// Fewer than PROC_i nodes have the memory/disk (Algorithm 1 line 6).
     CannotMeetResources,
@@ -50,8 +49,9 @@ impl RejectReason {
 }
 
 /// The deadline test of Algorithm 1 line 10 (spec §5.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum DeadlineTest {
     /// Σ current partitions + RE/D <= 1 (+EPS) and RESFree > 0 (default).
     ShareAndResFree,
@@ -60,7 +60,8 @@ pub enum DeadlineTest {
 }
 
 /// Options of Algorithm 1.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AdmissionConfig {
     /// What counts as committed in RESFree.
     pub commit: CommitMode,
@@ -81,8 +82,9 @@ impl Default for AdmissionConfig {
 }
 
 /// The outcome of Algorithm 1 for one job.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Decision {
     /// Accepted on `nodes` (indices into the node slice) at cost C_i.
     Accept {

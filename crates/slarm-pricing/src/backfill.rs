@@ -6,7 +6,6 @@
 //! rejected, [`RejectReason::DeadlineLapsedInQueue`]) once `now > DT_i`. A started job runs
 //! to completion and earns `RE_i · PBase` only if it meets its deadline (spec §2.4).
 
-use serde::{Deserialize, Serialize};
 use slarm_sim::batch::{simulate, BatchConfig, QueueOrder};
 use slarm_sim::policy::PolicyKind;
 
@@ -19,8 +18,9 @@ use crate::spec::Job;
 use crate::timeshare::collect_outcomes;
 
 /// Queue priority of an EASY baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Priority {
     /// FCFS-BF: arrival time.
     Fcfs,
@@ -31,8 +31,9 @@ pub enum Priority {
 }
 
 /// When a waiting job is dropped from the queue (spec §5.11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LapseRule {
     /// The paper's rule: dropped once its deadline has passed (`now > DT_i`); a job that
     /// starts too late to finish in time still runs and earns nothing (default).

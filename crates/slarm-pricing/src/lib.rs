@@ -17,7 +17,7 @@
 //! priority) on `slarm-sim`; [`metrics::evaluate`] computes Job QoS Satisfaction and Cluster
 //! Profitability (eqs. 7, 8) and the diagnostics. [`workload`] builds the evaluation set-up
 //! of spec §3 (SDSC-SP2 subset or a calibrated synthetic stand-in, QoS synthesis, Table I
-//! preset) and [`experiments::YeoBuyya`] reproduces Figures 2-6.
+//! preset).
 //!
 //! ```
 //! use slarm_pricing::pricing::{LibraPlusDollar, PricingPolicy};
@@ -39,7 +39,6 @@
 pub mod admission;
 pub mod backfill;
 pub mod error;
-pub mod experiments;
 pub mod metrics;
 pub mod node;
 pub mod pricing;

@@ -4,8 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::admission::RejectReason;
 use crate::error::{PricingError, Result};
 use crate::spec::Job;
@@ -14,8 +12,9 @@ use crate::spec::Job;
 pub const DEADLINE_TOL: f64 = 1e-6;
 
 /// What happened to one submitted job.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Outcome {
     /// Rejected at submission (or, for the baselines, dropped from the queue).
     Rejected(RejectReason),
@@ -46,7 +45,8 @@ pub fn qos_met(job: &Job, finish: f64, cost: f64) -> bool {
 }
 
 /// The metrics of one simulation run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Metrics {
     /// n: jobs submitted.
     pub submitted: usize,

@@ -8,13 +8,12 @@
 //! proportion to the partitions ([`RateMode::WorkConserving`]). A process whose estimate is
 //! exhausted or whose deadline has passed follows the [`OverrunPolicy`] (spec §5.5).
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{non_negative, positive, Result};
 
 /// How a node turns partitions into processor rates (spec §5.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum RateMode {
     /// rate = partition (squeezed when over-subscribed): jobs finish exactly at their deadline.
     Capped,
@@ -23,8 +22,9 @@ pub enum RateMode {
 }
 
 /// Demand of a process that has exhausted its estimate or passed its deadline (spec §5.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum OverrunPolicy {
     /// Best effort: demand 1.0 (default).
     FullDemand,
@@ -35,7 +35,8 @@ pub enum OverrunPolicy {
 }
 
 /// Job-control settings of every node.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobControl {
     /// Rate model.
     pub rate_mode: RateMode,
@@ -63,8 +64,9 @@ impl JobControl {
 }
 
 /// What counts as "committed" processor time in RESFree (eq. 6, spec §5.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum CommitMode {
     /// Processor time each running job uses inside the window under its current partition:
     /// `min(remaining_k, s_k · (DT_i - now))` (default).
@@ -76,7 +78,8 @@ pub enum CommitMode {
 }
 
 /// A compute node's static description.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Node {
     /// Node id (0-based).
     pub id: usize,
@@ -115,7 +118,8 @@ impl Node {
 }
 
 /// One process of a job on a node.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Process {
     /// Index of the job in the simulation.
     pub job: usize,
@@ -204,7 +208,8 @@ pub(crate) fn reached(x: f64, target: f64) -> bool {
 }
 
 /// A time-shared node with its running processes and a local clock.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TimeSharedNode {
     /// The node.
     pub node: Node,
@@ -214,11 +219,11 @@ pub struct TimeSharedNode {
     disk_used: f64,
     busy: f64,
     /// Whether `sum` and `next` describe the current processes (set by Algorithm 2).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     fresh: bool,
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     sum: f64,
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     next: f64,
 }
 

@@ -6,13 +6,12 @@
 //! * [`LibraStatic`]: `C_i = γ·RE_i + δ·RE_i/D_i`, independent of load and node.
 //! * [`FixedRate`]: `C_i = RE_i · PBase` (the EASY-backfilling baselines).
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{non_negative, positive, PricingError, Result};
 
 /// One resource of one node over the pricing window [AT_i, DT_i] (eq. 5): its maximum units,
 /// the units committed to accepted jobs during the window, and the job's own request.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ResourceWindow {
     /// RESMax_j: units available on the node over the window.
     pub max: f64,
@@ -74,7 +73,8 @@ pub fn utilization_rate(pbase: f64, window: &ResourceWindow) -> Result<f64> {
 }
 
 /// What a policy needs to price one process of job i on node j (processor time only).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PriceQuote {
     /// RE_ij: the runtime estimate on node j (processor-seconds).
     pub estimate: f64,
@@ -95,7 +95,8 @@ pub trait PricingPolicy: std::fmt::Debug + Send + Sync {
 }
 
 /// Libra+$ dynamic pricing (eqs. 3-6).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LibraPlusDollar {
     /// α: weight of the static component.
     pub alpha: f64,
@@ -107,7 +108,8 @@ pub struct LibraPlusDollar {
 
 /// One priced resource of the multi-resource form: how many units the job uses, the base
 /// rate of the resource and its window on the node.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ResourceCharge {
     /// Units charged (processor-seconds for CPU; units, optionally × duration, otherwise).
     pub amount: f64,
@@ -160,7 +162,8 @@ impl PricingPolicy for LibraPlusDollar {
 }
 
 /// Libra's static pricing `γ·RE + δ·RE/D` (spec §2.3).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LibraStatic {
     /// γ: price per second of estimate.
     pub gamma: f64,
@@ -189,7 +192,8 @@ impl PricingPolicy for LibraStatic {
 }
 
 /// Fixed rate `RE · PBase` (spec §2.4, the backfilling baselines).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FixedRate {
     /// PBase per processor-second.
     pub pbase: f64,

@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
 use slarm_stats::rng::RngStreams;
 
 use crate::admission::AdmissionConfig;
@@ -17,8 +16,9 @@ use crate::timeshare::{simulate_time_shared, TimeSharedConfig};
 use crate::workload::{last_n, synthesize, synthetic_trace, QosSynthesis, SubsetStats, TraceJob};
 
 /// The five policies compared in the paper (spec §3.6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum Policy {
     /// Libra+$: Algorithm 1 with dynamic pricing, Algorithm 2 job control.
     LibraPlus,
@@ -80,7 +80,8 @@ impl std::str::FromStr for Policy {
 }
 
 /// Every parameter of one run; [`Settings::table_i`] is the paper's default (Table I).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Settings {
     /// Workload and QoS synthesis.
     pub qos: QosSynthesis,
@@ -103,7 +104,7 @@ pub struct Settings {
     /// Algorithm 2 options.
     pub control: JobControl,
     /// Queue-lapse rule of the backfilling baselines (spec §5.11).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub lapse: LapseRule,
 }
 
@@ -129,7 +130,8 @@ impl Settings {
 }
 
 /// The jobs a run draws its QoS for: trace subset or synthetic stand-in, with provenance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BaseWorkload {
     /// Human description (which file / generator).
     pub label: String,

@@ -6,13 +6,12 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{non_negative, positive, PricingError, Result};
 
 /// How long the job runs on a node with full processing power (spec §1.3, JobDetails).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum JobLength {
     /// Runtime estimate RE in seconds on a node of the reference rating.
     RuntimeEstimate(f64),
@@ -21,14 +20,16 @@ pub enum JobLength {
 }
 
 /// The JobDetails segment.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobDetails {
     /// The job's length.
     pub length: JobLength,
 }
 
 /// The ResourceRequirements segment: memory, disk (in any consistent units) and processors.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ResourceRequirements {
     /// Local physical memory needed on each allocated node.
     pub mem: f64,
@@ -39,7 +40,8 @@ pub struct ResourceRequirements {
 }
 
 /// The QoSConstraints segment.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QosConstraints {
     /// Relative deadline D (seconds after arrival; DT = AT + D).
     pub deadline: f64,
@@ -48,8 +50,9 @@ pub struct QosConstraints {
 }
 
 /// The QoSOptimization segment (specified but not used by the mechanisms, spec §5.18).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum QosOptimization {
     /// No optimisation requested (the simplified specification of the evaluation).
     None,
@@ -60,7 +63,8 @@ pub enum QosOptimization {
 }
 
 /// A further segment of the extensible specification (eq. 1), e.g. data dependencies.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExtraSegment {
     /// Segment name.
     pub name: String,
@@ -69,7 +73,8 @@ pub struct ExtraSegment {
 }
 
 /// A validated job submission specification (eq. 2 plus optional extra segments).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobSpec {
     /// Job id.
     pub id: u64,
@@ -202,8 +207,9 @@ impl JobSpec {
 }
 
 /// Urgency class of a job (spec §3.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Urgency {
     /// Short deadline, large budget.
     High,
@@ -212,7 +218,8 @@ pub enum Urgency {
 }
 
 /// A submitted job of a simulation: its specification, arrival time, real runtime and class.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Job {
     /// The submission specification (RE, procs, D, B, ...).
     pub spec: JobSpec,
@@ -349,10 +356,17 @@ mod tests {
         assert!(ok.clone().with_segment(seg("data", 3.0)).is_ok());
         assert!(ok.clone().with_segment(seg(" ", 3.0)).is_err());
         assert!(ok.clone().with_segment(seg("data", f64::NAN)).is_err());
-        // A deserialised specification is checked by `validate`.
+    }
+
+    /// A deserialised specification is checked by `validate`.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn deserialised_spec_is_validated() {
+        let ok = JobSpec::simple(1, 100.0, 2, 300.0, 5.0).unwrap();
         let json = serde_json::to_string(&ok)
             .unwrap()
             .replace("\"budget\":5.0", "\"budget\":-5.0");
+        assert!(json.contains("\"budget\":-5.0"), "{json}");
         let back: JobSpec = serde_json::from_str(&json).unwrap();
         assert!(back.validate().is_err());
     }

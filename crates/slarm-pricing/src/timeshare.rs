@@ -7,8 +7,6 @@
 //! A node whose demands sum to at most 1 under capped rates keeps constant partitions, so
 //! its control ticks are skipped (they would change nothing, spec §2.5, derived).
 
-use serde::{Deserialize, Serialize};
-
 use crate::admission::{admit, place, AdmissionConfig, Decision};
 use crate::error::{PricingError, Result};
 use crate::metrics::Outcome;
@@ -17,7 +15,8 @@ use crate::pricing::PricingPolicy;
 use crate::spec::Job;
 
 /// The cluster and the options of the time-shared simulation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TimeSharedConfig {
     /// The compute nodes.
     pub nodes: Vec<Node>,

@@ -5,7 +5,6 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_distr::{Distribution, Exp, LogNormal, StandardNormal};
-use serde::{Deserialize, Serialize};
 use slarm_stats::rng::{label, RngStreams};
 
 use crate::error::{positive, PricingError, Result};
@@ -15,7 +14,8 @@ use crate::spec::{Job, JobSpec, Urgency};
 pub const SDSC_SP2: &str = "SDSC-SP2-1998-4.2-cln.swf.gz";
 
 /// One job of a trace as the evaluation needs it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TraceJob {
     /// Job number.
     pub id: u64,
@@ -28,7 +28,8 @@ pub struct TraceJob {
 }
 
 /// Summary statistics of a job subset (spec §3.1 / §5.10 verification).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SubsetStats {
     /// Number of jobs.
     pub jobs: usize,
@@ -121,8 +122,9 @@ pub fn synthetic_trace(n: usize, max_procs: u32, streams: &RngStreams) -> Result
 }
 
 /// How urgency classes are assigned (spec §5.9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ClassAssignment {
     /// Exactly round(p·n) high-urgency jobs placed by a seeded random permutation (default).
     Exact,
@@ -131,7 +133,8 @@ pub enum ClassAssignment {
 }
 
 /// The QoS-synthesis and workload parameters of Table I (spec §3.3-3.5).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QosSynthesis {
     /// % of high-urgency jobs (Table I: 20).
     pub high_urgency_pct: f64,

@@ -6,15 +6,14 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use serde::{Deserialize, Serialize};
-
 use crate::erlang::{first_stable_servers, CdfAt, ErlangB, Mmm};
 use crate::error::{positive, QueueError, Result};
 use crate::sizing::{min_nodes, min_nodes_from};
 use crate::sla::Sla;
 
 /// A lambda grid `step, 2 step, ..., K` (`K/step` must be an integer).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LambdaGrid {
     /// Upper limit K of the lambda range (thesis: 40).
     pub k: f64,
@@ -213,7 +212,8 @@ pub fn sla_difference(a: Sla, b: Sla, mu: f64) -> Result<f64> {
 }
 
 /// Which strategy wins at one grid point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Winner {
     /// `m_D < m_S`.
     Da,
@@ -224,7 +224,8 @@ pub enum Winner {
 }
 
 /// One grid point of the (lenient load, strict load) plane.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GridPoint {
     /// Load of the lenient class (smaller G).
     pub lambda_lenient: f64,
@@ -237,7 +238,8 @@ pub struct GridPoint {
 }
 
 /// The DA/SA comparison over a 2-D lambda grid with `lambda_1 + lambda_2 <= K` (spec 003 §5.3).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DaSaGrid {
     /// Every point, lenient/strict oriented.
     pub points: Vec<GridPoint>,

@@ -10,7 +10,6 @@
 //! O(m) steps of the recursion from `B(0) = 1` ([`erlang_b_direct`]). Accurate from `m = 1`
 //! to `m = 10^6` and beyond.
 
-use serde::{Deserialize, Serialize};
 use slarm_stats::summary::ln_gamma;
 
 use crate::error::{finite, non_negative, positive, QueueError, Result};
@@ -296,7 +295,8 @@ impl CdfAt {
 /// assert!((q.response_cdf(3.0) - 0.938169723020).abs() < 1e-11);
 /// assert!(Mmm::new(2.0, 1.0, 2).is_err()); // rho = m is unstable
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mmm {
     lambda: f64,
     mu: f64,

@@ -3,7 +3,6 @@
 //! calibration (§3.1).
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 
 use crate::difference::{g_thesis, DaSaGrid, LambdaGrid, Winner};
 use crate::error::{QueueError, Result};
@@ -11,7 +10,8 @@ use crate::partition::Partition;
 use crate::sla::{JobClass, Sla};
 
 /// Intervals of D (lower edges, ascending) mapped to angles alpha in degrees.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AngleTable {
     /// `(lower edge of D, alpha)`; the first lower edge is 0.
     pub rows: Vec<(f64, f64)>,
@@ -48,7 +48,8 @@ impl AngleTable {
 }
 
 /// How Algorithm 2 reads its steps 2 and 4 (decision 5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Orientation {
     /// `D = G_strict - G_lenient >= 0`, DA iff `atan2(lambda_strict, lambda_lenient) <= alpha`.
     Canonical,
@@ -57,7 +58,8 @@ pub enum Orientation {
 }
 
 /// A two-pool decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Choice {
     /// Dedicated allocation.
     Da,
@@ -66,7 +68,8 @@ pub enum Choice {
 }
 
 /// Settings of the heuristics.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HeuristicConfig {
     /// Service rate (thesis: 1).
     pub mu: f64,
@@ -128,7 +131,8 @@ pub fn algorithm2(c1: &JobClass, c2: &JobClass, cfg: &HeuristicConfig) -> Result
 }
 
 /// How Algorithm 3 resolves structure 3 (a two-edge path; spec 003 §3.3, Table 6.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Structure3Fix {
     /// (1) Add the missing edge: SA.
     AddEdge,
@@ -141,7 +145,8 @@ pub enum Structure3Fix {
 }
 
 /// Algorithm 3's graph and decision.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Algorithm3Outcome {
     /// Structure 1-4 of Fig. 6.1 (number of SA edges + 1).
     pub structure: u8,
@@ -230,7 +235,8 @@ pub fn algorithm3<R: Rng + ?Sized>(
 }
 
 /// Criteria for recalibrating the angle per SLA pair (spec 003 §3.1; decision 6).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CalibrationCriterion {
     /// Largest alpha whose wedge `[0, alpha]` has at least `q` (fraction) strictly-DA points.
     LiteralQ {

@@ -22,7 +22,6 @@
 //! - [`sim`]: event-driven multiclass simulator (FCFS, HOL, PDP), replications with
 //!   Student-t intervals and common random numbers, [`sim::min_nodes_sim`].
 //! - [`sampling`] and [`procedures`]: the thesis's random settings and Procedures 1-5.
-//! - [`experiments`]: the `hu2009` reproduction for `slarm reproduce`.
 //!
 //! ```
 //! use slarm_queueing::{min_nodes, m_da, m_sa, JobClass, Mmm, Sla};
@@ -38,7 +37,6 @@
 pub mod difference;
 pub mod erlang;
 pub mod error;
-pub mod experiments;
 pub mod heuristics;
 pub mod partition;
 pub mod procedures;

@@ -1,8 +1,6 @@
 //! Allocation strategies as set partitions of the classes (spec 003 §2.6): dedicated (DA),
 //! shared (SA), mixed, and the exhaustive optimum over all partitions (up to 8 classes).
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{positive, QueueError, Result};
 use crate::sizing::min_nodes;
 use crate::sla::JobClass;
@@ -12,7 +10,8 @@ pub const MAX_EXHAUSTIVE_CLASSES: usize = 8;
 
 /// A set partition of class indices `0..n`: each block is one FCFS pool.
 /// Canonical form: blocks sorted, each block sorted, blocks ordered by first element.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Partition {
     n: usize,
     blocks: Vec<Vec<usize>>,
@@ -195,7 +194,8 @@ pub fn m_sa(classes: &[JobClass], mu: f64) -> Result<u64> {
 }
 
 /// One strategy with its node count.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StrategyNodes {
     /// The partition.
     pub partition: Partition,

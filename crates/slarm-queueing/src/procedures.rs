@@ -2,10 +2,10 @@
 //!
 //! Sample `i` of a procedure draws from stream `[0, i]` of the given [`RngStreams`] and
 //! simulates with root seed `key([1, i])`, so results are independent of thread count
-//! (rayon over samples, ordered collection).
+//! (with the `parallel` feature, rayon over samples; results collected in index order).
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use slarm_stats::rng::{RngStreams, SimRng};
 
 use crate::error::Result;
@@ -71,8 +71,9 @@ fn over_samples<T: Send>(
     streams: &RngStreams,
     f: impl Fn(Sample) -> Result<T> + Sync + Send,
 ) -> Result<Vec<T>> {
+    #[cfg(feature = "parallel")]
+    let indices = indices.into_par_iter();
     indices
-        .into_par_iter()
         .map(|i| {
             let mut rng = streams.stream(&[0, i]);
             let (classes, rejected) = draw_classes(n, setting, mu, &mut rng)?;
@@ -95,7 +96,8 @@ fn heuristic2(classes: &[JobClass], cfg: &HeuristicConfig) -> Result<(Choice, u6
 }
 
 /// Result of Procedure 1 (Table 4.7).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Procedure1 {
     /// Samples L.
     pub samples: usize,
@@ -151,7 +153,8 @@ pub fn hol_order(classes: &[JobClass], cfg: &HeuristicConfig) -> Result<Vec<usiz
 }
 
 /// One Procedure 2 sample.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Disciplines2 {
     /// FCFS nodes of the heuristic's strategy.
     pub m_f: u64,
@@ -168,7 +171,8 @@ pub struct Disciplines2 {
 }
 
 /// Result of Procedure 2 (Tables 5.1 and 5.2).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Procedure2 {
     /// Samples L.
     pub samples: usize,
@@ -255,7 +259,8 @@ pub fn procedure2(
 }
 
 /// Result of Procedure 3 (Table 6.1).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Procedure3 {
     /// Structure-3 samples collected (L).
     pub samples: usize,
@@ -319,7 +324,8 @@ pub fn procedure3(
 }
 
 /// Result of Procedure 4 (Table 6.2).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Procedure4 {
     /// Samples L.
     pub samples: usize,
@@ -365,7 +371,8 @@ pub fn procedure4(
 }
 
 /// Result of Procedure 5 (Tables 6.3 and 6.4).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Procedure5 {
     /// Samples L.
     pub samples: usize,

@@ -2,7 +2,6 @@
 
 use rand::Rng;
 use rand_distr::{Distribution, Exp, Normal};
-use serde::{Deserialize, Serialize};
 
 use crate::error::{QueueError, Result};
 use crate::sla::{JobClass, Sla};
@@ -11,7 +10,8 @@ use crate::sla::{JobClass, Sla};
 pub const K: f64 = 40.0;
 
 /// Distribution of one class's arrival rate, truncated to `(0, K]` by resampling.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LambdaDist {
     /// U(a, b); a draw of exactly 0 is redrawn (decision 10).
     Uniform {
@@ -80,7 +80,8 @@ impl LambdaDist {
 }
 
 /// One evaluation setting: lambda distribution, x ~ U(x_lo, x_hi), y ~ U(y_lo, y_hi).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Setting {
     /// Arrival-rate distribution of every class.
     pub lambda: LambdaDist,

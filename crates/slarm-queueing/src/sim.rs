@@ -18,7 +18,6 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use rand::Rng;
 use rand_distr::{Distribution, Exp};
-use serde::{Deserialize, Serialize};
 use slarm_stats::rng::RngStreams;
 use slarm_stats::summary::Welford;
 
@@ -26,7 +25,8 @@ use crate::error::{non_negative, positive, QueueError, Result};
 use crate::sla::JobClass;
 
 /// Service discipline of a shared pool.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Discipline {
     /// First come, first served across all classes.
     Fcfs,
@@ -51,7 +51,8 @@ impl Discipline {
 }
 
 /// Run-length settings of a simulation.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SimConfig {
     /// Arrivals stop at this time (thesis: 20,000 with mu = 1).
     pub horizon: f64,
@@ -91,7 +92,8 @@ impl SimConfig {
 }
 
 /// Per-class results over all replications.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassResult {
     /// Pooled mean response time.
     pub mean_response: f64,
@@ -108,7 +110,8 @@ pub struct ClassResult {
 }
 
 /// Results of a simulation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SimResult {
     /// Per class, in input order.
     pub classes: Vec<ClassResult>,
@@ -126,7 +129,8 @@ impl SimResult {
 }
 
 /// Output of one replication.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Replication {
     /// Per class: sum of measured response times.
     pub sum_response: Vec<f64>,

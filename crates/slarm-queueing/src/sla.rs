@@ -1,11 +1,10 @@
 //! The model side: response-time SLAs and job classes (spec 003 §1).
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{non_negative, positive, probability, QueueError, Result};
 
 /// A response-time SLA `P(T <= x) >= y`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sla {
     x: f64,
     y: f64,
@@ -57,7 +56,8 @@ impl Sla {
 }
 
 /// One job class: Poisson arrival rate and its SLA (service rate is common to all classes).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobClass {
     lambda: f64,
     sla: Sla,

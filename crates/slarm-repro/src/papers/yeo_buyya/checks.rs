@@ -7,7 +7,7 @@ use super::data::{FigureData, Metric};
 use super::{
     lp, strict, CP_TOLERANCE, FACTORS, HIGH_PCT, INACC, PUBLISHED_CP, SIGMAS, SWEEP_BETAS,
 };
-use crate::scenario::Policy;
+use slarm_pricing::scenario::Policy;
 
 /// Why our §4.1 values may differ (attached to the checks that differ).
 const CP_GAP: &str = "σ of the QoS draws is not given by the paper (ours: 0.25 × class mean; \

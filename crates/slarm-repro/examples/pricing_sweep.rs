@@ -9,17 +9,16 @@
 use std::time::Instant;
 
 use rayon::prelude::*;
-use slarm_pricing::experiments::YeoBuyya;
+use slarm_pricing::workload::SDSC_SP2;
 use slarm_report::{CellOutput, Experiment, ExperimentError, RunConfig, Scale};
-
-mod common;
+use slarm_repro::papers::yeo_buyya::YeoBuyya;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scale = match std::env::args().nth(1).as_deref() {
         Some("quick") => Scale::Quick,
         _ => Scale::Paper,
     };
-    let Some(trace) = common::sdsc_sp2() else {
+    let Some(trace) = slarm_workload::traces::or_skip(SDSC_SP2) else {
         return Ok(());
     };
     let cfg = RunConfig {

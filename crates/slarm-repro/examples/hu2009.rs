@@ -1,11 +1,11 @@
 //! Runs the whole `hu2009` reproduction without the CLI and prints timings and checks:
-//! `cargo run --release -p slarm-queueing --example hu2009 -- quick|paper [seed]`.
+//! `cargo run --release -p slarm-repro --example hu2009 -- quick|paper [seed]`.
 
 use std::time::Instant;
 
 use rayon::prelude::*;
-use slarm_queueing::experiments::Hu2009;
 use slarm_report::{CellOutput, Experiment, RunConfig, Scale};
+use slarm_repro::papers::hu2009::Hu2009;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
