@@ -27,6 +27,28 @@ pub struct TraceJob {
     pub procs: u32,
 }
 
+impl TryFrom<&slarm_workload::Job> for TraceJob {
+    type Error = PricingError;
+
+    /// A trace job from the canonical SWF job (`slarm_workload::Job`): its number, submit time,
+    /// run time and processors (requested, else allocated). Fails when the processor count is
+    /// missing or does not fit a `u32`.
+    fn try_from(j: &slarm_workload::Job) -> Result<Self> {
+        let procs = u32::try_from(j.procs())
+            .ok()
+            .filter(|&p| p > 0)
+            .ok_or_else(|| {
+                PricingError::Workload(format!("job {}: {} processors", j.id, j.procs()))
+            })?;
+        Ok(Self {
+            id: j.id,
+            submit: j.submit,
+            runtime: j.runtime,
+            procs,
+        })
+    }
+}
+
 /// Summary statistics of a job subset (spec §3.1 / §5.10 verification).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -310,6 +332,28 @@ pub fn synthesize(trace: &[TraceJob], q: &QosSynthesis, streams: &RngStreams) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trace_job_from_the_canonical_swf_job() {
+        let mut j = slarm_workload::Job::new(7, 120.0, 3600.0, 16, 7200.0);
+        let t = TraceJob::try_from(&j).unwrap();
+        assert_eq!(
+            t,
+            TraceJob {
+                id: 7,
+                submit: 120.0,
+                runtime: 3600.0,
+                procs: 16
+            }
+        );
+        j.req_procs = -1;
+        j.alloc_procs = 8; // requested missing: allocated processors count
+        assert_eq!(TraceJob::try_from(&j).unwrap().procs, 8);
+        j.alloc_procs = -1;
+        assert!(TraceJob::try_from(&j).is_err());
+        j.req_procs = i64::from(u32::MAX) + 1;
+        assert!(TraceJob::try_from(&j).is_err());
+    }
 
     #[test]
     fn synthetic_trace_is_calibrated() {
