@@ -31,6 +31,9 @@ mod run;
 mod svg;
 mod write;
 
+/// The experiment contract the papers implement (the `slarm-report` crate).
+pub use slarm_report as report;
+
 pub use compare::{compare_outputs, Comparison};
 pub use error::ReproError;
 pub use options::{Options, Shard};

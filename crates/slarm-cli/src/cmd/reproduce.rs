@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use serde_json::json;
-use slarm::report::{Experiment, Scale};
+use slarm_repro::report::{Experiment, Scale};
 use slarm_repro::{Options, ReproError, RunSummary, Shard};
 
 use crate::error::{CliError, CliResult};

@@ -1,4 +1,4 @@
-//! Cross-crate robustness (issue 10): random and hostile inputs through the `slarm` facade.
+//! Cross-crate robustness: random and hostile inputs through the `slarm` facade.
 //!
 //! - Every public constructor and validator of every library crate gets random parameters from
 //!   [`Gen::nasty`] (NaN, ±inf, ±0, subnormal, huge, negative and ordinary values) and must

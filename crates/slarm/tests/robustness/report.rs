@@ -1,6 +1,6 @@
 //! slarm-report: checks, tables and figures built from hostile numbers (NaN, ±inf, huge).
 
-use slarm::report::{Cell, Check, Figure, FigureKind, Series, Table, Verdict};
+use slarm_report::{Cell, Check, Figure, FigureKind, Series, Table, Verdict};
 
 use crate::{property, CASES};
 
