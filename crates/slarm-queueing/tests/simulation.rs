@@ -157,8 +157,9 @@ fn pdp_helps_the_strict_class() {
     assert!(p.all_met());
 }
 
-/// Two-class cases (from Tables 4.2-4.4 and Table 4.1 SLAs): the simulated sizes keep the
-/// direction PDP <= HOL <= FCFS-SA of Hu 2009, §5.3 (one node of slack for simulation noise),
+/// Two-class cases with SLAs of the Table 4.1 grid (two of them are Table 4.2's): the
+/// simulated sizes keep the direction PDP <= HOL <= FCFS-SA of Hu 2009, §5.3 (one node of
+/// slack for simulation noise),
 /// and stay within one node of m_H and m_P from an independent re-implementation (one seed,
 /// T = 20,000). HOL gives priority to the larger G (ties to the lower class index), PDP starts
 /// at P_i = 0. Fixed seed, T = 5,000, warm-up 500, 2 replications.
