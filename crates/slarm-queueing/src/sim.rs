@@ -215,7 +215,7 @@ impl InService {
     fn push(&mut self, completion: f64, arrival: f64, class: usize) {
         match self {
             InService::Flat { done, jobs, next } => {
-                if next.map_or(true, |i| completion < done[i]) {
+                if next.is_none_or(|i| completion < done[i]) {
                     *next = Some(done.len());
                 }
                 done.push(completion);
@@ -430,7 +430,7 @@ pub fn run_replication(
                 }
                 if sample_every > 0 {
                     seen[class] += 1;
-                    if seen[class] % sample_every == 0 {
+                    if seen[class].is_multiple_of(sample_every) {
                         out.samples[class].push(response);
                     }
                 }
