@@ -1,4 +1,5 @@
-//! Economy-based admission control and resource allocation (Algorithm 1, spec §2.6, §2.8).
+//! Economy-based admission control and resource allocation (Algorithm 1 of Yeo & Buyya,
+//! §VI.A).
 //!
 //! Nodes that have the memory and disk (line 2) and can still finish the job by its
 //! deadline under proportional share (line 10) are sorted by RESFree ascending (best fit,
@@ -10,7 +11,7 @@ use crate::node::{CommitMode, Process, TimeSharedNode};
 use crate::pricing::{PriceQuote, PricingPolicy, ResourceWindow};
 use crate::spec::Job;
 
-/// Tolerance of the share test `Σ partitions + RE/D <= 1 + EPS` (spec §5.2).
+/// Tolerance of the share test `Σ partitions + RE/D <= 1 + EPS` (see [`DeadlineTest`]).
 pub const SHARE_EPS: f64 = 1e-9;
 
 /// Why a job was rejected.
@@ -24,7 +25,7 @@ pub enum RejectReason {
     CannotMeetDeadline,
     /// Fewer than PROC_i deadline-feasible nodes are within budget (line 30).
     CannotMeetBudget,
-    /// Its deadline lapsed while it waited in a backfilling queue (spec §3.6).
+    /// Its deadline lapsed while it waited in a backfilling queue (§VII.B).
     DeadlineLapsedInQueue,
 }
 
@@ -48,7 +49,8 @@ impl RejectReason {
     }
 }
 
-/// The deadline test of Algorithm 1 line 10 (spec §5.2).
+/// The deadline test of Algorithm 1 line 10 ("node j can finish job i with RE_i before
+/// DT_i"), which the paper does not spell out. The default is Libra's proportional-share test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -311,7 +313,7 @@ mod tests {
     #[test]
     fn reject_cannot_meet_deadline_when_resfree_would_be_zero() {
         // Share test passes with equality (0.5 + 0.5 = 1), but RESFree = 100 - 50 - 50 = 0
-        // would make eq. (4) infinite: line 10 rejects (spec §5.2).
+        // would make eq. (4) infinite: line 10 rejects.
         let mut ns = nodes(1);
         place(0, &job(0, 50.0, 1, 100.0, 1e6), &[0], &mut ns, 168.0);
         ns[0].control(&JobControl::default());
@@ -340,7 +342,7 @@ mod tests {
 
     #[test]
     fn reject_cannot_meet_deadline_on_a_slower_node() {
-        // Heterogeneous nodes (spec §1.4 item 5): RE = 60 s on the reference rating 168 is
+        // Heterogeneous nodes (§VI.A assumption 5): RE = 60 s on the reference rating 168 is
         // 120 s on a node of rating 84, longer than D = 100 s.
         let mut ns = nodes(2);
         ns[1] = TimeSharedNode::new(Node::new(1, 84.0).unwrap());

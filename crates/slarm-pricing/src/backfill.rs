@@ -1,10 +1,12 @@
-//! The space-shared EASY-backfilling baselines FCFS-BF, SJF-BF and EDF-BF (spec §3.6).
+//! The space-shared EASY-backfilling baselines FCFS-BF, SJF-BF and EDF-BF (Yeo & Buyya,
+//! §VII.B).
 //!
 //! These reuse `slarm-sim`'s batch simulator and EASY pass (one reservation for the queue
 //! head) with the queue order set to arrival time, runtime estimate or absolute deadline,
-//! and with the deadline-lapse rule of spec §5.11: a waiting job is removed (and counted as
+//! and with the paper's rule "not to run any waiting jobs that have exceeded their
+//! deadlines": a waiting job is removed (and counted as
 //! rejected, [`RejectReason::DeadlineLapsedInQueue`]) once `now > DT_i`. A started job runs
-//! to completion and earns `RE_i · PBase` only if it meets its deadline (spec §2.4).
+//! to completion and earns `RE_i · PBase` only if it meets its deadline (§VII.B).
 
 use slarm_sim::batch::{simulate, BatchConfig, QueueOrder};
 use slarm_sim::policy::PolicyKind;
@@ -30,7 +32,7 @@ pub enum Priority {
     Edf,
 }
 
-/// When a waiting job is dropped from the queue (spec §5.11).
+/// When a waiting job is dropped from the queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -57,8 +59,8 @@ impl LapseRule {
 /// `priority`, dropping waiting jobs by `lapse`; returns one [`Outcome`] per job, in the
 /// order of `jobs`.
 ///
-/// `slarm-sim` ends a job at min(run time, estimate) (design.md §3), so with under-estimates a
-/// baseline job is killed at its estimate ([`Outcome::Killed`], QoS not met).
+/// `slarm-sim` ends a job at min(run time, estimate), as batch schedulers enforce requested
+/// run times, so with under-estimates a baseline job is killed at its estimate ([`Outcome::Killed`], QoS not met).
 ///
 /// ```
 /// use slarm_pricing::backfill::{simulate_backfill, LapseRule, Priority};

@@ -1,5 +1,5 @@
-//! Job QoS Satisfaction (eq. 7), Cluster Profitability (eq. 8) and the diagnostics of
-//! spec §6: acceptance ratio, rejections by reason, deadline misses among accepted jobs,
+//! Job QoS Satisfaction (eq. 7), Cluster Profitability (eq. 8) (Yeo & Buyya, §VII.A) and
+//! diagnostics: acceptance ratio, rejections by reason, deadline misses among accepted jobs,
 //! utilisation and mean price per processor-second.
 
 use std::collections::BTreeMap;
@@ -8,7 +8,8 @@ use crate::admission::RejectReason;
 use crate::error::{PricingError, Result};
 use crate::spec::Job;
 
-/// Relative tolerance of the deadline test `FT <= DT` (spec §5.3): `1e-6 · max(1, D)` seconds.
+/// Relative tolerance of the deadline test `FT <= DT`: `1e-6 · max(1, D)` seconds (processor
+/// clocks accumulate rounding over 10^5 s).
 pub const DEADLINE_TOL: f64 = 1e-6;
 
 /// What happened to one submitted job.
@@ -171,7 +172,7 @@ mod tests {
 
     #[test]
     fn micro_trace_metrics() {
-        // Hand-built micro trace (spec §2.7): 4 jobs, budgets 40 + 20 + 30 + 10 = 100.
+        // Hand-built micro trace (eqs. 7-8): 4 jobs, budgets 40 + 20 + 30 + 10 = 100.
         let jobs = vec![
             j(0, 10.0, 20.0, 40.0, 0.0),
             j(1, 10.0, 20.0, 20.0, 0.0),

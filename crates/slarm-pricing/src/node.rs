@@ -1,16 +1,19 @@
 //! Time-shared compute nodes and deadline-based proportional-share job control
-//! (Algorithm 2, spec §2.5 and the node model of §2.8).
+//! (Algorithm 2 of Yeo & Buyya, §VI.B; the node model around it is ours, as the paper gives
+//! only the partition formula).
 //!
 //! Every process of an accepted job runs on its node with a processor-time partition
 //! `Partition_ij = (RE_ij - clockCPU_ij) / (D_i - clockWall_i)` (capped at 1). When the sum of
 //! demands S exceeds 1 all rates are squeezed proportionally (`rate = d / S`); otherwise the
-//! node is non-work-conserving (`rate = d`, the default, spec §5.3) or shares its slack in
+//! node is non-work-conserving (`rate = d`, the default: jobs finish at their deadline, as in
+//! Libra) or shares its slack in
 //! proportion to the partitions ([`RateMode::WorkConserving`]). A process whose estimate is
-//! exhausted or whose deadline has passed follows the [`OverrunPolicy`] (spec §5.5).
+//! exhausted or whose deadline has passed follows the [`OverrunPolicy`].
 
 use crate::error::{non_negative, positive, Result};
 
-/// How a node turns partitions into processor rates (spec §5.3).
+/// How a node turns partitions into processor rates (the paper does not say whether unused
+/// capacity is redistributed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -21,7 +24,8 @@ pub enum RateMode {
     WorkConserving,
 }
 
-/// Demand of a process that has exhausted its estimate or passed its deadline (spec §5.5).
+/// Demand of a process that has exhausted its estimate or passed its deadline (Algorithm 2's
+/// numerator or denominator is then <= 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -42,7 +46,7 @@ pub struct JobControl {
     pub rate_mode: RateMode,
     /// Overrun policy.
     pub overrun: OverrunPolicy,
-    /// CONTROL_INTERVAL in seconds (spec §5.4; default 60 s).
+    /// CONTROL_INTERVAL in seconds (default 60 s; the paper says only "periodically").
     pub control_interval: f64,
 }
 
@@ -63,7 +67,9 @@ impl JobControl {
     }
 }
 
-/// What counts as "committed" processor time in RESFree (eq. 6, spec §5.1).
+/// What counts as "committed" processor time in RESFree (eq. 6). The default is the windowed
+/// reading, as in the paper's worked example for eq. 5 (§V.B), which subtracts the usage
+/// inside the job's window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -92,7 +98,8 @@ pub struct Node {
 }
 
 impl Node {
-    /// A node with the given rating and unlimited memory and disk (spec §5.17).
+    /// A node with the given rating and unlimited memory and disk (the evaluation models
+    /// neither).
     pub fn new(id: usize, rating: f64) -> Result<Self> {
         positive("node rating", rating)?;
         Ok(Self {
@@ -419,7 +426,7 @@ impl TimeSharedNode {
         }
     }
 
-    /// Committed processor time inside the window ending at `window_end` (eq. 6, §5.1).
+    /// Committed processor time inside the window ending at `window_end` (eq. 6).
     pub fn committed(&self, window_end: f64, mode: CommitMode) -> f64 {
         let span = (window_end - self.clock).max(0.0);
         self.procs
@@ -488,7 +495,7 @@ mod tests {
 
     #[test]
     fn share_is_re_over_d_at_start_and_constant_on_schedule() {
-        // Spec §2.5: initial partition RE/D; constant when the job receives exactly it.
+        // Algorithm 2: initial partition RE/D; constant when the job receives exactly it.
         let jc = JobControl::default();
         let mut n = node();
         n.add(Process::start(0, 0.0, 400.0, 100.0, 100.0));
@@ -506,7 +513,7 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
-        // Spec §2.5 (derived): with exact estimates and shares summing to <= 1, every
+        // Follows from Algorithm 2: with exact estimates and shares summing to <= 1, every
         // process's partition is RE/D when it starts and stays RE/D at every later control,
         // and it finishes exactly at its absolute deadline.
         #[test]

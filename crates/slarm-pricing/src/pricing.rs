@@ -1,4 +1,4 @@
-//! Pricing policies behind one trait (spec §2.2-2.4).
+//! Pricing policies behind one trait (Yeo & Buyya, §V.B and §VII.B).
 //!
 //! * [`LibraPlusDollar`]: `P_ij = α·PBase_j + β·PUtil_ij`, `PUtil_ij = RESMax_j/RESFree_ij ·
 //!   PBase_j` (eqs. 3-5), cost `RE_i · P_ij` for processor time (eq. 6), and the
@@ -52,11 +52,11 @@ impl ResourceWindow {
 ///
 /// Errors on a PBase that is not finite and positive, and with
 /// [`PricingError::NoFreeResource`] when RESFree <= 0 (admission control must
-/// check sufficiency before pricing, spec §2.2).
+/// check sufficiency before pricing, §V.B).
 ///
 /// ```
 /// use slarm_pricing::pricing::{utilization_rate, ResourceWindow};
-/// // Spec §2.2 worked example, deadline 2 h: 200 / (200 - 90 - 10) * $1 = $2 per unit.
+/// // The worked example of §V.B, deadline 2 h: 200 / (200 - 90 - 10) * $1 = $2 per unit.
 /// let w = ResourceWindow::new(200.0, 90.0, 10.0).unwrap();
 /// assert!((utilization_rate(1.0, &w).unwrap() - 2.0).abs() < 1e-12);
 /// ```
@@ -142,7 +142,8 @@ impl LibraPlusDollar {
         Ok(self.alpha * pbase + self.beta * utilization_rate(pbase, window)?)
     }
 
-    /// The multi-resource cost `Σ_r amount_r · P_ij^r` (spec §2.2 last bullet, §5.17).
+    /// The multi-resource cost `Σ_r amount_r · P_ij^r`: the paper (§V.B) sums the per-resource
+    /// pricing rates of a job on a node.
     pub fn multi_resource_cost(&self, charges: &[ResourceCharge]) -> Result<f64> {
         charges.iter().try_fold(0.0, |acc, c| {
             non_negative("charged amount", c.amount)?;
@@ -161,7 +162,7 @@ impl PricingPolicy for LibraPlusDollar {
     }
 }
 
-/// Libra's static pricing `γ·RE + δ·RE/D` (spec §2.3).
+/// Libra's static pricing `γ·RE + δ·RE/D` (the Libra baseline of §VII.B).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LibraStatic {
@@ -191,7 +192,7 @@ impl PricingPolicy for LibraStatic {
     }
 }
 
-/// Fixed rate `RE · PBase` (spec §2.4, the backfilling baselines).
+/// Fixed rate `RE · PBase` (the backfilling baselines of §VII.B).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FixedRate {
@@ -224,7 +225,7 @@ mod tests {
 
     #[test]
     fn worked_example_2h_5h() {
-        // Spec §2.2: 10 units requested, $1/unit, 100 free units per hour of deadline,
+        // §V.B worked example: 10 units requested, $1/unit, 100 free units per hour of deadline,
         // 90 units used by accepted jobs in both windows.
         let two_h = ResourceWindow::new(200.0, 90.0, 10.0).unwrap();
         let five_h = ResourceWindow::new(500.0, 90.0, 10.0).unwrap();
@@ -256,8 +257,8 @@ mod tests {
     }
 
     #[test]
-    fn empty_node_price_matches_spec_4_3() {
-        // Spec §4.3: β = 1, D/R = 8 gives 1 + 8/7 = 2.14 × PBase.
+    fn empty_node_price_with_beta_one() {
+        // On an empty node P = α + β·D/(D - RE): β = 1, D/R = 8 gives 1 + 8/7 = 2.14 × PBase.
         let p = LibraPlusDollar::new(1.0, 1.0, 1.0).unwrap();
         let q = PriceQuote {
             estimate: 1.0,
@@ -300,7 +301,7 @@ mod tests {
     }
 
     proptest! {
-        // Spec §4.3: P_ij strictly increases as RESFree decreases and is >= (α+β)·PBase.
+        // P_ij strictly increases as RESFree decreases and is >= (α+β)·PBase (eqs. 3-4).
         #[test]
         fn price_monotone_in_free(max in 1.0f64..1e6, c1 in 0.0f64..1.0, c2 in 0.0f64..1.0,
                                   alpha in 0.0f64..2.0, beta in 0.01f64..2.0) {

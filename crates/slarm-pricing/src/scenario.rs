@@ -1,4 +1,4 @@
-//! One evaluation run (spec §3): the Table I preset, the five policies, the base workload
+//! One evaluation run (Yeo & Buyya, §VII.B): the Table I preset, the five policies, the base workload
 //! (last 5000 jobs of SDSC-SP2 or the synthetic stand-in) and a runner that returns metrics.
 
 use std::path::Path;
@@ -15,7 +15,7 @@ use crate::spec::Job;
 use crate::timeshare::{simulate_time_shared, TimeSharedConfig};
 use crate::workload::{last_n, synthesize, synthetic_trace, QosSynthesis, SubsetStats, TraceJob};
 
-/// The five policies compared in the paper (spec §3.6).
+/// The five policies compared in the paper (§VII.B).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
@@ -103,7 +103,7 @@ pub struct Settings {
     pub admission: AdmissionConfig,
     /// Algorithm 2 options.
     pub control: JobControl,
-    /// Queue-lapse rule of the backfilling baselines (spec §5.11).
+    /// Queue-lapse rule of the backfilling baselines.
     #[cfg_attr(feature = "serde", serde(default))]
     pub lapse: LapseRule,
 }
@@ -139,7 +139,7 @@ pub struct BaseWorkload {
     pub synthetic: bool,
     /// The jobs, in submit order.
     pub jobs: Vec<TraceJob>,
-    /// Subset statistics (spec §5.10 verification).
+    /// Subset statistics, to compare with the paper's (§VII.B).
     pub stats: SubsetStats,
 }
 
@@ -173,7 +173,7 @@ impl BaseWorkload {
         })
     }
 
-    /// The calibrated synthetic stand-in (spec §6), labelled as such.
+    /// The calibrated synthetic stand-in, labelled as such.
     pub fn synthetic(n: usize, nodes: usize, streams: &RngStreams) -> Result<Self> {
         let max = u32::try_from(nodes).unwrap_or(u32::MAX);
         let jobs = synthetic_trace(n, max, streams)?;

@@ -1,14 +1,15 @@
-//! The user-level job submission specification (spec §1.3, eqs. 1-2) and urgency classes.
+//! The user-level job submission specification (Yeo & Buyya, §IV, eqs. 1-2) and urgency
+//! classes.
 //!
 //! `job_i([JobDetails][ResourceRequirements][QoSConstraints][QoSOptimization])`, extensible by
 //! further named segments. The mechanisms use the simplified form {RE, MEM, DISK, PROC, D, B};
-//! the QoS-optimisation segment is kept but ignored by the allocator (spec §5.18).
+//! the QoS-optimisation segment is kept but ignored by the allocator, as in the paper (§VI.A).
 
 use std::collections::BTreeMap;
 
 use crate::error::{non_negative, positive, PricingError, Result};
 
-/// How long the job runs on a node with full processing power (spec §1.3, JobDetails).
+/// How long the job runs on a node with full processing power (§IV, JobDetails).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -49,7 +50,7 @@ pub struct QosConstraints {
     pub budget: f64,
 }
 
-/// The QoSOptimization segment (specified but not used by the mechanisms, spec §5.18).
+/// The QoSOptimization segment (specified in §IV but not used by the mechanisms, §VI.A).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -197,7 +198,7 @@ impl JobSpec {
     }
 
     /// The runtime estimate RE_ij on a node of `rating`, given the reference rating the
-    /// estimate refers to (heterogeneous translation, spec §1.4 item 5).
+    /// estimate refers to (heterogeneous translation, §VI.A assumption 5).
     pub fn estimate_on(&self, rating: f64, reference_rating: f64) -> f64 {
         match self.details.length {
             JobLength::RuntimeEstimate(re) => re * reference_rating / rating,
@@ -206,7 +207,7 @@ impl JobSpec {
     }
 }
 
-/// Urgency class of a job (spec §3.3).
+/// Urgency class of a job (§VII.B).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]

@@ -1,11 +1,11 @@
-//! The time-shared cluster simulation of Libra and Libra+$ (spec §2.8): every arrival runs
+//! The time-shared cluster simulation of Libra and Libra+$ (Yeo & Buyya, §VI): every arrival runs
 //! Algorithm 1 (no wait queue: an accepted job starts at once on all its nodes), and every
 //! event plus every control interval on an over-subscribed node runs Algorithm 2.
 //!
 //! Event order at equal times: node events (completions, estimate exhaustion, deadlines,
 //! control ticks) before arrivals; arrivals in (arrival, id) order; node events by node id.
 //! A node whose demands sum to at most 1 under capped rates keeps constant partitions, so
-//! its control ticks are skipped (they would change nothing, spec §2.5, derived).
+//! its control ticks are skipped (by Algorithm 2 they would change nothing).
 
 use crate::admission::{admit, place, AdmissionConfig, Decision};
 use crate::error::{PricingError, Result};
@@ -232,7 +232,7 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
-        // Spec §4.3: at 0 % inaccuracy every admitted job meets its deadline and C <= B.
+        // At 0 % inaccuracy every admitted job meets its deadline and C <= B.
         #[test]
         fn admitted_jobs_meet_deadline_and_budget(
             spec in prop::collection::vec((0.0f64..200.0, 1.0f64..500.0, 1u32..5, 1.05f64..10.0, 1.0f64..10.0), 1..60),
@@ -254,7 +254,7 @@ mod tests {
             prop_assert!(m.utilisation <= 1.0 + 1e-9);
         }
 
-        // Spec §4.3: Libra+$ with α = 1, β = 0 prices RE·PBase like Libra with γ = 1,
+        // Libra+$ with α = 1, β = 0 prices RE·PBase like Libra with γ = 1,
         // δ = 0, and both order nodes by RESFree: identical outcomes, bit for bit.
         #[test]
         fn beta_zero_accepts_libras_jobs(

@@ -1,4 +1,4 @@
-//! The evaluation workload of spec §3: the last 5000 jobs of SDSC-SP2 (or a calibrated
+//! The evaluation workload of Yeo & Buyya, §VII.B: the last 5000 jobs of SDSC-SP2 (or a calibrated
 //! synthetic stand-in), arrival-delay scaling, urgency-class QoS synthesis and runtime
 //! under-estimates.
 
@@ -49,7 +49,8 @@ impl TryFrom<&slarm_workload::Job> for TraceJob {
     }
 }
 
-/// Summary statistics of a job subset (spec §3.1 / §5.10 verification).
+/// Summary statistics of a job subset, to compare with the paper's (§VII.B: mean 17
+/// processors, 1969 s between arrivals, 8671 s runtime).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SubsetStats {
@@ -90,14 +91,15 @@ impl SubsetStats {
     }
 }
 
-/// The last `n` jobs of `jobs` after sorting by (submit, id) (spec §5.10).
+/// The last `n` jobs of `jobs` after sorting by (submit, id).
 pub fn last_n(mut jobs: Vec<TraceJob>, n: usize) -> Vec<TraceJob> {
     jobs.sort_by(|a, b| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)));
     let skip = jobs.len().saturating_sub(n);
     jobs.split_off(skip)
 }
 
-/// A synthetic stand-in calibrated to the paper's subset statistics (spec §6 Workload):
+/// A synthetic stand-in calibrated to the paper's subset statistics (§VII.B), for use without
+/// the trace; its results are not numerically comparable with the paper's:
 /// exponential inter-arrivals of mean 1969 s, log-normal runtimes of mean 8671 s (log-sd
 /// 1.5, capped at 5 days), power-of-two processor counts of mean ≈ 17 (max `max_procs`).
 pub fn synthetic_trace(n: usize, max_procs: u32, streams: &RngStreams) -> Result<Vec<TraceJob>> {
@@ -143,7 +145,8 @@ pub fn synthetic_trace(n: usize, max_procs: u32, streams: &RngStreams) -> Result
     Ok(out)
 }
 
-/// How urgency classes are assigned (spec §5.9).
+/// How urgency classes are assigned (the paper gives only the share of high-urgency jobs and
+/// says classes arrive in random order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -154,7 +157,7 @@ pub enum ClassAssignment {
     Bernoulli,
 }
 
-/// The QoS-synthesis and workload parameters of Table I (spec §3.3-3.5).
+/// The QoS-synthesis and workload parameters of Table I (§VII.B).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QosSynthesis {
@@ -168,7 +171,7 @@ pub struct QosSynthesis {
     pub budget_ratio: f64,
     /// Budget low mean B/f(R) (2; the low-urgency class's mean).
     pub budget_low_mean: f64,
-    /// σ as a fraction of each class mean (spec §5.8: 0.25).
+    /// σ as a fraction of each class mean (0.25; the paper does not state σ).
     pub sigma_frac: f64,
     /// Arrival delay factor (0.5).
     pub delay_factor: f64,
@@ -360,7 +363,8 @@ mod tests {
         let t = synthetic_trace(5000, 128, &RngStreams::new(3)).unwrap();
         let s = SubsetStats::of(&t, 128).unwrap();
         assert_eq!(s.jobs, 5000);
-        // Spec §3.1 targets 17 procs, 1969 s gaps, 8671 s runtime: within sampling error.
+        // The paper's subset (§VII.B) has 17 procs, 1969 s gaps, 8671 s runtime: within
+        // sampling error.
         assert!((s.mean_procs - 17.4).abs() < 1.5, "{s:?}");
         assert!((s.mean_interarrival / 1969.0 - 1.0).abs() < 0.05, "{s:?}");
         assert!((s.mean_runtime / 8671.0 - 1.0).abs() < 0.2, "{s:?}");
@@ -373,7 +377,7 @@ mod tests {
         let q = QosSynthesis::default();
         let jobs = synthesize(&t, &q, &RngStreams::new(5)).unwrap();
         let high: Vec<&Job> = jobs.iter().filter(|j| j.urgency == Urgency::High).collect();
-        assert_eq!(high.len(), 1000); // exactly 20 % (spec §5.9)
+        assert_eq!(high.len(), 1000); // exactly 20 % (Table I)
         let mean = |it: &mut dyn Iterator<Item = f64>| {
             let v: Vec<f64> = it.collect();
             v.iter().sum::<f64>() / v.len() as f64
@@ -392,7 +396,7 @@ mod tests {
                 .filter(|j| j.urgency == Urgency::Low)
                 .map(|j| j.spec.qos.budget / j.runtime),
         );
-        // Spec §3.3 table: high (2, 8), low (8, 2); truncation shifts the 2.0 means up slightly.
+        // Table I: high (2, 8), low (8, 2); truncation shifts the 2.0 means up slightly.
         assert!((dh - 2.0).abs() < 0.05, "{dh}");
         assert!((bh - 8.0).abs() < 0.15, "{bh}");
         assert!((dl - 8.0).abs() < 0.1, "{dl}");

@@ -25,7 +25,7 @@ WAITING_SLA = (0.1, 0.9)
 
 
 def response_cdf(x, lam, m, c):
-    """F(x) of M/M/m FCFS with mu = 1 (the unified form of spec 003 section 2.3)."""
+    """F(x) of M/M/m FCFS with mu = 1 (Hu 2009, Eq. 4.1, in its unified stable form)."""
     z = (m - lam - 1.0) * x
     phi = 1.0 if abs(z) < 1e-300 else -math.expm1(-z) / z
     return 1.0 - math.exp(-x) * (1.0 + c * x * phi)

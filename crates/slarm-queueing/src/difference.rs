@@ -1,8 +1,12 @@
-//! The SLA difference metric (spec 003 §2.7) and the DA/SA grid behind `f_D` (§5.3).
+//! The SLA difference metric (Hu 2009, §4.4, Eqs. 4.4-4.5) and the DA/SA grid behind `f_D`
+//! (Tables 4.3-4.4, Figures 4.2-4.6).
 //!
 //! `G_thesis(SLA) = (1/K) sum_{k=1}^{K/step} m(k step, SLA)` with K = 40 and step 0.1: the
-//! Riemann sum without the step factor, i.e. 10x the average (decision 3). `g_average` and
-//! `g_exact_integral` give the true average. `D = |G_1 - G_2|` (decision 4).
+//! Riemann sum without the step factor, i.e. 10x the average of Eq. 4.4. The published D values
+//! of Tables 4.3-4.4 are exactly 10x the true average difference, so this is what the thesis
+//! computed, and its angle table (Table 4.5) is in these units. `g_average` and
+//! `g_exact_integral` give the true average. `D = |G_1 - G_2|`: Tables 4.3-4.4 list the
+//! lenient SLA first and still report D > 0, so Eq. 4.5's sign is dropped.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -22,9 +26,10 @@ pub struct LambdaGrid {
 }
 
 impl LambdaGrid {
-    /// The grid of `G` (step 0.1, reproduces D; decision 13).
+    /// The grid of `G` (step 0.1, Table 4.1; reproduces the D values of Tables 4.3-4.4).
     pub const G: LambdaGrid = LambdaGrid { k: 40.0, step: 0.1 };
-    /// The grid of `f_D` and Figures 4.2-4.8 (step 0.2, reproduces f_D; decision 13).
+    /// The grid of `f_D` and Figures 4.2-4.8 (step 0.2; the thesis does not state it, and this
+    /// is the step that reproduces its f_D values).
     pub const FD: LambdaGrid = LambdaGrid { k: 40.0, step: 0.2 };
 
     /// Validated grid.
@@ -149,12 +154,13 @@ pub fn grid_min_nodes(sla: Sla, mu: f64, grid: LambdaGrid) -> Result<Vec<u64>> {
     erlang_grid(grid, mu)?.min_nodes(sla)
 }
 
-/// `G_thesis(SLA)` (spec 003 §2.7 boxed form) on `grid` (normally [`LambdaGrid::G`]).
+/// `G_thesis(SLA)`, Eq. 4.4 as the thesis evaluated it (see the module docs), on `grid`
+/// (normally [`LambdaGrid::G`]).
 ///
 /// ```
 /// use slarm_queueing::{difference::{g_thesis, LambdaGrid}, Sla};
 /// let g = g_thesis(Sla::new(3.0, 0.95).unwrap(), 1.0, LambdaGrid::G).unwrap();
-/// assert!((g - 293.425).abs() < 1e-9); // spec 003 §2.7 table
+/// assert!((g - 293.425).abs() < 1e-9); // the largest G of the Table 4.1 SLAs
 /// ```
 pub fn g_thesis(sla: Sla, mu: f64, grid: LambdaGrid) -> Result<f64> {
     let ms = grid_min_nodes(sla, mu, grid)?;
@@ -206,7 +212,7 @@ pub fn g_exact_integral(sla: Sla, mu: f64, k: f64) -> Result<f64> {
     Ok(integral / k)
 }
 
-/// `D = |G(SLA_1) - G(SLA_2)|` in `G_thesis` units (decisions 3 and 4).
+/// `D = |G(SLA_1) - G(SLA_2)|` in `G_thesis` units (Eq. 4.5 without its sign; module docs).
 pub fn sla_difference(a: Sla, b: Sla, mu: f64) -> Result<f64> {
     Ok((g_thesis(a, mu, LambdaGrid::G)? - g_thesis(b, mu, LambdaGrid::G)?).abs())
 }
@@ -237,7 +243,8 @@ pub struct GridPoint {
     pub winner: Winner,
 }
 
-/// The DA/SA comparison over a 2-D lambda grid with `lambda_1 + lambda_2 <= K` (spec 003 §5.3).
+/// The DA/SA comparison over a 2-D lambda grid with `lambda_1 + lambda_2 <= K` (Hu 2009,
+/// Figures 4.2-4.5).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DaSaGrid {
@@ -285,7 +292,8 @@ impl DaSaGrid {
     }
 }
 
-/// `f_D` of spec 003 §5.3 on the 0.2 grid.
+/// `f_D` of Hu 2009 Tables 4.3-4.4 (share of grid points where DA is strictly better) on the
+/// 0.2 grid.
 ///
 /// ```
 /// use slarm_queueing::{difference::f_d, Sla};
@@ -302,7 +310,8 @@ mod tests {
     use super::*;
     use crate::sla::fixtures::sla;
 
-    /// spec 003 §2.7: the full G table (25 usable grid SLAs), exact to the grid.
+    /// G of all 25 feasible SLAs of Table 4.1, exact to the grid (values recomputed
+    /// independently; the thesis prints only the differences).
     #[test]
     fn g_table() {
         let rows = [
@@ -338,8 +347,9 @@ mod tests {
         }
     }
 
-    /// spec 003 §5.3 Tables 4.3/4.4: D within 0.05, f_D within 0.02 percentage points of the
-    /// reproduced values 5.21, 5.21, 63.98, 64.05 (published 64.04, decision 12).
+    /// Hu 2009 Tables 4.3/4.4: D within 0.05 (scenario 1 gives 22.55 against the printed
+    /// 22.58, one grid point), f_D within 0.02 percentage points of the recomputed values
+    /// 5.21, 5.21, 63.98, 64.05 (printed 64.04).
     #[test]
     fn tables_4_3_and_4_4() {
         let cases = [

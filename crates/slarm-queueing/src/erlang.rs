@@ -1,4 +1,4 @@
-//! The analytic M/M/m FCFS core (spec 003 §2.1-§2.3): Erlang B and C by the stable
+//! The analytic M/M/m FCFS core (Hu 2009, §4.1): Erlang B and C by the stable
 //! recursion, the empty probability, the waiting-time tail, the response-time CDF in the
 //! unified stable form, and the thesis formula (4.1) verbatim for cross-checking.
 //!
@@ -97,7 +97,7 @@ fn c_from_b(m: u64, rho: f64, b: f64) -> f64 {
 pub const MAX_LOAD: f64 = 1e12;
 
 /// The smallest stable server count `floor(rho) + 1` of an offered load `rho`, the start of
-/// Algorithm 1 (decision 1), after checking `0 <= rho <= MAX_LOAD`.
+/// Algorithm 1 (its pseudocode's `floor(lambda/mu) + 1`), after checking `0 <= rho <= MAX_LOAD`.
 ///
 /// ```
 /// use slarm_queueing::erlang::first_stable_servers;
@@ -195,7 +195,8 @@ pub fn erlang_b_direct(m: u64, rho: f64) -> f64 {
     1.0 / (sum + comp)
 }
 
-/// Erlang C: probability that an arriving job waits in M/M/m (spec 003 §2.1). Needs `m > rho`.
+/// Erlang C: probability that an arriving job waits in M/M/m (the `P(0) m rho^m / (m! (m - rho))`
+/// term of Hu 2009, Eq. 4.1). Needs `m > rho`.
 ///
 /// ```
 /// use slarm_queueing::erlang::erlang_c;
@@ -206,7 +207,7 @@ pub fn erlang_c(m: u64, rho: f64) -> Result<f64> {
     ErlangB::at(m, rho)?.erlang_c()
 }
 
-/// Empty probability `P(0)` of M/M/m (spec 003 §2.1), computed in log space from Erlang B
+/// Empty probability `P(0)` of M/M/m (Hu 2009, §4.1), computed in log space from Erlang B
 /// (it underflows to 0 honestly for very large loads). Needs `m > rho`.
 pub fn p0(m: u64, rho: f64) -> Result<f64> {
     let e = ErlangB::at(m, rho)?;
@@ -231,7 +232,7 @@ fn phi(z: f64) -> f64 {
     }
 }
 
-/// Response-time CDF in the unified stable form of spec 003 §2.3 given a precomputed Erlang C:
+/// Response-time CDF of Hu 2009, Eq. 4.1, in a unified stable form, given a precomputed Erlang C:
 /// `F(x) = 1 - e^{-mu x} [1 + C mu x phi((m - rho - 1) mu x)]`.
 ///
 /// This is the hot path (no validation); see [`CdfAt`] for many pools at one `x`.
@@ -291,7 +292,7 @@ impl CdfAt {
 /// ```
 /// use slarm_queueing::erlang::Mmm;
 /// let q = Mmm::new(0.6, 1.0, 2).unwrap();
-/// // spec 003 §2.3 reference value
+/// // x = 3, lambda = 0.6, m = 2: F = 0.938169723020
 /// assert!((q.response_cdf(3.0) - 0.938169723020).abs() < 1e-11);
 /// assert!(Mmm::new(2.0, 1.0, 2).is_err()); // rho = m is unstable
 /// ```
@@ -349,7 +350,7 @@ impl Mmm {
     pub fn p0(&self) -> f64 {
         p0(self.m, self.rho).unwrap_or(0.0)
     }
-    /// `P(W > t) = C e^{-(m mu - lambda) t}` (spec 003 §2.2).
+    /// `P(W > t) = C e^{-(m mu - lambda) t}`, the standard M/M/m waiting-time tail behind Eq. 4.1.
     pub fn waiting_ccdf(&self, t: f64) -> f64 {
         if t < 0.0 {
             1.0
@@ -360,7 +361,7 @@ impl Mmm {
             self.c * (-(self.m as f64 * self.mu - self.lambda) * t).exp()
         }
     }
-    /// Response-time CDF `F(x) = P(T <= x)` in the unified stable form (spec 003 §2.3).
+    /// Response-time CDF `F(x) = P(T <= x)` (Hu 2009, Eq. 4.1) in the unified stable form.
     pub fn response_cdf(&self, x: f64) -> f64 {
         response_cdf_given_c(x, self.mu, self.m, self.rho, self.c)
     }
@@ -381,7 +382,7 @@ impl Mmm {
 /// The thesis's Eq. (4.1) verbatim (including its exact-equality branch on `rho = m - 1`),
 /// for cross-checking only: it forms `rho^n / n!` terms, so it is limited to loads whose
 /// terms stay finite (roughly `rho < 700`), and its general branch loses accuracy near
-/// `rho = m - 1` (spec 003 §2.3). Use [`Mmm::response_cdf`] for real work.
+/// `rho = m - 1`. Use [`Mmm::response_cdf`] for real work.
 pub fn response_cdf_thesis(x: f64, lambda: f64, mu: f64, m: u64) -> Result<f64> {
     let q = Mmm::new(lambda, mu, m)?;
     let rho = q.rho;
@@ -419,7 +420,7 @@ pub fn response_cdf_thesis(x: f64, lambda: f64, mu: f64, m: u64) -> Result<f64> 
 mod tests {
     use super::*;
 
-    /// spec 003 §2.1 table of Erlang C values.
+    /// Erlang C reference values (exact fractions and independent double-precision values).
     #[test]
     fn erlang_c_reference_values() {
         let cases = [
@@ -479,7 +480,8 @@ mod tests {
         );
     }
 
-    /// spec 003 §2.3 reference values of F (mu = 1) to 1e-12 (the 5-digit rows to 1e-5).
+    /// Reference values of F (mu = 1), computed independently, to 1e-12 (the 5-digit rows to
+    /// 1e-5).
     #[test]
     fn response_cdf_reference_values() {
         let exact = [
@@ -505,7 +507,7 @@ mod tests {
         }
     }
 
-    /// spec 003 §2.3: the thesis formula equals the stable form away from rho = m - 1.
+    /// Eq. 4.1 as printed equals the stable form away from rho = m - 1.
     #[test]
     fn thesis_formula_agrees_with_stable_form() {
         for &(l, m) in &[
@@ -525,7 +527,7 @@ mod tests {
         }
     }
 
-    /// spec 003 §2.3: the thesis's general branch cancels near rho = m - 1; the unified form
+    /// The general branch of Eq. 4.1 cancels near rho = m - 1; the unified form
     /// is continuous there.
     #[test]
     fn continuity_across_rho_equal_m_minus_one() {

@@ -33,7 +33,7 @@ pub enum QueueError {
         /// Number of servers.
         m: u64,
     },
-    /// The SLA can never be met: `y >= 1 - exp(-mu x)` (spec 003 §2.4).
+    /// The SLA can never be met: `y >= 1 - exp(-mu x)` (Hu 2009, §4.2).
     #[error(
         "infeasible SLA P(T <= {x}) >= {y}: the bound 1 - exp(-mu x) = {bound} is not above y"
     )]
@@ -45,7 +45,8 @@ pub enum QueueError {
         /// The supremum `1 - exp(-mu x)` of F(x) over m.
         bound: f64,
     },
-    /// A node search exceeded its iteration cap (spec 003 §2.5).
+    /// A node search exceeded its cap ([`crate::sizing::SEARCH_CAP`] for Algorithm 1, `max_extra`
+    /// for [`crate::sim::min_nodes_sim`]).
     #[error("node search exceeded the cap of {cap} servers")]
     IterationCap {
         /// The cap.

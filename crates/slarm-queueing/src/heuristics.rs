@@ -1,6 +1,6 @@
 //! Hu's heuristics: the angle table (Table 4.5), Algorithm 2 (two classes, SA vs DA, with the
-//! orientation fix of spec 003 §3.2), Algorithm 3 (three classes, §3.3) and angle-table
-//! calibration (§3.1).
+//! orientation fix described at [`Orientation`]; Hu 2009, §4.4), Algorithm 3 (three classes,
+//! §6.2) and angle-table calibration (§4.4, Figure 4.8).
 
 use rand::Rng;
 
@@ -34,7 +34,7 @@ impl AngleTable {
         }
     }
     /// alpha for D: `D < 0` gives 0 (only reachable in literal mode), `D >= upper` clamps to
-    /// the last row (decision 7).
+    /// the last row (alpha = 77 in Table 4.5).
     pub fn lookup(&self, d: f64) -> f64 {
         if d.is_nan() || d < 0.0 {
             return 0.0;
@@ -47,7 +47,12 @@ impl AngleTable {
     }
 }
 
-/// How Algorithm 2 reads its steps 2 and 4 (decision 5).
+/// How Algorithm 2 reads its steps 2 and 4.
+///
+/// Read literally (D = G_1 - G_2, DA iff atan(lambda_2 / lambda_1) <= alpha) the algorithm
+/// is only sensible when class 2 is the strict class, as in Tables 4.3-4.4; DA wins when the
+/// strict class carries little load. [`Orientation::Canonical`] relabels the classes so that
+/// it always measures the angle of the strict load from the lenient-load axis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Orientation {
@@ -114,7 +119,7 @@ pub fn algorithm2_with_g(l1: f64, g1: f64, l2: f64, g2: f64, cfg: &HeuristicConf
     }
 }
 
-/// Algorithm 2 (spec 003 §3.2): SA or DA for two classes.
+/// Algorithm 2 (Hu 2009, §4.4): SA or DA for two classes.
 ///
 /// ```
 /// use slarm_queueing::{heuristics::{algorithm2, Choice, HeuristicConfig}, JobClass, Sla};
@@ -130,7 +135,8 @@ pub fn algorithm2(c1: &JobClass, c2: &JobClass, cfg: &HeuristicConfig) -> Result
     Ok(algorithm2_with_g(c1.lambda(), g1, c2.lambda(), g2, cfg))
 }
 
-/// How Algorithm 3 resolves structure 3 (a two-edge path; spec 003 §3.3, Table 6.1).
+/// How Algorithm 3 resolves structure 3 (a two-edge path; Hu 2009, §6.2, Figures 6.1-6.2,
+/// Table 6.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Structure3Fix {
@@ -169,8 +175,8 @@ fn partition_of_edges(edges: &[(usize, usize)]) -> Result<Partition> {
     }
 }
 
-/// Algorithm 3 (spec 003 §3.3) with the given structure-3 fix; `rng` is used only by
-/// [`Structure3Fix::Random`]. Ties in D go to the lower pair index (decision 22).
+/// Algorithm 3 (Hu 2009, §6.2) with the given structure-3 fix; `rng` is used only by
+/// [`Structure3Fix::Random`]. Ties in D (left open by the thesis) go to the lower pair index.
 pub fn algorithm3<R: Rng + ?Sized>(
     classes: &[JobClass],
     cfg: &HeuristicConfig,
@@ -234,7 +240,9 @@ pub fn algorithm3<R: Rng + ?Sized>(
     })
 }
 
-/// Criteria for recalibrating the angle per SLA pair (spec 003 §3.1; decision 6).
+/// Criteria for recalibrating the angle per SLA pair (Hu 2009, §4.4, Figure 4.8). The
+/// thesis's q = 90% criterion is under-specified and does not reproduce Table 4.5, so
+/// Algorithms 2 and 3 use Table 4.5 itself and calibration is offered beside it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CalibrationCriterion {
@@ -338,12 +346,12 @@ mod tests {
         assert_eq!(t.lookup(30.0), 22.0);
         assert_eq!(t.lookup(83.45), 77.0);
         assert_eq!(t.lookup(80.0), 69.0);
-        assert_eq!(t.lookup(100.0), 77.0); // clamp, decision 7
+        assert_eq!(t.lookup(100.0), 77.0); // clamped to the last row
         assert_eq!(t.lookup(-5.0), 0.0);
         assert_eq!(t.lookup(f64::NAN), 0.0);
     }
 
-    /// spec 003 §3.2: orientation is symmetric under class relabelling in canonical mode.
+    /// The canonical orientation is symmetric under class relabelling.
     #[test]
     fn canonical_orientation_is_label_free() {
         let cfg = HeuristicConfig::default();

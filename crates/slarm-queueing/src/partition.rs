@@ -1,4 +1,5 @@
-//! Allocation strategies as set partitions of the classes (spec 003 §2.6): dedicated (DA),
+//! Allocation strategies as set partitions of the classes (Hu 2009, §4.2 and §6.1-6.2,
+//! Eqs. 4.2-4.3 and 6.1-6.4): dedicated (DA),
 //! shared (SA), mixed, and the exhaustive optimum over all partitions (up to 8 classes).
 
 use crate::error::{positive, QueueError, Result};
@@ -167,7 +168,8 @@ pub fn pool_nodes(classes: &[JobClass], members: &[usize], mu: f64) -> Result<u6
     Ok(best)
 }
 
-/// Nodes of a strategy: the sum over its pools (spec 003 §2.6 general form).
+/// Nodes of a strategy: the sum over its pools of `max_{i in pool} m(sum lambda, SLA_i)`, the
+/// general form of Hu 2009 Eqs. 4.2-4.3 and 6.1-6.4 for any partition.
 pub fn nodes_for_partition(classes: &[JobClass], partition: &Partition, mu: f64) -> Result<u64> {
     if partition.classes() != classes.len() {
         return Err(QueueError::InvalidPartition(format!(
@@ -235,7 +237,7 @@ pub fn all_strategies(classes: &[JobClass], mu: f64) -> Result<Vec<StrategyNodes
 ///
 /// ```
 /// use slarm_queueing::{optimal_partition, JobClass, Sla};
-/// // spec 003 §5.2, case 2 (recomputed): DA 8 beats SA 10.
+/// // Hu 2009 Table 4.2, case 2 recomputed from the formulas: DA 8 beats SA 10.
 /// let c = [JobClass::new(0.6, Sla::new(3.0, 0.95).unwrap()).unwrap(),
 ///          JobClass::new(3.6, Sla::new(5.0, 0.80).unwrap()).unwrap()];
 /// let best = optimal_partition(&c, 1.0).unwrap();
@@ -278,7 +280,8 @@ mod tests {
         assert!(Partition::new(2, vec![vec![0, 5]]).is_err());
     }
 
-    /// spec 003 §5.2, Table 4.2 recomputed (\[R\] columns; decision 11).
+    /// Hu 2009 Table 4.2 recomputed: the printed m_D/m_S (5/6 and 8/7) do not follow from
+    /// Eqs. 4.2-4.3, so the test holds the values the formulas give.
     #[test]
     fn table_4_2_recomputed() {
         let case1 = [class(0.6, 3.0, 0.80), class(3.0, 5.0, 0.95)];

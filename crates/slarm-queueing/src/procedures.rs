@@ -1,4 +1,5 @@
-//! The thesis's evaluation Procedures 1-5 (spec 003 §3.4, §4.3).
+//! The thesis's evaluation Procedures 1-5 (Hu 2009: Procedure 1 in §4.5, 2 in §5.3, 3 in
+//! §6.2, 4 in §6.3, 5 in §6.4).
 //!
 //! Sample `i` of a procedure draws from stream `[0, i]` of the given [`RngStreams`] and
 //! simulates with root seed `key([1, i])`, so results are independent of thread count
@@ -23,8 +24,7 @@ const SIM_EXTRA: u64 = 20;
 /// (the analytic FCFS size, or HOL's answer for PDP: priority disciplines usually need as
 /// many nodes or one fewer, so the linear walk of [`min_nodes_sim`] is short). When no size
 /// within `SIM_EXTRA` passes (a tiny class whose y is near 1 - e^{-mu x} can fail by sampling
-/// noise at any m), the FCFS size `fcfs` is used instead (decision "Simulated sizing
-/// fallback").
+/// noise at any m), the FCFS size `fcfs` is used instead.
 fn sim_nodes(
     classes: &[JobClass],
     mu: f64,
@@ -103,7 +103,7 @@ pub struct Procedure1 {
     pub samples: usize,
     /// S: fraction where Algorithm 2 picks a correct strategy (ties both correct).
     pub accuracy: f64,
-    /// Accuracy of always choosing SA (decision 23).
+    /// Accuracy of always choosing SA, the baseline that S should be read against.
     pub always_sa: f64,
     /// Fraction of samples where DA is strictly better.
     pub da_strictly_better: f64,
@@ -141,7 +141,8 @@ pub fn procedure1(
     })
 }
 
-/// The HOL priority order: larger G first, ties by lower class index (decision 19).
+/// The HOL priority order (Hu 2009, §5.1): larger G first, ties (which the thesis leaves
+/// open) by lower class index.
 pub fn hol_order(classes: &[JobClass], cfg: &HeuristicConfig) -> Result<Vec<usize>> {
     let g: Vec<f64> = classes
         .iter()
@@ -158,7 +159,7 @@ pub fn hol_order(classes: &[JobClass], cfg: &HeuristicConfig) -> Result<Vec<usiz
 pub struct Disciplines2 {
     /// FCFS nodes of the heuristic's strategy.
     pub m_f: u64,
-    /// min(m_D, m_S) (the exact FCFS optimum; decision 16).
+    /// min(m_D, m_S), the exact FCFS optimum (Procedure 2 itself uses `m_f`).
     pub m_f_opt: u64,
     /// HOL on a shared pool.
     pub m_h: u64,
@@ -178,7 +179,7 @@ pub struct Procedure2 {
     pub samples: usize,
     /// Fraction where FCFS is a top discipline.
     pub q_f: f64,
-    /// The same with `m_F = min(m_D, m_S)`, the exact FCFS optimum (decision 16).
+    /// The same with `m_F = min(m_D, m_S)`, the exact FCFS optimum.
     pub q_f_opt: f64,
     /// Fraction where HOL is a top discipline.
     pub q_h: f64,
@@ -271,8 +272,8 @@ pub struct Procedure3 {
     pub m_avg: [f64; 4],
 }
 
-/// Procedure 3: mean nodes of the four structure-3 fixes over `l` structure-3 samples
-/// (decision 15). Draws are made in parallel batches and consumed in index order.
+/// Procedure 3: mean nodes of the four structure-3 fixes over `l` structure-3 samples (the
+/// thesis's L counts only samples that reach its step 7). Draws are made in parallel batches and consumed in index order.
 pub fn procedure3(
     setting: &Setting,
     l: usize,
@@ -382,7 +383,8 @@ pub struct Procedure5 {
     pub q_p: f64,
     /// Mean saving of PDP over FCFS where PDP is strictly better.
     pub delta_f: f64,
-    /// Fraction of samples where SA+PDP is the best PDP strategy (claim 6, spec 003 §5.13).
+    /// Fraction of samples where SA+PDP is the best PDP strategy (Hu 2009, §6.4: "SA with
+    /// PDP in one AE always has the best performance").
     pub sa_pdp_best: f64,
     /// Per sample `(m_F, m_P)`.
     pub rows: Vec<(u64, u64)>,
@@ -451,7 +453,8 @@ pub fn procedure5(
 mod tests {
     use super::*;
 
-    /// spec 003 §5.6/§5.10 [REC]: S >= 0.96 (Algorithm 2) and >= 0.93 (Algorithm 3); small L.
+    /// The thesis's accuracy claims (Tables 4.7 and 6.2): S >= 0.96 (Algorithm 2) and >= 0.93
+    /// (Algorithm 3); small L.
     #[test]
     fn heuristics_are_accurate_on_small_batches() {
         let cfg = HeuristicConfig::default();

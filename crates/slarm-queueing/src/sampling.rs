@@ -1,4 +1,8 @@
-//! Random settings of the thesis's evaluation (Table 4.6; spec 003 §3.4, decisions 8-10).
+//! Random settings of the thesis's evaluation (Hu 2009, §4.5, Table 4.6).
+//!
+//! Where the thesis is silent: a load of exactly 0 is redrawn, the second parameter of
+//! N(20, 5) and N(20, 10) is read as a standard deviation (as a variance, three classes with
+//! a sum <= 40 are practically never drawn), and an infeasible `(x, y)` is redrawn.
 
 use rand::Rng;
 use rand_distr::{Distribution, Exp, Normal};
@@ -13,7 +17,7 @@ pub const K: f64 = 40.0;
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LambdaDist {
-    /// U(a, b); a draw of exactly 0 is redrawn (decision 10).
+    /// U(a, b); a draw of exactly 0 is redrawn.
     Uniform {
         /// Lower end.
         a: f64,
@@ -21,7 +25,7 @@ pub enum LambdaDist {
         b: f64,
     },
     /// N(mean, sd^2) truncated to (0, K]; `spread` is the standard deviation unless
-    /// `spread_is_variance` (decision 9).
+    /// `spread_is_variance` (Table 4.6's legend says variance; see the module docs).
     Normal {
         /// Mean.
         mean: f64,
@@ -97,7 +101,7 @@ pub struct Setting {
 
 impl Setting {
     /// The six settings of Tables 4.7, 5.1, 5.2, 6.2-6.4 in table order (normal spread read
-    /// as a standard deviation, decision 9).
+    /// as a standard deviation).
     pub fn thesis() -> Vec<Setting> {
         let s = |lambda, x_hi| Setting {
             lambda,
@@ -140,7 +144,7 @@ impl Setting {
 }
 
 /// One draw of `n` classes: loads redrawn until their sum is `<= K`, then each class's
-/// `(x, y)` redrawn jointly until feasible (decision 8). Returns the classes and the number
+/// `(x, y)` redrawn jointly until feasible (the thesis does not say how it treats them). Returns the classes and the number
 /// of infeasible `(x, y)` draws rejected.
 pub fn draw_classes<R: Rng + ?Sized>(
     n: usize,
@@ -211,7 +215,7 @@ mod tests {
         for _ in 0..n {
             rejected += draw_classes(1, &s, 1.0, &mut rng).unwrap().1;
         }
-        // spec 003 §6 #8: 7.9% of (x, y) draws are infeasible for x ~ U(2,5).
+        // About 7.9% of (x, y) draws are infeasible for x ~ U(2,5), y ~ U(0.8, 0.95).
         let rate = rejected as f64 / (n as f64 + rejected as f64);
         assert!((rate - 0.079).abs() < 0.015, "{rate}");
     }

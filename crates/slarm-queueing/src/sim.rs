@@ -1,4 +1,4 @@
-//! Event-driven multiclass M/M/m simulation with FCFS, HOL and PDP (spec 003 §4).
+//! Event-driven multiclass M/M/m simulation with FCFS, HOL and PDP (Hu 2009, chapter 5).
 //!
 //! One pool of `m` identical nodes; class-`i` jobs arrive as Poisson(`lambda_i`) and need
 //! Exp(`mu`) service; all disciplines are non-preemptive and FCFS within a class. An arrival
@@ -7,11 +7,13 @@
 //! **Common random numbers.** Replication `r` draws its arrival epochs and classes from
 //! stream `[r, 0]` and the service times (attached to jobs in arrival order) from `[r, 1]`;
 //! PDP tie-breaks use `[r, 2]`. So the same seed gives the same jobs for every `m` and every
-//! discipline, which is what makes `min_nodes_sim` comparisons sharp (decision 17).
+//! discipline, which is what makes `min_nodes_sim` comparisons sharp. (The thesis, §5.3, fixes
+//! only the run length and the replication count; seeds, warm-up and the search are ours.)
 //!
 //! **Measurement.** Jobs arriving in `[warmup, horizon)` are measured; arrivals stop at the
 //! horizon and the system drains. The mean number in system is the time average over
-//! `[warmup, horizon]`. PDP counters count every completion from t = 0 (decision 18).
+//! `[warmup, horizon]`. PDP counters (Eq. 5.1) count every completion from t = 0, warm-up
+//! included, and `P_i = 0` before the first class-`i` completion; the thesis leaves both open.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -56,9 +58,9 @@ impl Discipline {
 pub struct SimConfig {
     /// Arrivals stop at this time (thesis: 20,000 with mu = 1).
     pub horizon: f64,
-    /// Jobs arriving before this time are not measured (decision 17: 1,000).
+    /// Jobs arriving before this time are not measured (default 1,000; the thesis states none).
     pub warmup: f64,
-    /// Independent replications (decision 17: 10).
+    /// Independent replications (default 10, as in the thesis's run-length calibration).
     pub replications: u32,
     /// Root seed of the replications.
     pub seed: u64,
@@ -122,7 +124,7 @@ pub struct SimResult {
 }
 
 impl SimResult {
-    /// Every class meets its SLA (pooled fraction, decision 17).
+    /// Every class meets its SLA: its on-time fraction pooled over replications is at least y.
     pub fn all_met(&self) -> bool {
         self.classes.iter().all(|c| c.sla_met)
     }
@@ -213,7 +215,7 @@ impl InService {
     fn push(&mut self, completion: f64, arrival: f64, class: usize) {
         match self {
             InService::Flat { done, jobs, next } => {
-                if next.map_or(true, |i| completion < done[i]) {
+                if next.is_none_or(|i| completion < done[i]) {
                     *next = Some(done.len());
                 }
                 done.push(completion);
@@ -428,7 +430,7 @@ pub fn run_replication(
                 }
                 if sample_every > 0 {
                     seen[class] += 1;
-                    if seen[class] % sample_every == 0 {
+                    if seen[class].is_multiple_of(sample_every) {
                         out.samples[class].push(response);
                     }
                 }
@@ -568,7 +570,7 @@ pub fn pool(classes: &[JobClass], reps: &[Replication]) -> SimResult {
 /// The scan is linear with common random numbers: it starts at `start` (clamped to the
 /// smallest stable size), walks down while the next smaller stable size still passes, and
 /// otherwise walks up — the same answer as a scan from `floor(rho) + 1` whenever pass/fail is
-/// monotone in m, at a fraction of the cost (decision 17). `max_extra` caps the upward walk.
+/// monotone in m, at a fraction of the cost. `max_extra` caps the upward walk.
 pub fn min_nodes_sim(
     classes: &[JobClass],
     mu: f64,

@@ -1,6 +1,7 @@
-//! Algorithm 1 (spec 003 §2.5): the minimum number of nodes of one FCFS pool.
+//! Algorithm 1 (Hu 2009, §4.2): the minimum number of nodes of one FCFS pool.
 //!
-//! The search starts at `floor(rho) + 1` (the smallest stable m; decision 1), rejects an
+//! The search starts at `floor(rho) + 1`, the smallest stable m (the pseudocode's start; the
+//! prose's `ceil(rho) + 1` skips it and does not reproduce Tables 4.3-4.4), rejects an
 //! infeasible SLA before searching, caps the search, computes Erlang B at the start directly
 //! (O(sqrt(rho)) terms, [`crate::erlang::erlang_b_direct`]) and then updates it incrementally, so a
 //! query costs O(sqrt(rho) + answer - rho) rather than O(answer).
@@ -9,7 +10,7 @@ use crate::erlang::{CdfAt, ErlangB};
 use crate::error::{non_negative, positive, probability, QueueError, Result};
 use crate::sla::Sla;
 
-/// Extra servers above `floor(rho)` before a search gives up (spec 003 §2.5).
+/// Extra servers above `floor(rho)` before a search gives up.
 pub const SEARCH_CAP: u64 = 10_000;
 
 /// Loads at or above 2^53 erlangs are rejected: beyond it `m as f64` is no longer exact.
@@ -21,7 +22,7 @@ const MAX_RHO: f64 = 9_007_199_254_740_992.0;
 /// ```
 /// use slarm_queueing::{min_nodes, Sla};
 /// let sla = Sla::new(3.0, 0.95).unwrap();
-/// assert_eq!(min_nodes(40.0, 1.0, sla).unwrap(), 52);   // spec 003 §2.7 table
+/// assert_eq!(min_nodes(40.0, 1.0, sla).unwrap(), 52);
 /// assert!(min_nodes(1.0, 1.0, Sla::new(2.0, 0.9).unwrap()).is_err()); // infeasible
 /// ```
 pub fn min_nodes(lambda: f64, mu: f64, sla: Sla) -> Result<u64> {
@@ -129,7 +130,7 @@ mod tests {
     use crate::erlang::Mmm;
     use crate::sla::fixtures::sla;
 
-    /// spec 003 §2.7 "selected m(lambda, SLA) values".
+    /// Selected m(lambda, SLA) values, recomputed independently of this crate.
     #[test]
     fn selected_values() {
         let rows: [((f64, f64), [u64; 6]); 6] = [
@@ -152,7 +153,7 @@ mod tests {
         }
     }
 
-    /// spec 003 §2.5: floor start finds m = 1 for lambda = 0.1, SLA(2, 0.80).
+    /// The floor start finds m = 1 for lambda = 0.1, SLA(2, 0.80) (M/M/1: F = 0.835).
     #[test]
     fn floor_start_allows_one_server() {
         assert_eq!(min_nodes(0.1, 1.0, sla(2.0, 0.80)).unwrap(), 1);

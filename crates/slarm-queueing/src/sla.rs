@@ -1,4 +1,4 @@
-//! The model side: response-time SLAs and job classes (spec 003 §1).
+//! The model side: response-time SLAs and job classes (Hu 2009, chapter 3).
 
 use crate::error::{non_negative, positive, probability, QueueError, Result};
 
@@ -33,11 +33,12 @@ impl Sla {
     pub fn y(&self) -> f64 {
         self.y
     }
-    /// The supremum of `F(x)` over m: `1 - e^{-mu x}` (spec 003 §2.4).
+    /// The supremum of `F(x)` over m: `1 - e^{-mu x}` (Hu 2009, §4.2).
     pub fn bound(&self, mu: f64) -> f64 {
         -(-mu * self.x).exp_m1()
     }
-    /// `y < 1 - e^{-mu x}` strictly (spec 003 §2.4).
+    /// `y < 1 - e^{-mu x}` strictly (Hu 2009, §4.2: the response time is never below the
+    /// service time).
     pub fn is_feasible(&self, mu: f64) -> bool {
         self.y < self.bound(mu)
     }

@@ -1,4 +1,4 @@
-//! Invariants of the analytic model (spec 003 §2.4, §2.5, §2.7).
+//! Invariants of the analytic model (Hu 2009, §4.2 and §4.3).
 #![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
@@ -7,7 +7,7 @@ use slarm_queueing::sizing::min_nodes_sweep;
 use slarm_queueing::{min_nodes, Mmm, Sla};
 
 proptest! {
-    /// m(lambda, SLA) never decreases in lambda (spec 003 §2.5).
+    /// m(lambda, SLA) of Algorithm 1 never decreases in lambda.
     #[test]
     fn min_nodes_monotone_in_lambda(l in 0.01f64..200.0, dl in 0.0f64..50.0,
                                     x in 2.0f64..10.0, y in 0.5f64..0.95) {
@@ -18,7 +18,7 @@ proptest! {
         prop_assert!(a <= b, "m({l}) = {a} > m({}) = {b}", l + dl);
     }
 
-    /// F(x) increases in m and never exceeds the bound 1 - e^{-mu x} (spec 003 §2.4).
+    /// F(x) increases in m and never exceeds the bound 1 - e^{-mu x} (Hu 2009, §4.2).
     #[test]
     fn cdf_monotone_in_m(l in 0.01f64..500.0, extra in 0u64..50, x in 0.01f64..20.0,
                          mu in 0.2f64..5.0) {
@@ -41,7 +41,8 @@ proptest! {
 }
 
 /// Same-SLA subadditivity: m(l1 + l2) <= m(l1) + m(l2) for every usable grid SLA on the full
-/// 0.1 grid with l1 + l2 <= 40 (spec 003 §2.7: zero violations).
+/// 0.1 grid with l1 + l2 <= 40: zero violations (Hu 2009, §4.3: with the same SLA, SA is
+/// never worse).
 #[test]
 fn same_sla_subadditivity_has_zero_violations() {
     let ls = LambdaGrid::G.lambdas().unwrap();
@@ -67,6 +68,6 @@ fn same_sla_subadditivity_has_zero_violations() {
             }
         }
     }
-    assert_eq!(usable, 25); // spec 003 §2.4
+    assert_eq!(usable, 25); // 28 SLAs of Table 4.1, 3 infeasible
     assert_eq!(checked, 25 * 79_800);
 }
