@@ -4,7 +4,7 @@
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use slarm::grid::experiments::{experiment_background, experiment_model};
+use slarm_repro::papers::yigitbasi2010::{experiment_background, experiment_model};
 use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
 use slarm::stats::RngStreams;

@@ -26,9 +26,6 @@
 //!   [`metrics`] computes makespan, NSL, C_d, C_s, box statistics, p90 and CPU-hours.
 //! - [`utilisation`] measures the utilisation a background load demands per site and overall
 //!   (the paper's Fig. 2).
-//! - [`experiments::Yigitbasi2010`] reproduces E0–E8 (the Fig. 1 probe BoTs, the Fig. 2
-//!   background utilisation, Tables III, IV, VI, the load and monitoring-period sweeps, a
-//!   background sensitivity) for `slarm reproduce yigitbasi2010`.
 //!
 //! ```
 //! use slarm_grid::prelude::*;
@@ -42,7 +39,6 @@
 //! ```
 
 pub mod error;
-pub mod experiments;
 pub mod kappa;
 pub mod metrics;
 pub mod platform;
