@@ -7,7 +7,6 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 use slarm_sim::Simulation;
 use slarm_stats::{RngStreams, SimRng};
 
@@ -18,9 +17,10 @@ use crate::provision::{CloudAction, PoolView, Provisioner};
 use crate::sched::BotScheduler;
 use crate::workload::{BackgroundSource, Workload};
 
-/// Which cost figure [`RunResult::cpu_hours`] reports (spec §2.4, A19).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Which cost figure [`RunResult::cpu_hours`] reports (Yigitbasi & Epema 2010, §V-C and Table IV).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum CostModel {
     /// Every processor charged while provisioned: grid × T plus ceiled cloud leases.
     ProvisionedAll,
@@ -31,11 +31,12 @@ pub enum CostModel {
     BusyOnly,
 }
 
-/// Queue discipline of every local resource manager (spec §1.2, A11).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Queue discipline of every local resource manager (§IV-A; FCFS unless stated).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LrmPolicy {
-    /// First come, first served without backfilling (the spec's default).
+    /// First come, first served without backfilling (the default).
     #[default]
     Fcfs,
     /// EASY backfilling: a later job may start now if it fits in the free processors and
@@ -45,7 +46,8 @@ pub enum LrmPolicy {
 }
 
 /// Simulation parameters besides platform, workload and policies.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SimConfig {
     /// Reference processor speed for runtimes and NSL (2.2 GHz).
     pub reference_speed_ghz: f64,
@@ -60,7 +62,7 @@ pub struct SimConfig {
     /// Cold-start prediction of the ECT predictor (2^2.73 s).
     pub cold_prediction_s: f64,
     /// Local queue discipline (FCFS by default).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub lrm: LrmPolicy,
 }
 
@@ -79,7 +81,8 @@ impl Default for SimConfig {
 }
 
 /// A running job as the schedulers see it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunningJob {
     /// Start time.
     pub start_s: f64,
@@ -90,7 +93,8 @@ pub struct RunningJob {
 }
 
 /// A queued job as the schedulers see it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QueuedJob {
     id: usize,
     /// Processors needed.
@@ -168,7 +172,8 @@ pub trait Dispatch {
 }
 
 /// A cloud lease: from the acquisition request to the end of the release.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Lease {
     /// Time the processor was requested.
     pub requested_s: f64,
@@ -178,8 +183,9 @@ pub struct Lease {
     pub ended_s: Option<f64>,
 }
 
-/// CPU-hours of one run under every cost model (spec §2.4).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// CPU-hours of one run under every cost model (§V-C).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CostBreakdown {
     /// [`CostModel::ProvisionedAll`].
     pub provisioned_all: f64,
@@ -198,7 +204,8 @@ pub struct CostBreakdown {
 }
 
 /// Everything one simulation run reports.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunResult {
     /// Provisioning strategy name.
     pub strategy: String,

@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use rayon::prelude::*;
-use slarm_repro::papers::yigitbasi2010::Yigitbasi2010;
 use slarm_report::{CellOutput, Experiment, ExperimentError, RunConfig, Scale};
+use slarm_repro::papers::yigitbasi2010::Yigitbasi2010;
 
 fn main() -> Result<(), ExperimentError> {
     let scale = match std::env::args().nth(1).as_deref() {
