@@ -304,6 +304,11 @@ pub const TABLE2_MEAN_RUNTIME_S: f64 = 7859.7;
 
 /// Complementary error function (Numerical Recipes `erfcc`, Chebyshev fit, fractional error
 /// below 1.2e-7 everywhere).
+///
+/// Kept instead of `libm::erfc` because the runtime cap of
+/// [`IosupBotModel::with_mean_runtime`] goes through it: `libm::erfc` moves the Table II cap by
+/// 1.4e-7 relative (0.24 s of 20.2 days), which rescales the arrivals and changes results
+/// (e.g. the quick reproduction's Table III C_d of All from 4.63 to 4.27).
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
