@@ -4,10 +4,10 @@
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use slarm::grid::experiments::{experiment_background, experiment_model};
 use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
 use slarm::stats::RngStreams;
+use slarm_repro::papers::yigitbasi2010::{experiment_background, experiment_model};
 
 fn scenario(s: StrategyKind, k: f64, policy: PolicyKind) -> Scenario {
     let mut sc = Scenario::paper(s, k);

@@ -1,15 +1,14 @@
-//! The overprovisioning factor κ as an exact rational (spec §1.7, §2.2).
+//! The overprovisioning factor κ as an exact rational (Yigitbasi & Epema 2010, §III).
 //!
 //! κ = (size of the overprovisioned system) / (size of the initial system). The band bounds of
 //! the Dynamic strategy, e.g. `0.9 · 2.5 · 544 = 1224`, must come out exactly, so κ is kept
 //! as `num / den` and every derived processor count uses integer arithmetic.
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{GridError, Result};
 
 /// Overprovisioning factor κ ≥ 1, stored exactly as a reduced fraction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Kappa {
     num: u64,
     den: u64,
@@ -113,7 +112,7 @@ impl Kappa {
     }
 
     /// Cloud-pool bounds of the Dynamic strategy with a relative band `band_num / band_den`
-    /// (0.10 = 1/10) on a grid of `s` processors (spec §2.2):
+    /// (0.10 = 1/10) on a grid of `s` processors (§III):
     /// `lo = max(0, ceil((1 − b) κ s) − s)`, `hi = floor((1 + b) κ s) − s`.
     pub fn band_bounds(&self, s: u64, band_num: u64, band_den: u64) -> (u64, u64) {
         let lo_f = band_den.saturating_sub(band_num);
@@ -150,7 +149,7 @@ mod tests {
 
     #[test]
     fn exact_band_bounds_for_every_kappa() {
-        // spec §2.2 [D]: S = 544, band ±10 %.
+        // §III with S = 544 (Table I), band ±10 %.
         let cases = [
             (1.5, (191, 353)),
             (2.0, (436, 652)),

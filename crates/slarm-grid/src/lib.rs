@@ -1,12 +1,6 @@
-//! # slarm-grid
+#![doc = include_str!("../README.md")]
 //!
-//! Static and dynamic overprovisioning for consistent performance of Bags-of-Tasks (BoTs) in
-//! multicluster grids, after Yigitbasi & Epema, "Static and Dynamic Overprovisioning
-//! Strategies for Performance Consistency in Grids" (GRID 2010). The precise extraction used
-//! here is `shared/specs/004_7f52e0d1d4cf6afb.md` ("spec" below); every ambiguity follows the
-//! spec's recommendation and is logged in `docs/decisions.md` under `[slarm-grid]`.
-//!
-//! ## Model
+//! ## The model, module by module
 //! - A [`platform::Platform`] of homogeneous sites (DAS-3 of Table I: 544 processors);
 //!   task runtimes scale with 2.2 GHz / site speed.
 //! - A global resource manager dispatches every arriving BoT immediately with one of four
@@ -26,23 +20,8 @@
 //!   [`metrics`] computes makespan, NSL, C_d, C_s, box statistics, p90 and CPU-hours.
 //! - [`utilisation`] measures the utilisation a background load demands per site and overall
 //!   (the paper's Fig. 2).
-//! - [`experiments::Yigitbasi2010`] reproduces E0–E8 (the Fig. 1 probe BoTs, the Fig. 2
-//!   background utilisation, Tables III, IV, VI, the load and monitoring-period sweeps, a
-//!   background sensitivity) for `slarm reproduce yigitbasi2010`.
-//!
-//! ```
-//! use slarm_grid::prelude::*;
-//! use slarm_stats::RngStreams;
-//!
-//! let das3 = Platform::das3();
-//! assert_eq!(das3.total_processors(), 544);
-//! let k = Kappa::from_f64(2.5).unwrap();
-//! assert_eq!(StaticAll(k).layout(&das3).unwrap().total_processors(), 1360);
-//! assert_eq!(DynamicAutoScale::paper(k).bounds(544), (680, 952));
-//! ```
 
 pub mod error;
-pub mod experiments;
 pub mod kappa;
 pub mod metrics;
 pub mod platform;

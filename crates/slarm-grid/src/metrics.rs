@@ -1,15 +1,14 @@
-//! Metrics of spec §1.8 and §2.4: makespan, NSL, C_d and C_s with grouping options, NSL
+//! Metrics of Yigitbasi & Epema 2010, §V-C: makespan, NSL, C_d and C_s with grouping options, NSL
 //! distribution summaries, p90, BoTs meeting a target, CPU-hour cost arithmetic and the
 //! truncations used in Tables IV and VI.
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{GridError, Result};
 
 /// Outcome of one BoT.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BotRecord {
     /// Number of tasks.
     pub size: usize,
@@ -20,13 +19,14 @@ pub struct BotRecord {
     /// Makespan / Σ task runtimes on the reference processor.
     pub nsl: f64,
     /// Longest time one of its tasks waited in a local queue, seconds (0: no task waited).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub max_wait_s: f64,
 }
 
-/// Standard deviation used for the CoV in C_s (spec §1.8, A20).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Standard deviation used for the CoV in C_s (§V-C does not say which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum StdKind {
     /// Population standard deviation (default): CoV ≤ √(n − 1).
     Population,
@@ -35,7 +35,8 @@ pub enum StdKind {
 }
 
 /// Grouping options for C_d and C_s.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Grouping {
     /// Size groups with fewer BoTs are ignored (default 1: the literal max over all sizes).
     pub min_group_count: usize,
@@ -53,7 +54,8 @@ impl Default for Grouping {
 }
 
 /// C_d, C_s and the groups they were computed on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Consistency {
     /// max over sizes of mean NSL / min over sizes of mean NSL (≥ 1, closer to 1 is better).
     pub c_d: f64,
@@ -85,7 +87,7 @@ pub fn mean_cov(xs: &[f64], std: StdKind) -> (f64, f64) {
     (mean, cov)
 }
 
-/// C_d and C_s over BoTs grouped by exact size (spec §1.8). A group of one BoT has CoV 0.
+/// C_d and C_s over BoTs grouped by exact size (§V-C). A group of one BoT has CoV 0.
 ///
 /// ```
 /// use slarm_grid::metrics::{consistency, BotRecord, Grouping};
@@ -144,7 +146,8 @@ pub fn consistency(bots: &[BotRecord], grouping: Grouping) -> Result<Consistency
 }
 
 /// Box-plot statistics of a sample (quantiles by linear interpolation, type 7).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BoxStats {
     /// Minimum.
     pub min: f64,
@@ -215,12 +218,12 @@ pub fn ecdf(xs: &[f64], max_points: usize) -> Vec<(f64, f64)> {
     out
 }
 
-/// BoTs whose makespan is strictly below `target_s` (spec A24).
+/// BoTs whose makespan is strictly below `target_s` (§VII, Table VI).
 pub fn bots_meeting(bots: &[BotRecord], target_s: f64) -> usize {
     bots.iter().filter(|b| b.makespan_s < target_s).count()
 }
 
-/// Cloud instance-hours of a lease of `seconds`: partial hours round up (spec §2.4);
+/// Cloud instance-hours of a lease of `seconds`: partial hours round up (§V-C);
 /// a zero-length lease costs nothing.
 pub fn lease_hours(seconds: f64) -> u64 {
     if seconds <= 0.0 || !seconds.is_finite() {
@@ -260,7 +263,7 @@ mod tests {
 
     #[test]
     fn consistency_hand_made() {
-        // spec §1.8: C_d = max mean / min mean over exact sizes; C_s = max CoV (population).
+        // §V-C: C_d = max mean / min mean over exact sizes; C_s = max CoV (population).
         let bots = [
             rec(1, 2.0),
             rec(1, 4.0), // mean 3, std 1, CoV 1/3
@@ -297,7 +300,7 @@ mod tests {
 
     #[test]
     fn cov_bound_is_attained() {
-        // spec §1.8 [D]: population CoV ≤ √(n − 1), with equality for one non-zero value.
+        // §V-C: population CoV ≤ √(n − 1), with equality for one non-zero value.
         let mut bots = vec![rec(3, 10.0)];
         bots.extend((0..145).map(|_| rec(3, 0.0)));
         let c = consistency(&bots, Grouping::default()).unwrap();
@@ -339,7 +342,7 @@ mod tests {
 
     #[test]
     fn cost_rounding() {
-        // spec §1.4/§2.4: partial instance-hours round up to one hour.
+        // §V-C: partial instance-hours round up to one hour.
         assert_eq!(lease_hours(0.0), 0);
         assert_eq!(lease_hours(1.0), 1);
         assert_eq!(lease_hours(3600.0), 1);
@@ -350,7 +353,7 @@ mod tests {
 
     #[test]
     fn table4_arithmetic() {
-        // spec §4.2: All = 37 770 κ; reductions truncated to 42.7, 34.5, 26.3, 24.5.
+        // Table IV: All = 37 770 κ; reductions truncated to 42.7, 34.5, 26.3, 24.5.
         let rows = [
             (1.5, 56655.0, 32446.0, 42.7),
             (2.0, 75540.0, 49427.0, 34.5),
@@ -365,7 +368,7 @@ mod tests {
 
     #[test]
     fn table6_arithmetic() {
-        // spec §4.3: improvement = (w − w/o)/32 860 truncated: 67, 48, 40.
+        // Table VI: improvement = (w − w/o)/32 860 truncated: 67, 48, 40.
         assert_eq!(improvement_pct_truncated(26849, 4732, 32860), 67);
         assert_eq!(improvement_pct_truncated(21870, 5900, 32860), 48);
         assert_eq!(improvement_pct_truncated(20219, 6959, 32860), 40);

@@ -1,16 +1,15 @@
-//! Sites and platforms: the DAS-3 preset of Table I and user-defined grids (spec §1.1).
-
-use serde::{Deserialize, Serialize};
+//! Sites and platforms: the DAS-3 preset of Table I and user-defined grids (Yigitbasi & Epema 2010, §IV-A).
 
 use crate::error::{GridError, Result};
 
 /// Reference processor speed (GHz) of the execution-time model: the slowest DAS-3 cluster
-/// and the cloud (spec §1.3, §1.4).
+/// and the cloud (§IV-B, §V-B).
 pub const REFERENCE_SPEED_GHZ: f64 = 2.2;
 
 /// Whether a site is a grid cluster or the cloud pool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SiteKind {
     /// A cluster of the grid (it receives background jobs if it existed initially).
     Grid,
@@ -19,7 +18,8 @@ pub enum SiteKind {
 }
 
 /// One homogeneous site.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Site {
     /// Index of the site in its platform.
     pub id: usize,
@@ -34,7 +34,8 @@ pub struct Site {
 }
 
 /// A multicluster grid.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Platform {
     sites: Vec<Site>,
 }
@@ -133,7 +134,7 @@ impl Platform {
         best
     }
 
-    /// Speed of the slowest site (the cloud's speed, spec §1.4).
+    /// Speed of the slowest site (the cloud's speed, §V-B).
     pub fn slowest_speed(&self) -> f64 {
         self.sites
             .iter()
@@ -234,7 +235,7 @@ pub fn parse_platform(text: &str) -> Result<Platform> {
 
 /// Largest-remainder (Hamilton) apportionment of `total` seats by integer `weights`.
 ///
-/// Ties in the remainder go to the larger weight, then to the lower index (spec §1.5 A14).
+/// Ties in the remainder go to the larger weight, then to the lower index (the Static policy of §IV-B).
 /// All-zero weights put everything on index 0. Exact integer arithmetic.
 pub fn largest_remainder(total: u64, weights: &[u64]) -> Vec<u64> {
     let w_sum: u128 = weights.iter().map(|&w| u128::from(w)).sum();
@@ -279,7 +280,7 @@ mod tests {
 
     #[test]
     fn das3_table1_totals() {
-        // spec §1.1: 272 nodes, 544 processors, largest VU, slowest UvA, capacity 1302/2.2.
+        // Table I: 272 nodes, 544 processors, largest VU, slowest UvA, capacity 1302/2.2.
         let p = Platform::das3();
         assert_eq!(p.sites().len(), 5);
         assert_eq!(p.total_processors(), 544);
@@ -293,7 +294,7 @@ mod tests {
 
     #[test]
     fn apportionment_examples() {
-        // spec §1.5 pseudocode examples of the Static policy on DAS-3.
+        // §IV-B examples of the Static policy on DAS-3.
         let w = [170, 82, 136, 92, 64];
         assert_eq!(largest_remainder(1, &w), vec![1, 0, 0, 0, 0]);
         assert_eq!(largest_remainder(2, &w), vec![1, 0, 1, 0, 0]);

@@ -1,7 +1,5 @@
-//! Overprovisioning strategies behind one trait (spec §2): None, the three static layouts
+//! Overprovisioning strategies behind one trait (Yigitbasi & Epema 2010, §III): None, the three static layouts
 //! (pure functions of the platform and κ), Dynamic auto-scaling and the feedback controller.
-
-use serde::{Deserialize, Serialize};
 
 use crate::error::{check_fraction, check_positive, GridError, Result};
 use crate::kappa::Kappa;
@@ -9,7 +7,8 @@ use crate::metrics::percentile_nearest_rank;
 use crate::platform::{largest_remainder, Platform, SiteKind};
 
 /// What the provisioner sees of the running system.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PoolView {
     /// Simulation time, seconds.
     pub now_s: f64,
@@ -28,8 +27,9 @@ pub struct PoolView {
 }
 
 /// One decision of an elastic provisioner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum CloudAction {
     /// Do nothing.
     Hold,
@@ -78,7 +78,8 @@ pub trait Provisioner {
 }
 
 /// The initial system ("NO", κ = 1).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NoOverprovisioning;
 
 impl Provisioner for NoOverprovisioning {
@@ -90,8 +91,9 @@ impl Provisioner for NoOverprovisioning {
     }
 }
 
-/// All: every site scaled by κ, largest-remainder rounding to round(κS) (spec §2.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// All: every site scaled by κ, largest-remainder rounding to round(κS) (§III).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StaticAll(pub Kappa);
 
 impl Provisioner for StaticAll {
@@ -108,8 +110,9 @@ impl Provisioner for StaticAll {
     }
 }
 
-/// Largest: only the largest site grows, by round((κ − 1)S) (spec §2.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Largest: only the largest site grows, by round((κ − 1)S) (§III).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StaticLargest(pub Kappa);
 
 impl Provisioner for StaticLargest {
@@ -127,8 +130,10 @@ impl Provisioner for StaticLargest {
 }
 
 /// Number: m = ceil((κ − 1)N) new sites cycling through the original sites as templates,
-/// sizes apportioned to total round((κ − 1)S) (spec §2.1, A16).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// sizes apportioned to total round((κ − 1)S) (§III; the paper does not give
+/// the new sites' sizes and speeds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StaticNumber(pub Kappa);
 
 impl Provisioner for StaticNumber {
@@ -161,9 +166,10 @@ impl Provisioner for StaticNumber {
     }
 }
 
-/// How the Dynamic strategy starts (spec §2.2 alternatives).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// How the Dynamic strategy starts (§III leaves the initial cloud pool open).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum DynamicStart {
     /// round((κ − 1)S) cloud processors ready at t = 0 (default).
     Target,
@@ -173,14 +179,15 @@ pub enum DynamicStart {
     One,
 }
 
-/// The administrator's settings of the Dynamic strategy (spec §2.2, A17).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// The administrator's settings of the Dynamic strategy (§III).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DynamicSettings {
     /// Acquire when the system load exceeds this fraction (0.70).
     pub high: f64,
     /// Release when the system load falls below this fraction (0.60).
     pub low: f64,
-    /// Monitoring period, seconds (60, spec A17).
+    /// Monitoring period, seconds (60; §III does not give it).
     pub period_s: f64,
     /// κ band in integer percent (10 = ±10 %).
     pub band_percent: u64,
@@ -202,8 +209,9 @@ impl Default for DynamicSettings {
 }
 
 /// Dynamic: load-threshold auto-scaling with a cloud, one processor at a time, κ kept in a
-/// ±band around the target (spec §2.2). Pending acquisitions count toward the band.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// ±band around the target (§III). Pending acquisitions count toward the band.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DynamicAutoScale {
     kappa: Kappa,
     high: f64,
@@ -317,8 +325,9 @@ impl Provisioner for DynamicAutoScale {
 }
 
 /// The SEDA-inspired feedback controller of §VII: every `window` completed BoTs, compare the
-/// nearest-rank p90 of their makespans with the target and the release threshold (spec §2.3).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// nearest-rank p90 of their makespans with the target and the release threshold (§VII).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FeedbackController {
     window: usize,
     target_s: f64,
@@ -374,7 +383,7 @@ impl Provisioner for FeedbackController {
         if self.recent.len() < self.window {
             return CloudAction::Hold;
         }
-        // Non-overlapping windows: one activation per `window` completions (spec A21).
+        // Non-overlapping windows: one activation per `window` completions (§VII: every 10 completed BoTs).
         let p = percentile_nearest_rank(&self.recent, self.percentile);
         self.recent.clear();
         match p {
@@ -392,8 +401,9 @@ impl Provisioner for FeedbackController {
 }
 
 /// The strategy names of the CLI and the experiments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum StrategyKind {
     /// Initial system.
     None,
@@ -475,7 +485,7 @@ mod tests {
 
     #[test]
     fn static_all_sizes_every_kappa() {
-        // spec §2.1 [D].
+        // §III on DAS-3 (Table I).
         let base = Platform::das3();
         let want = [
             (1.0, vec![170, 82, 136, 92, 64]),
@@ -493,7 +503,7 @@ mod tests {
 
     #[test]
     fn static_largest_sizes_every_kappa() {
-        // spec §2.1 [D]: VU = 442 / 714 / 986 / 1258.
+        // §III on DAS-3 (Table I): VU = 442 / 714 / 986 / 1258.
         let base = Platform::das3();
         for (kv, vu) in [(1.0, 170), (1.5, 442), (2.0, 714), (2.5, 986), (3.0, 1258)] {
             let p = StaticLargest(k(kv)).layout(&base).unwrap();
@@ -503,7 +513,7 @@ mod tests {
 
     #[test]
     fn static_number_sizes_every_kappa() {
-        // spec §2.1 [D].
+        // §III on DAS-3 (Table I).
         let base = Platform::das3();
         let orig = vec![170, 82, 136, 92, 64];
         let cases: [(f64, Vec<u64>); 5] = [
@@ -566,7 +576,7 @@ mod tests {
 
     #[test]
     fn controller_step_logic_with_scripted_makespans() {
-        // spec §2.3: nearest-rank p90 of 10 = 9th smallest; one action per 10 completions.
+        // §VII: nearest-rank p90 of 10 = 9th smallest; one action per 10 completions.
         let mut c = FeedbackController::new(10, 300.0, 250.0).unwrap();
         let v = view(0, 544, 0, 0, 0);
         // 9 completions: no activation.

@@ -1,7 +1,6 @@
 //! One scenario end to end: generate the workload (seeded), deploy a strategy, simulate,
 //! and summarise the metrics (what `slarm grid` and each experiment cell run).
 
-use serde::{Deserialize, Serialize};
 use slarm_stats::rng::label;
 use slarm_stats::RngStreams;
 
@@ -19,10 +18,11 @@ use crate::workload::{
 };
 
 /// Background load of a scenario.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum BackgroundSpec {
-    /// None (spec §VII).
+    /// None (the §VII setup).
     None,
     /// The synthetic generator over the BoT span.
     Synthetic(SyntheticBackground),
@@ -36,7 +36,8 @@ pub enum BackgroundSpec {
 }
 
 /// A complete, reproducible simulation setup.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Scenario {
     /// The initial platform.
     pub platform: Platform,
@@ -57,7 +58,7 @@ pub struct Scenario {
     /// Feedback controller (target, release) in seconds.
     pub feedback_s: (f64, f64),
     /// Dynamic strategy settings (thresholds, period, band, start).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub dynamic: DynamicSettings,
     /// Simulation parameters.
     pub sim: SimConfig,
@@ -84,11 +85,12 @@ impl Scenario {
 }
 
 /// Metrics of one scenario run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ScenarioResult {
     /// The raw run.
     pub run: RunResult,
-    /// Workload statistics (spec A9).
+    /// Workload statistics.
     pub workload: WorkloadSummary,
     /// C_d and C_s with the default grouping (all sizes, population std).
     pub consistency: Consistency,

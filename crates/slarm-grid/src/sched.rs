@@ -1,9 +1,8 @@
-//! The four BoT scheduling policies of the global resource manager (spec §1.5).
+//! The four BoT scheduling policies of the global resource manager (Yigitbasi & Epema
+//! 2010, §IV-B).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
 use crate::platform::largest_remainder;
@@ -11,7 +10,7 @@ use crate::sim::{Dispatch, SiteState};
 use crate::workload::Bot;
 
 /// A BoT-level scheduling policy: decides the site of every task of an arriving BoT and
-/// submits it through the [`Dispatch`] interface (immediate push dispatch, spec A12).
+/// submits it through the [`Dispatch`] interface (immediate push dispatch at arrival; §IV-A leaves the timing open).
 pub trait BotScheduler {
     /// Short name (`static`, `dyn-per-task`, `dyn-per-bot`, `ect`).
     fn name(&self) -> &'static str;
@@ -20,8 +19,9 @@ pub trait BotScheduler {
 }
 
 /// The policy names of the CLI and the experiments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PolicyKind {
     /// Static proportional partitioning.
     Static,
@@ -75,7 +75,7 @@ impl PolicyKind {
 }
 
 /// Least-loaded eligible site by (used/size, queued demand/size, larger size, lower index)
-/// (spec A13); `None` if no site has ready processors.
+/// (§IV-B: load = fraction of used processors; ties, which the paper leaves open, by queued demand, then the larger site, then the index); `None` if no site has ready processors.
 pub fn least_loaded(sites: &[SiteState]) -> Option<usize> {
     let mut best: Option<(usize, f64, f64)> = None;
     for (i, s) in sites.iter().enumerate() {
@@ -101,7 +101,7 @@ pub fn least_loaded(sites: &[SiteState]) -> Option<usize> {
 }
 
 /// Static Scheduling: each BoT is split over the sites in proportion to their sizes
-/// (largest-remainder apportionment, spec A14).
+/// (largest-remainder apportionment; §IV-B does not say how to round).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StaticProportional;
 
@@ -180,7 +180,7 @@ struct WhatIf {
 }
 
 impl WhatIf {
-    /// Predicted state of `site` at `now` with predicted reference runtime `p` (spec A15):
+    /// Predicted state of `site` at `now` with predicted reference runtime `p` (§IV-B, the predictor of its ref. [17]):
     /// a running job ends at max(start + p_job, now); queued jobs start in order.
     fn new(site: &SiteState, now: f64, p: f64, speed_ref: f64) -> Self {
         let p_task = p * speed_ref / site.speed_ghz();
@@ -232,7 +232,7 @@ impl WhatIf {
 }
 
 /// ECT: every task goes to the site with the earliest predicted completion, with the
-/// predicted runtime = mean of the last two completed BoT tasks (spec §1.5).
+/// predicted runtime = mean of the last two completed BoT tasks (§IV-B).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ect;
 
@@ -255,7 +255,7 @@ impl BotScheduler for Ect {
             for (i, w) in whatif.iter().enumerate() {
                 if let Some(w) = w {
                     let done = w.peek_start() + p * speed_ref / speeds[i];
-                    if best.map_or(true, |(_, b)| done < b) {
+                    if best.is_none_or(|(_, b)| done < b) {
                         best = Some((i, done));
                     }
                 }

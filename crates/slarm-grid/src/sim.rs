@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
+use slarm_sim::policy::{easy_pass, Candidate, RunningSet};
 use slarm_sim::Simulation;
 use slarm_stats::{RngStreams, SimRng};
 
@@ -18,9 +18,10 @@ use crate::provision::{CloudAction, PoolView, Provisioner};
 use crate::sched::BotScheduler;
 use crate::workload::{BackgroundSource, Workload};
 
-/// Which cost figure [`RunResult::cpu_hours`] reports (spec §2.4, A19).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Which cost figure [`RunResult::cpu_hours`] reports (Yigitbasi & Epema 2010, §V-C and Table IV).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum CostModel {
     /// Every processor charged while provisioned: grid × T plus ceiled cloud leases.
     ProvisionedAll,
@@ -31,21 +32,25 @@ pub enum CostModel {
     BusyOnly,
 }
 
-/// Queue discipline of every local resource manager (spec §1.2, A11).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Queue discipline of every local resource manager (§IV-A; FCFS unless stated).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LrmPolicy {
-    /// First come, first served without backfilling (the spec's default).
+    /// First come, first served without backfilling (the default).
     #[default]
     Fcfs,
     /// EASY backfilling: a later job may start now if it fits in the free processors and
     /// does not delay the head job's reservation. Runtime estimates are the actual runtimes
-    /// (the model has no user estimates); ECT's what-if still assumes FCFS.
+    /// (the model has no user estimates); ECT's what-if still assumes FCFS. The pass is
+    /// `slarm_sim`'s ([`slarm_sim::policy::easy_pass`]), for sites of up to `u32::MAX`
+    /// processors.
     EasyBackfill,
 }
 
 /// Simulation parameters besides platform, workload and policies.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SimConfig {
     /// Reference processor speed for runtimes and NSL (2.2 GHz).
     pub reference_speed_ghz: f64,
@@ -60,7 +65,7 @@ pub struct SimConfig {
     /// Cold-start prediction of the ECT predictor (2^2.73 s).
     pub cold_prediction_s: f64,
     /// Local queue discipline (FCFS by default).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub lrm: LrmPolicy,
 }
 
@@ -79,7 +84,8 @@ impl Default for SimConfig {
 }
 
 /// A running job as the schedulers see it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunningJob {
     /// Start time.
     pub start_s: f64,
@@ -90,7 +96,8 @@ pub struct RunningJob {
 }
 
 /// A queued job as the schedulers see it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QueuedJob {
     id: usize,
     /// Processors needed.
@@ -168,7 +175,8 @@ pub trait Dispatch {
 }
 
 /// A cloud lease: from the acquisition request to the end of the release.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Lease {
     /// Time the processor was requested.
     pub requested_s: f64,
@@ -178,8 +186,9 @@ pub struct Lease {
     pub ended_s: Option<f64>,
 }
 
-/// CPU-hours of one run under every cost model (spec §2.4).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// CPU-hours of one run under every cost model (§V-C).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CostBreakdown {
     /// [`CostModel::ProvisionedAll`].
     pub provisioned_all: f64,
@@ -198,7 +207,8 @@ pub struct CostBreakdown {
 }
 
 /// Everything one simulation run reports.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunResult {
     /// Provisioning strategy name.
     pub strategy: String,
@@ -421,49 +431,62 @@ impl State<'_> {
         Ok(())
     }
 
-    /// EASY backfilling behind a blocked head job: the head's reservation (shadow time) is the
+    /// EASY backfilling behind a blocked head job with `slarm_sim`'s pass
+    /// ([`slarm_sim::policy::easy_pass`]): the head's reservation (shadow time) is the
     /// earliest running-job end at which enough processors are free; a later job starts now
     /// if it fits and either ends by the shadow time or uses only processors the head will
-    /// not need then.
+    /// not need then (every job ending by the shadow time counts towards those). The model
+    /// has no user estimates, so the estimate is the actual runtime. EASY handles sites of
+    /// up to `u32::MAX` processors.
     fn backfill(&mut self, site: usize) -> Result<()> {
         let now = self.sim.now();
         let s = &self.sites[site];
-        let Some(head) = s.queue.front().copied() else {
+        if s.size == s.used || s.queue.len() < 2 {
             return Ok(());
+        }
+        let procs = |p: u64| {
+            u32::try_from(p).map_err(|_| {
+                GridError::InvalidPlatform(format!(
+                    "EASY backfilling handles sites of up to {} processors, site {site} has {}",
+                    u32::MAX,
+                    s.size
+                ))
+            })
         };
-        let mut free = s.size - s.used;
-        if free == 0 || s.queue.len() < 2 {
+        let free = procs(s.size - s.used)?;
+        let mut running = RunningSet::new();
+        for (&id, r) in &s.running {
+            running.insert(id, r.start_s + self.jobs[id].runtime_s, procs(r.procs)?);
+        }
+        let queue = s
+            .queue
+            .iter()
+            .map(|q| {
+                Ok(Candidate {
+                    key: q.id,
+                    procs: procs(q.procs)?,
+                    estimate: self.jobs[q.id].runtime_s,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let pass = easy_pass(now, free, &running, &queue);
+        // Start in queue order (the head is blocked, so every start is a backfill), then drop
+        // the started jobs from the queue.
+        let started: Vec<QueuedJob> = pass
+            .start
+            .iter()
+            .filter_map(|&pos| self.sites[site].queue.get(pos).copied())
+            .collect();
+        if started.is_empty() {
             return Ok(());
         }
-        let mut ends: Vec<(f64, u64)> = s
-            .running
-            .iter()
-            .map(|(&id, r)| (r.start_s + self.jobs[id].runtime_s, r.procs))
-            .collect();
-        ends.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let (mut avail, mut shadow) = (free, f64::INFINITY);
-        for (t, p) in ends {
-            avail += p;
-            if avail >= head.procs {
-                shadow = t;
-                break;
-            }
+        let mut pos = pass.start.clone();
+        pos.sort_unstable();
+        for &p in pos.iter().rev() {
+            self.sites[site].queue.remove(p);
         }
-        let mut extra = avail.saturating_sub(head.procs);
-        let mut i = 1;
-        while free > 0 && i < self.sites[site].queue.len() {
-            let q = self.sites[site].queue[i];
-            let in_time = now + self.jobs[q.id].runtime_s <= shadow;
-            if q.procs <= free && (in_time || q.procs <= extra) {
-                self.sites[site].queue.remove(i);
-                if !in_time {
-                    extra -= q.procs;
-                }
-                free -= q.procs;
-                self.start(site, q)?;
-            } else {
-                i += 1;
-            }
+        for q in started {
+            self.start(site, q)?;
         }
         Ok(())
     }
@@ -1027,6 +1050,43 @@ mod tests {
         assert_eq!(fcfs.bots[0].makespan_s, 158.0);
         // FCFS: both tasks start when B ends (110), BoT 1's ends at 610.
         assert_eq!(fcfs.bots[1].makespan_s, 607.0);
+    }
+
+    #[test]
+    fn easy_counts_every_job_ending_at_the_shadow_time() {
+        // One 5-processor site. Background A and B (2 procs each, 0..100) end together;
+        // C (3 procs, submitted at 1) is blocked until 100. BoT 0 at t=2: one 500 s task.
+        // At the shadow time 100 both A and B have ended: 5 free, C needs 3, so 2 are spare
+        // and the task may start at 2 even though it runs past 100 (makespan 500). Counting
+        // only A (the first release that covers C) would leave 0 spare and make it wait.
+        let one = Platform::new(vec![("a".into(), 5, 2.2)]).unwrap();
+        let bg = |at: f64, rt: f64, procs: u64| BackgroundJob {
+            submit_s: at,
+            runtime_s: rt,
+            procs,
+            site: 0,
+        };
+        let w = Workload::new(
+            vec![bot(0, 2.0, &[500.0])],
+            vec![bg(0.0, 100.0, 2), bg(0.0, 100.0, 2), bg(1.0, 10.0, 3)],
+            BackgroundSource::Synthetic,
+        )
+        .unwrap();
+        let cfg = SimConfig {
+            lrm: LrmPolicy::EasyBackfill,
+            ..SimConfig::default()
+        };
+        let r = simulate(
+            &one,
+            &w,
+            &mut NoOverprovisioning,
+            &mut DynamicPerTask,
+            &cfg,
+            &RngStreams::new(1),
+        )
+        .unwrap();
+        assert!((r.bots[0].makespan_s - 500.0).abs() < 1e-9);
+        assert_eq!(r.bots[0].max_wait_s, 0.0);
     }
 
     #[test]

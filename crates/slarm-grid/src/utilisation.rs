@@ -1,4 +1,4 @@
-//! Utilisation of a platform's sites by background jobs (spec §1.6.2, §3 E1, the paper's
+//! Utilisation of a platform's sites by background jobs (Yigitbasi & Epema 2010, §V-A, the paper's
 //! Fig. 2): the processor-time each job demands from its submission for its recorded runtime,
 //! per site and overall, in fixed time bins. It describes the background *input*, as the
 //! paper's Fig. 2 describes the DAS-3 June 2008 trace; [`UtilisationProfile::site_peak`]
@@ -6,14 +6,13 @@
 //! a background-only simulation runs every job at its submission and realises exactly this
 //! profile).
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{check_positive, GridError, Result};
 use crate::platform::Platform;
 use crate::workload::BackgroundJob;
 
 /// Utilisation of every site and of the whole platform over `[0, horizon_s)`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UtilisationProfile {
     /// Bin width, seconds (the last bin may be shorter).
     pub bin_s: f64,

@@ -1,22 +1,26 @@
 //! BoT workload: the Iosup et al. model of Table II with the interpretation switches of
-//! spec §1.6.1 and load-level targeting (A4–A9), plus background jobs (§1.6.2).
+//! Yigitbasi & Epema 2010, §V-A (readings of the parameters the table leaves ambiguous) and
+//! load-level targeting, plus background jobs (§V-A, Fig. 2).
 
 use rand::Rng;
 use rand_distr::{Distribution, Normal, Weibull};
-use serde::{Deserialize, Serialize};
 
 use crate::error::{check_fraction, check_positive, GridError, Result};
 use crate::platform::{Platform, REFERENCE_SPEED_GHZ};
+use slarm_workload::gwf::{self, column};
+use slarm_workload::WorkloadError;
 
 /// One task of a BoT: needs one processor for `runtime_ref_s` on the reference processor.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Task {
     /// Runtime on a reference (2.2 GHz) processor, seconds.
     pub runtime_ref_s: f64,
 }
 
 /// A bag of tasks, all submitted at `arrival_s`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bot {
     /// Index in the workload.
     pub id: usize,
@@ -26,8 +30,9 @@ pub struct Bot {
     pub tasks: Vec<Task>,
 }
 
-/// A rigid background job submitted to the LRM of its original site (spec §1.6.2).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// A rigid background job submitted to the LRM of its original site (§V-A).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BackgroundJob {
     /// Submission time, seconds.
     pub submit_s: f64,
@@ -40,19 +45,21 @@ pub struct BackgroundJob {
 }
 
 /// Where the background load came from (every result is labelled with it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum BackgroundSource {
-    /// No background load (spec §VII setup).
+    /// No background load (the §VII setup).
     None,
     /// A real GWF/SWF trace (file name).
     Trace(String),
-    /// The synthetic generator of spec §1.6.2.
+    /// The synthetic per-cluster generator standing in for the DAS-3 trace of §V-A.
     Synthetic,
 }
 
 /// BoTs plus background jobs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Workload {
     /// BoTs in arrival order.
     pub bots: Vec<Bot>,
@@ -62,8 +69,10 @@ pub struct Workload {
     pub background_source: BackgroundSource,
 }
 
-/// Summary statistics every run reports (spec A9).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Summary statistics every run reports (count, size, inter-arrival time, runtime, span, load),
+/// to compare with §V-A and Table II.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WorkloadSummary {
     /// Number of BoTs.
     pub bots: usize,
@@ -79,7 +88,7 @@ pub struct WorkloadSummary {
     pub max_runtime_s: f64,
     /// First to last BoT arrival, seconds.
     pub span_s: f64,
-    /// Offered BoT load on the given platform (spec A8).
+    /// Offered BoT load on the given platform (the load level of §V-A).
     pub offered_load: f64,
     /// Number of background jobs.
     pub background_jobs: usize,
@@ -149,7 +158,8 @@ impl Workload {
         }
     }
 
-    /// Offered load ρ = Σ runtime_ref / (C_ref · D) on `platform` (spec A8); 0 if D = 0.
+    /// Offered load ρ = Σ runtime_ref / (C_ref · D) on `platform` (the load level of §V-A,
+    /// counting BoT work on the reference processor); 0 if D = 0.
     pub fn offered_load(&self, platform: &Platform) -> f64 {
         let work: f64 = self
             .bots
@@ -164,7 +174,7 @@ impl Workload {
         work / (platform.reference_capacity(REFERENCE_SPEED_GHZ) * d)
     }
 
-    /// The summary statistics of spec A9.
+    /// The summary statistics (see [`WorkloadSummary`]).
     pub fn summary(&self, platform: &Platform) -> WorkloadSummary {
         let tasks = self.task_count();
         let runtimes = self.bots.iter().flat_map(|b| b.tasks.iter());
@@ -190,9 +200,10 @@ impl Workload {
     }
 }
 
-/// How the Table II runtime parameter 6.1 is read (spec A5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// How the Table II runtime parameter 6.1 is read (Table II prints N(μ, σ²)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum RuntimeSpread {
     /// 6.1 is the standard deviation of log2 runtime (recommended default).
     StdDev,
@@ -200,9 +211,10 @@ pub enum RuntimeSpread {
     LiteralVariance,
 }
 
-/// Runtimes within a BoT (spec A6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Runtimes within a BoT (Table II does not say whether the tasks of a BoT share one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum RuntimeSharing {
     /// Each task draws independently (recommended default).
     PerTask,
@@ -210,9 +222,10 @@ pub enum RuntimeSharing {
     SharedPerBot,
 }
 
-/// Order of the two Weibull parameters in Table II (spec A4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Order of the two Weibull parameters in Table II, printed as W(λ, κ).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum WeibullOrder {
     /// W(shape, scale): recommended (size mean 5.3 vs the reported 6.1).
     ShapeFirst,
@@ -220,9 +233,10 @@ pub enum WeibullOrder {
     ScaleFirst,
 }
 
-/// BoT-size rounding (spec A7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// BoT-size rounding (§V-A allows size-1 BoTs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SizeRounding {
     /// max(1, round(2^X)): allows size-1 BoTs (recommended).
     RoundMin1,
@@ -231,7 +245,8 @@ pub enum SizeRounding {
 }
 
 /// The Iosup et al. HPDC 2008 BoT model with Table II parameters (log2 space).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct IosupBotModel {
     /// Inter-arrival Weibull parameters as printed: (4.25, 7.86).
     pub iat_params: (f64, f64),
@@ -247,7 +262,8 @@ pub struct IosupBotModel {
     pub order: WeibullOrder,
     /// Size rounding.
     pub rounding: SizeRounding,
-    /// Optional cap of task runtimes (default off, spec A9).
+    /// Optional cap of task runtimes (default off; the heavy tail of Table II's runtime
+    /// distribution otherwise dominates the load).
     pub max_runtime_s: Option<f64>,
 }
 
@@ -267,7 +283,8 @@ impl Default for IosupBotModel {
 }
 
 fn weibull(printed: (f64, f64), order: WeibullOrder) -> Result<Weibull<f64>> {
-    // Table II prints W(λ, κ); the spec reads the first as the shape (A4).
+    // Table II prints W(λ, κ); we read the first as the shape (the size mean
+    // then matches Table II's 6.1 best).
     let (shape, scale) = match order {
         WeibullOrder::ShapeFirst => (printed.0, printed.1),
         WeibullOrder::ScaleFirst => (printed.1, printed.0),
@@ -282,11 +299,16 @@ fn weibull(printed: (f64, f64), order: WeibullOrder) -> Result<Weibull<f64>> {
 }
 
 /// Table II's "Average" task runtime, seconds: a sample statistic of the paper's workloads
-/// (spec §1.6.1).
+/// (Yigitbasi & Epema 2010, Table II).
 pub const TABLE2_MEAN_RUNTIME_S: f64 = 7859.7;
 
 /// Complementary error function (Numerical Recipes `erfcc`, Chebyshev fit, fractional error
 /// below 1.2e-7 everywhere).
+///
+/// Kept instead of `libm::erfc` because the runtime cap of
+/// [`IosupBotModel::with_mean_runtime`] goes through it: `libm::erfc` moves the Table II cap by
+/// 1.4e-7 relative (0.24 s of 20.2 days), which rescales the arrivals and changes results
+/// (e.g. the quick reproduction's Table III C_d of All from 4.63 to 4.27).
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
@@ -314,7 +336,7 @@ fn normal_cdf(z: f64) -> f64 {
 const MAX_BOT_TASKS: f64 = 1e6;
 
 impl IosupBotModel {
-    /// Standard deviation of log2 runtime under the configured reading of Table II (A5).
+    /// Standard deviation of log2 runtime under the configured reading of Table II.
     pub fn runtime_sigma_log2(&self) -> f64 {
         match self.spread {
             RuntimeSpread::StdDev => self.runtime_params.1,
@@ -337,7 +359,7 @@ impl IosupBotModel {
         }
     }
 
-    /// The same model with the spec-A9 runtime cap set so that the *expected* task runtime
+    /// The same model with the runtime cap set so that the *expected* task runtime
     /// equals `mean_s` (e.g. [`TABLE2_MEAN_RUNTIME_S`]); no cap if the uncapped mean is
     /// already at most `mean_s`. Bisection on log(cap) to a relative 1e-12.
     ///
@@ -374,7 +396,7 @@ impl IosupBotModel {
     }
 
     /// Generates `n_bots` BoTs and rescales their arrivals so that the offered load on
-    /// `platform` equals `load` (0 < load ≤ 10, spec A8). The first BoT arrives at 0.
+    /// `platform` equals `load` (0 < load ≤ 10; §V-A's load levels). The first BoT arrives at 0.
     pub fn generate<R: Rng + ?Sized>(
         &self,
         n_bots: usize,
@@ -462,12 +484,14 @@ impl IosupBotModel {
     }
 }
 
-/// Synthetic per-cluster background load (spec §1.6.2, used when no trace is given).
+/// Synthetic per-cluster background load (stands in for the DAS-3 trace of §V-A when
+/// no trace is given).
 ///
 /// Poisson arrivals per grid site with rate `utilisation · S_i / mean_runtime`, exponential
 /// runtimes, single-processor jobs by default (`procs > 1` makes rigid parallel jobs and
 /// scales the rate down accordingly).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SyntheticBackground {
     /// Target utilisation of every site by background jobs, in [0, 1].
     pub utilisation: f64,
@@ -540,8 +564,9 @@ impl SyntheticBackground {
 }
 
 /// Column layout of a background trace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum TraceFormat {
     /// Standard Workload Format (18 fields); the site is field 16 (partition).
     Swf,
@@ -551,8 +576,9 @@ pub enum TraceFormat {
 }
 
 /// How trace site ids map to platform sites.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SiteMapping {
     /// A numeric id, or the trailing number of a site name such as `fs3`, modulo the number
     /// of sites (negative ids go to site 0); names without a number take consecutive indices
@@ -611,48 +637,41 @@ pub fn parse_background_trace(
     if n_sites == 0 {
         return Err(GridError::InvalidPlatform("no sites to map to".into()));
     }
-    const MIN_FIELDS: usize = 18;
     let mut jobs = Vec::new();
     let mut skipped = 0;
     let mut seen = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() < MIN_FIELDS {
-            return Err(GridError::MalformedTrace {
-                line: i + 1,
-                message: format!("{} fields, expected at least {MIN_FIELDS}", fields.len()),
-            });
-        }
+    for rec in gwf::records(text) {
+        let rec = rec.map_err(|e| match e {
+            WorkloadError::Malformed { line, reason, .. } => GridError::MalformedTrace {
+                line: line as usize,
+                message: reason,
+            },
+            other => GridError::MalformedTrace {
+                line: 0,
+                message: other.to_string(),
+            },
+        })?;
         let num = |idx: usize, name: &str| -> Result<f64> {
-            fields[idx]
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| GridError::MalformedTrace {
-                    line: i + 1,
-                    message: format!(
-                        "field {} ({name}) = {:?} is not a number",
-                        idx + 1,
-                        fields[idx]
-                    ),
-                })
+            rec.number(idx).ok_or_else(|| GridError::MalformedTrace {
+                line: rec.line,
+                message: format!(
+                    "field {} ({name}) = {:?} is not a number",
+                    idx + 1,
+                    rec.text(idx).unwrap_or_default()
+                ),
+            })
         };
-        let submit = num(1, "submit time")? - time_origin_s;
-        let runtime = num(3, "run time")?;
-        let allocated = num(4, "processors")?;
+        let submit = num(column::SUBMIT_TIME, "submit time")? - time_origin_s;
+        let runtime = num(column::RUN_TIME, "run time")?;
+        let allocated = num(column::ALLOCATED_PROCS, "processors")?;
         let procs = if allocated > 0.0 {
             allocated
         } else {
-            num(7, "requested processors")?
+            num(column::REQUESTED_PROCS, "requested processors")?
         };
         let site_token = match format {
-            TraceFormat::Swf => fields[15],
-            TraceFormat::Gwf if fields[17] != "-1" => fields[17],
-            TraceFormat::Gwf => fields[16],
+            TraceFormat::Swf => rec.text(column::PARTITION).unwrap_or_default(),
+            TraceFormat::Gwf => rec.site(),
         };
         match map_site(site_token, mapping, n_sites, &mut seen) {
             Some(site) if runtime > 0.0 && procs >= 1.0 && submit >= 0.0 => {
@@ -689,7 +708,7 @@ mod tests {
 
     #[test]
     fn load_targeting_hits_the_target() {
-        // spec A8: offered load after IAT scaling equals the target exactly.
+        // §V-A: offered load after IAT scaling equals the target exactly.
         let p = Platform::das3();
         let mut rng = RngStreams::new(3).stream(&[0]);
         let bots = IosupBotModel::default()
@@ -701,8 +720,8 @@ mod tests {
     }
 
     #[test]
-    fn size_distribution_matches_spec() {
-        // spec §1.6.1: P(size = 1) ≈ 9.9 %, P(2) ≈ 25.7 %, mean ≈ 5.3 (shape 1.76, scale 2.11).
+    fn size_distribution_matches_table2() {
+        // Table II: P(size = 1) ≈ 9.9 %, P(2) ≈ 25.7 %, mean ≈ 5.3 (shape 1.76, scale 2.11).
         let p = Platform::das3();
         let mut rng = RngStreams::new(11).stream(&[1]);
         let m = IosupBotModel {
@@ -836,7 +855,7 @@ mod tests {
 
     #[test]
     fn raw_interarrival_follows_shape_first_reading() {
-        // spec A4: W(4.25, 7.86) read shape-first is X ~ Weibull(shape 4.25, scale 7.86) in
+        // Table II: W(4.25, 7.86) read shape-first is X ~ Weibull(shape 4.25, scale 7.86) in
         // log2 s, median 7.86 · ln(2)^(1/4.25) = 7.21, i.e. a raw IAT median of 2^7.21 ≈ 148 s
         // (the other order gives ≈ 16.6 s). Load targeting rescales all IATs by one factor, so
         // the ratio median/mean of the scaled IATs is the invariant to test.

@@ -26,6 +26,7 @@
 
 pub mod clean;
 pub mod error;
+pub mod gwf;
 pub mod header;
 pub mod job;
 pub mod reader;

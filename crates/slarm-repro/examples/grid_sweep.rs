@@ -1,6 +1,6 @@
 //! Runs the Table III/IV sweep (five kappas, four strategies) for a few seeds and prints the
 //! metrics and the wall time:
-//! `cargo run --release -p slarm-grid --example grid_sweep -- SEEDS [BG_UTIL BG_PROCS BG_MEAN_S RUNTIME_CAP_S BOTS STRATEGIES]`.
+//! `cargo run --release -p slarm-repro --example grid_sweep -- SEEDS [BG_UTIL BG_PROCS BG_MEAN_S RUNTIME_CAP_S BOTS STRATEGIES]`.
 //! Defaults: the experiments' workload (15 % single-processor background, the Table II
 //! runtime cap, 1650 BoTs, all 17 Table III cells); `RUNTIME_CAP_S` = 0 means uncapped, a
 //! negative value keeps the default cap; `STRATEGIES` = `no` runs the initial system only
@@ -49,7 +49,7 @@ fn main() -> Result<()> {
             let mut sc = Scenario::paper(s, k);
             sc.n_bots = bots;
             sc.background = slarm_grid::run::BackgroundSpec::Synthetic(bg.clone());
-            sc.model = slarm_grid::experiments::experiment_model();
+            sc.model = slarm_repro::papers::yigitbasi2010::experiment_model();
             if cap == 0.0 {
                 sc.model.max_runtime_s = None;
             } else if cap > 0.0 {

@@ -11,9 +11,9 @@ use slarm_report::{
 };
 
 use super::{cell_spec, experiment_background, scenario, workload_streams, CellParams, Plan};
-use crate::provision::StrategyKind;
-use crate::run::build_workload;
-use crate::utilisation::background_utilisation;
+use slarm_grid::provision::StrategyKind;
+use slarm_grid::run::build_workload;
+use slarm_grid::utilisation::background_utilisation;
 
 /// Experiment id of the background-utilisation cells.
 pub const EXP: &str = "e1";
@@ -77,7 +77,7 @@ fn table3_params(p: &UtilisationParams) -> CellParams {
         exp: "t3".into(),
         strategy: StrategyKind::None,
         kappa: 1.0,
-        policy: crate::sched::PolicyKind::DynPerTask,
+        policy: slarm_grid::sched::PolicyKind::DynPerTask,
         load: super::PAPER_LOAD,
         seed: p.seed,
         bots: p.bots,

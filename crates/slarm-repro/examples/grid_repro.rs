@@ -1,12 +1,12 @@
 //! Runs every cell of `yigitbasi2010` at a scale (rayon over cells, ordered collection),
 //! assembles the report and prints the wall time and the checks as a Markdown table:
-//! `cargo run --release -p slarm-grid --example grid_repro -- quick|paper [SEED]`.
+//! `cargo run --release -p slarm-repro --example grid_repro -- quick|paper [SEED]`.
 
 use std::time::Instant;
 
 use rayon::prelude::*;
-use slarm_grid::experiments::Yigitbasi2010;
 use slarm_report::{CellOutput, Experiment, ExperimentError, RunConfig, Scale};
+use slarm_repro::papers::yigitbasi2010::Yigitbasi2010;
 
 fn main() -> Result<(), ExperimentError> {
     let scale = match std::env::args().nth(1).as_deref() {

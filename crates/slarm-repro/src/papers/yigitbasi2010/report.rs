@@ -10,9 +10,9 @@ use super::{
     KAPPAS, MONITOR_PERIODS_S, TABLE3_PUBLISHED, TABLE3_STRATEGIES, TABLE4_PUBLISHED,
     TABLE6_INITIAL_MEAN_MAKESPAN_MIN, TABLE6_PUBLISHED, TABLE6_SPAN_DAYS,
 };
-use crate::metrics::{improvement_pct_truncated, reduction_pct_truncated, BoxStats};
-use crate::provision::StrategyKind;
-use crate::sched::PolicyKind;
+use slarm_grid::metrics::{improvement_pct_truncated, reduction_pct_truncated, BoxStats};
+use slarm_grid::provision::StrategyKind;
+use slarm_grid::sched::PolicyKind;
 use slarm_report::Experiment;
 
 /// One cell's parameters and result.

@@ -15,12 +15,12 @@ use slarm_report::{
 use slarm_stats::rng::label;
 
 use super::{cell_spec, experiment_background, Plan, PAPER};
-use crate::metrics::{box_stats, mean_cov, StdKind};
-use crate::platform::Platform;
-use crate::provision::NoOverprovisioning;
-use crate::sched::DynamicPerTask;
-use crate::sim::{simulate, SimConfig};
-use crate::workload::{BackgroundSource, Bot, SyntheticBackground, Task, Workload};
+use slarm_grid::metrics::{box_stats, mean_cov, StdKind};
+use slarm_grid::platform::Platform;
+use slarm_grid::provision::NoOverprovisioning;
+use slarm_grid::sched::DynamicPerTask;
+use slarm_grid::sim::{simulate, SimConfig};
+use slarm_grid::workload::{BackgroundSource, Bot, SyntheticBackground, Task, Workload};
 
 /// Experiment id of the probe cells.
 pub const EXP: &str = "e0";
