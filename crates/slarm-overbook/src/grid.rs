@@ -1,19 +1,18 @@
-//! Distributions on a fixed absolute time grid for the comprehensive PoS (spec 002 part 1
-//! §3.3-§3.5, §8 B3-B7): percent bins to grid steps, the joint start-time CDF as a product of
+//! Distributions on a fixed absolute time grid for the comprehensive PoS (Birkenheuer 2012,
+//! §3.2.2-§3.2.3): percent bins to grid steps, the joint start-time CDF as a product of
 //! predecessor end-time CDFs, differencing, and the convolution with the job's runtime PDF.
 //!
 //! A job's runtime PDF on the grid has at most 101 point masses (one per percent bin), so the
 //! convolution is computed directly in `O(101·L)` for a joint distribution of `L` steps; this
 //! beats a dense FFT convolution of two `L`-step vectors at every size that occurs here.
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{positive, OverbookError, Result};
 use crate::job::Time;
-use crate::ratio::RatioDistribution;
+use slarm_stats::ratio::RatioDist;
 
-/// The grid: step length in seconds, anchored at time 0 (part 1 §8 B3, default 60 s).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// The grid: step length in seconds, anchored at time 0 (the thesis gives no step; default 60 s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TimeGrid {
     step: f64,
 }
@@ -43,16 +42,16 @@ impl TimeGrid {
         (t as f64 / self.step).ceil() as i64
     }
 
-    /// Grid index of a time rounded down (slot ends, B3).
+    /// Grid index of a time rounded down (slot ends).
     pub fn down(&self, t: Time) -> i64 {
         (t as f64 / self.step).floor() as i64
     }
 
     /// The runtime PDF of a job with estimate `x` as sparse `(step, mass)` pairs, bin `k` mapped
-    /// to `ceil((k/100)·x/step)` (part 1 §3.3), masses of equal steps merged, sorted by step.
-    pub fn runtime_pmf(&self, dist: &RatioDistribution, estimate: Time) -> Vec<(i64, f64)> {
+    /// to `ceil((k/100)·x/step)` (thesis §3.2.2, end times rounded up), masses of equal steps merged, sorted by step.
+    pub fn runtime_pmf(&self, dist: &RatioDist, estimate: Time) -> Vec<(i64, f64)> {
         let mut out: Vec<(i64, f64)> = Vec::with_capacity(101);
-        for (k, &p) in dist.pdf_bins().iter().enumerate() {
+        for (k, &p) in dist.masses().iter().enumerate() {
             if p <= 0.0 {
                 continue;
             }
@@ -67,7 +66,8 @@ impl TimeGrid {
 }
 
 /// A CDF on the absolute grid: 0 before `offset`, `values[i]` at index `offset + i`, 1 after.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GridCdf {
     offset: i64,
     values: Vec<f64>,
@@ -82,7 +82,7 @@ impl GridCdf {
         }
     }
 
-    /// Builds a CDF from a pmf starting at `offset`; clamps negatives, renormalises (B7).
+    /// Builds a CDF from a pmf starting at `offset`; clamps negatives, renormalises.
     pub fn from_pmf(offset: i64, pmf: &[f64]) -> Self {
         let total: f64 = pmf.iter().map(|p| p.max(0.0)).sum();
         let mut values = Vec::with_capacity(pmf.len().max(1));
@@ -124,7 +124,7 @@ impl GridCdf {
     }
 
     /// The joint start-time CDF `1[t >= lo] · prod_i CDF_i(t)` of a job whose start waits for
-    /// all `preds` and for `lo` (part 1 §3.4).
+    /// all `preds` and for `lo` (thesis §3.2.2).
     pub fn joint(preds: &[&GridCdf], lo: i64) -> GridCdf {
         let first = preds.iter().map(|p| p.first()).max().unwrap_or(lo).max(lo);
         let last = preds
@@ -160,7 +160,7 @@ impl GridCdf {
     }
 
     /// End-time CDF of a job starting at this distribution and running for the sparse `runtime`
-    /// pmf, truncated at `kill` (all mass beyond moves to `kill`; part 1 §4.1).
+    /// pmf, truncated at `kill` (all mass beyond moves to `kill`: the job is killed there).
     pub fn convolve(&self, runtime: &[(i64, f64)], kill: i64) -> GridCdf {
         let start_pmf = self.pmf();
         let max_rt = runtime.last().map(|r| r.0).unwrap_or(0);
@@ -233,18 +233,18 @@ impl GridCdf {
 mod tests {
     use super::*;
 
-    fn quarters() -> RatioDistribution {
+    fn quarters() -> RatioDist {
         let mut pdf = vec![0.0; 101];
         pdf[25] = 0.4;
         pdf[50] = 0.2;
         pdf[75] = 0.2;
         pdf[100] = 0.2;
-        RatioDistribution::from_pdf(&pdf).unwrap()
+        RatioDist::from_pmf(&pdf).unwrap()
     }
 
     #[test]
     fn worked_convolution_example_gives_0_832() {
-        // part 1 §3.8, comprehensive toy example: grid 1 h, quarters PDF, preds A (x=4 h) and
+        // Toy example of thesis §3.2.2-§3.2.3: grid 1 h, quarters PDF, preds A (x=4 h) and
         // B (x=3 h) started at 0, new job x = 4 h, slot end at 6 h -> P(end <= 6) = 0.832.
         let g = TimeGrid::new(3600.0).unwrap();
         let d = quarters();
@@ -270,8 +270,8 @@ mod tests {
         // P(end <= 5) = .16·1 + .20·.8 + .44·.6 + .20·.4 = 0.664.
         assert!((end.at(5) - 0.664).abs() < 1e-12);
         assert_eq!(end.at(6), 1.0);
-        // The heuristic's own CDF at 50 % is 0.6 <= 0.832 (part 1 §3.8).
-        assert!((d.fits_within(2 * 3600, 4 * 3600) - 0.6).abs() < 1e-12);
+        // The heuristic's own CDF at 50 % is 0.6 <= 0.832 (same example).
+        assert!((crate::pos::fits_within(&d, 2 * 3600, 4 * 3600) - 0.6).abs() < 1e-12);
     }
 
     #[test]

@@ -1,14 +1,12 @@
-//! Discrete-event simulation of one battery under one strategy (spec 002 part 1 §1.7, §5,
-//! §7.4, §8 A6-A11; part 2 §1.6, G12-G14).
+//! Discrete-event simulation of one battery under one strategy (Birkenheuer 2012, §3.6,
+//! §5.2; rules the thesis leaves open are listed in docs/decisions.md).
 //!
 //! Events at one time stamp are handled in the order job end -> node repair -> node failure ->
-//! (replanning / early starts) -> job start -> job occurrence (A9), ties by job index.
+//! (replanning / early starts) -> job start -> job occurrence, ties by job index.
 //! A job runs for at most `min(x, kill - start)`: it succeeds if its real runtime fits, or if it
 //! received its full estimate; otherwise it is killed at its slot end and fails. A job that loses
 //! a node is disabled and renegotiated at once (heuristic: any nodes; comprehensive: a new node
 //! set); if no slot before its deadline is acceptable it fails.
-
-use serde::{Deserialize, Serialize};
 
 use crate::acceptance::{AcceptanceTest, TestSpec};
 use crate::classes::ClassRegistry;
@@ -26,7 +24,8 @@ use crate::pos::{
 use crate::strategy::{Evaluated, Family, PlacementPolicy, Strategy};
 
 /// Configuration of one simulation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SimConfig {
     /// Strategy.
     pub strategy: Strategy,
@@ -38,19 +37,19 @@ pub struct SimConfig {
     pub policy: PlacementPolicy,
     /// Failure model used in PoS (the events come from the caller).
     pub failure_model: FailureModel,
-    /// Grid step of the comprehensive convolution in seconds (B3).
+    /// Grid step of the comprehensive convolution in seconds (the thesis gives none).
     pub grid_step: f64,
-    /// Also apply the acceptance test to full-length slots (A2; default false = faithful).
+    /// Also apply the acceptance test to full-length slots (default false: Listing 3.1 tests only overbooked ones).
     pub test_full_slots: bool,
     /// Comprehensive family only: free a job's nodes at its real end and move planned jobs
     /// earlier on freed nodes (`None` = the strategy's own rule: comprehensive overbooking yes,
-    /// comprehensive backfilling no, part 1 §8 A10). `Some(true)` on backfilling gives the
-    /// counterpart that comprehensive overbooking degenerates to at PoF_max = 0 (part 2 §10 A3).
-    #[serde(default)]
+    /// comprehensive backfilling no, thesis §3.6.1). `Some(true)` on backfilling gives the
+    /// counterpart that comprehensive overbooking degenerates to at PoF_max = 0.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub early_release: Option<bool>,
     /// Check the plan and node invariants after every event time (tests; costs `O(jobs +
     /// reservations)` per event).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub check_invariants: bool,
     /// Record the time to decide every arriving job (thread CPU time, [`crate::clock`]).
     pub measure_latency: bool,
@@ -75,7 +74,8 @@ impl SimConfig {
 }
 
 /// Final record of one job.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobOutcome {
     /// Job id.
     pub id: u64,
@@ -88,7 +88,8 @@ pub struct JobOutcome {
 }
 
 /// Result of one battery.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BatteryResult {
     /// Successful jobs.
     pub successful: usize,
@@ -102,7 +103,7 @@ pub struct BatteryResult {
     pub fees: f64,
     /// Penalties of failed jobs (VC).
     pub penalties: f64,
-    /// Fees of the failed jobs (re-pricing with another penalty ratio, A1).
+    /// Fees of the failed jobs (re-pricing with another penalty ratio).
     pub failed_fees: f64,
     /// Per-job outcomes in battery order.
     pub outcomes: Vec<JobOutcome>,
@@ -116,7 +117,7 @@ impl BatteryResult {
         self.fees - self.penalties
     }
 
-    /// Gain when every penalty is `ratio · fee` (A1: `G(r) = F - r·P`).
+    /// Gain when every penalty is `ratio · fee` (`G(r) = F - r·P`).
     pub fn gain_at_ratio(&self, ratio: f64) -> f64 {
         self.fees - ratio * self.failed_fees
     }
@@ -240,8 +241,8 @@ impl<'a> Sim<'a> {
         self.cfg.strategy.family() == Family::Comprehensive
     }
 
-    /// Comprehensive family: free nodes at the real end and move planned jobs earlier (part 1
-    /// §8 A8/A10: overbooking does, backfilling does not, unless configured otherwise).
+    /// Comprehensive family: free nodes at the real end and move planned jobs earlier (thesis
+    /// §3.6: overbooking does, backfilling does not, unless configured otherwise).
     fn early_release(&self) -> bool {
         self.cfg
             .early_release
@@ -383,7 +384,7 @@ impl<'a> Sim<'a> {
             }
         }
         if release {
-            // Resources are freed at the real end (part 1 §5); backfilling keeps them to x.
+            // Resources are freed at the real end (thesis §3.6.2); backfilling keeps them to x.
             let nodes = r.nodes.clone();
             self.plan.remove(i, &nodes);
         }
@@ -449,7 +450,7 @@ impl<'a> Sim<'a> {
     }
 
     /// Starts planned job `i` now, or renegotiates it when its nodes (comprehensive) or enough
-    /// nodes (heuristic) are not free, e.g. after a crash (part 1 §5, job start).
+    /// nodes (heuristic) are not free, e.g. after a crash (thesis §5.2.2, job start).
     fn try_start(&mut self, i: usize, now: Time) -> Result<()> {
         if self.start_now(i, now) {
             Ok(())
@@ -499,8 +500,8 @@ impl<'a> Sim<'a> {
         true
     }
 
-    /// Replanning (heuristic, A7/G13) or moving jobs earlier on their nodes (comprehensive
-    /// overbooking, A8) after ends, failures and repairs.
+    /// Replanning (heuristic; our reading of an open rule, docs/decisions.md) or moving jobs earlier on their nodes (comprehensive
+    /// overbooking, thesis §3.6.2) after ends, failures and repairs.
     fn on_change(&mut self, now: Time, renegotiate: &mut Vec<usize>) -> Result<()> {
         match self.cfg.strategy {
             Strategy::CompBackfill | Strategy::CompOverbook if !self.early_release() => Ok(()),
@@ -532,7 +533,7 @@ impl<'a> Sim<'a> {
     }
 
     /// The up nodes minus the running jobs, from `now` on (a planning profile: every
-    /// reservation boundary is a candidate start, spec 002 part 1 §8 A3).
+    /// reservation boundary is a candidate start).
     fn base_profile(&self, now: Time) -> Result<Profile> {
         let up = self.up.iter().filter(|&&u| u).count();
         let mut p = Profile::planning(u32::try_from(up).unwrap_or(u32::MAX), secs(now))?;
@@ -578,7 +579,7 @@ impl<'a> Sim<'a> {
             r.overbooked = a < job.estimate;
             placed.push(i);
         }
-        // Phase 2: overbooked jobs regain runtime toward x where the plan allows (part 1 §4.2).
+        // Phase 2: overbooked jobs regain runtime toward x where the plan allows (thesis §3.3.2).
         for i in placed {
             let job = &self.jobs[i];
             let r = &self.recs[i];
@@ -758,7 +759,7 @@ impl<'a> Sim<'a> {
     }
 
     /// End-time CDFs of the distinct active predecessors on the slot's nodes, in order of first
-    /// appearance (part 1 §8 B6).
+    /// appearance.
     fn predecessors(&self, s: &Slot) -> Vec<&GridCdf> {
         let mut seen = std::collections::HashSet::new();
         let mut v = Vec::new();
@@ -805,7 +806,7 @@ impl<'a> Sim<'a> {
         let job = &self.jobs[i];
         let full = s.len() >= job.estimate;
         if self.cfg.strategy == Strategy::CompBackfill {
-            // Outage-only PoF, stored but not tested (A2).
+            // Outage-only PoF, stored but not tested (Listing 3.1).
             let booked = s.len().min(job.estimate) as f64;
             return Ok(outage_pos_homogeneous(
                 &self.cfg.failure_model,

@@ -10,11 +10,11 @@ use slarm::overbook::failure::{
 };
 use slarm::overbook::grid::{GridCdf, TimeGrid};
 use slarm::overbook::job::Job;
-use slarm::overbook::pos::{comprehensive_pos, heuristic_pos, ComprehensiveSlot};
-use slarm::overbook::ratio::{BinRounding, RatioDistribution};
+use slarm::overbook::pos::{comprehensive_pos, fits_within, heuristic_pos, ComprehensiveSlot};
 use slarm::overbook::sim::{simulate_battery, SimConfig};
 use slarm::overbook::strategy::Strategy;
 use slarm::overbook::workload::{prepare, read_usable, RawJob};
+use slarm::stats::{RatioDist, Rounding};
 
 use crate::{property, Gen, Tally, CASES, SCHEDULER_CASES};
 
@@ -135,14 +135,20 @@ fn acceptance_tests_grids_and_ratios() {
         let samples: Vec<(i64, i64)> = (0..g.below(40))
             .map(|_| (g.u64() as i64 % 100_000, g.u64() as i64 % 100_000))
             .collect();
-        let rounding = *g.pick(&[BinRounding::Ceil, BinRounding::Floor, BinRounding::Nearest]);
-        let learned = t.call(RatioDistribution::learn(samples, rounding));
+        let rounding = *g.pick(&[Rounding::Up, Rounding::Down, Rounding::Nearest]);
+        let learned = t.call(RatioDist::learn(
+            samples.iter().map(|&(omega, x)| (omega as f64, x as f64)),
+            rounding,
+        ));
         let pdf: Vec<f64> = (0..g.below(110)).map(|_| g.mostly(0.0, 1.0)).collect();
-        let given = t.call(RatioDistribution::from_pdf(&pdf));
+        let total: f64 = pdf.iter().sum();
+        let given = t.call(RatioDist::from_pmf(
+            &pdf.iter().map(|p| p / total).collect::<Vec<_>>(),
+        ));
         for d in [learned, given].into_iter().flatten() {
-            let f = d.fits_within(g.u64() as i64 % 100_000, g.u64() as i64 % 100_000);
+            let f = fits_within(&d, g.u64() as i64 % 100_000, g.u64() as i64 % 100_000);
             assert!(probability(f), "{at}: fits {f}");
-            assert!(d.mean().is_finite(), "{at}");
+            assert!(d.masses().iter().all(|m| m.is_finite()), "{at}");
         }
         let cdf = GridCdf::from_pmf(g.below(1000) as i64, &pdf);
         assert!(cdf.pmf().len() <= pdf.len() + 1, "{at}");
@@ -243,7 +249,9 @@ fn probabilities_of_success() {
                 return;
             };
             let pdf: Vec<f64> = (0..101).map(|_| g.unit()).collect();
-            let dist = RatioDistribution::from_pdf(&pdf).unwrap();
+            let total: f64 = pdf.iter().sum();
+            let dist =
+                RatioDist::from_pmf(&pdf.iter().map(|p| p / total).collect::<Vec<_>>()).unwrap();
             let estimate = g.range(1, 20_000) as i64;
             let slot = g.u64() as i64 % 40_000;
             let p = heuristic_pos(&dist, estimate, slot, g.below(16) as usize, &model);
