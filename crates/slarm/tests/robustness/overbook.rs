@@ -185,7 +185,7 @@ fn jobs_classes_and_workloads() {
             };
             if let Some(reg) = t.call(ClassRegistry::learn(&jobs, cfg)) {
                 for j in &jobs {
-                    let f = reg.for_job(j).fits_within(j.estimate, j.estimate);
+                    let f = fits_within(reg.for_job(j), j.estimate, j.estimate);
                     assert!(probability(f), "{at}");
                 }
             }
