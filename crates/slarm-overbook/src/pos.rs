@@ -3,9 +3,10 @@
 
 use crate::error::Result;
 use crate::failure::{outage_pos_homogeneous, FailureModel, NodeFailures};
-use crate::grid::{GridCdf, TimeGrid};
+use crate::grid::TimeGrid;
 use crate::job::Time;
 use slarm_stats::ratio::RatioDist;
+use slarm_stats::GridDist;
 use slarm_stats::Rounding;
 
 /// The three factors of PoS and their product.
@@ -92,7 +93,7 @@ pub fn fits_within(dist: &RatioDist, slot: Time, estimate: Time) -> f64 {
 #[derive(Debug, Clone, Copy)]
 pub struct ComprehensiveSlot<'a> {
     /// End-time CDFs of the predecessors on the assigned nodes (absolute grid).
-    pub predecessors: &'a [&'a GridCdf],
+    pub predecessors: &'a [&'a GridDist],
     /// Earliest possible start `max(e, now)`.
     pub earliest: Time,
     /// Planned start `t_s`.
@@ -109,18 +110,18 @@ pub struct ComprehensiveSlot<'a> {
 pub struct ComprehensiveResult {
     /// PoS factors.
     pub pos: Pos,
-    /// End-time CDF on the grid.
-    pub end: GridCdf,
+    /// End-time distribution on the grid.
+    pub end: GridDist,
 }
 
 impl ComprehensiveSlot<'_> {
     /// The joint start-time CDF on the grid: a step at the planned start without predecessors,
     /// else the product of the predecessors' end CDFs from `max(e, now)` on (thesis §3.2.2).
-    pub fn start_cdf(&self, grid: &TimeGrid) -> GridCdf {
+    pub fn start_cdf(&self, grid: &TimeGrid) -> Result<GridDist> {
         if self.predecessors.is_empty() {
-            GridCdf::step_at(grid.up(self.start))
+            grid.point(grid.up(self.start))
         } else {
-            GridCdf::joint(self.predecessors, grid.up(self.earliest.max(0)))
+            grid.joint(self.predecessors, grid.up(self.earliest.max(0)))
         }
     }
 
@@ -133,7 +134,7 @@ impl ComprehensiveSlot<'_> {
             let lo = grid.up(self.earliest.max(0));
             self.predecessors
                 .iter()
-                .map(|p| p.first())
+                .map(|p| grid.first(p))
                 .max()
                 .unwrap_or(lo)
                 .max(lo)
@@ -160,10 +161,10 @@ fn outage_factors(failures: &NodeFailures, nodes: &[usize], booked: f64) -> Resu
 
 /// Comprehensive PoS (thesis §3.3.1): per-node availability and survival over `min(x, l)`, and
 /// `P_executable = P(S + omega' <= t_e)` from the joint start CDF of the predecessors convolved
-/// with the job's runtime PMF `runtime` (from [`TimeGrid::runtime_pmf`]). A full-length slot
+/// with the job's runtime PMF `runtime` (from [`TimeGrid::runtime`]). A full-length slot
 /// without predecessors has `P_executable = 1`.
 pub fn comprehensive_pos_factors(
-    runtime: &[(i64, f64)],
+    runtime: &GridDist,
     grid: &TimeGrid,
     failures: &NodeFailures,
     nodes: &[usize],
@@ -174,8 +175,7 @@ pub fn comprehensive_pos_factors(
     {
         1.0
     } else {
-        slot.start_cdf(grid)
-            .p_end_by(runtime, grid.down(slot.slot_end))
+        grid.p_end_by(&slot.start_cdf(grid)?, runtime, grid.down(slot.slot_end))?
     };
     Ok(Pos {
         available,
@@ -188,7 +188,7 @@ pub fn comprehensive_pos_factors(
 /// starting at its earliest possible step (`O(predecessors + 101)`). A placement whose bound
 /// fails a test that is monotone in PoS fails it exactly too, so it need not be convolved.
 pub fn comprehensive_pos_bound(
-    runtime: &[(i64, f64)],
+    runtime: &GridDist,
     grid: &TimeGrid,
     failures: &NodeFailures,
     nodes: &[usize],
@@ -196,20 +196,18 @@ pub fn comprehensive_pos_bound(
 ) -> Result<f64> {
     let (available, survival) = outage_factors(failures, nodes, slot.booked())?;
     let first = slot.earliest_step(grid);
-    let step = GridCdf::step_at(first);
-    let executable = step.p_end_by_bound(runtime, grid.down(slot.slot_end));
+    let executable = grid.p_end_by_bound(first, runtime, grid.down(slot.slot_end))?;
     Ok((available * executable * survival).clamp(0.0, 1.0))
 }
 
 /// The job's end-time CDF on the grid (the "calculated PDF" its successors use): the joint start
 /// CDF convolved with the runtime PMF, truncated at the slot end (the job is killed there, thesis §3.3.1).
 pub fn comprehensive_end(
-    runtime: &[(i64, f64)],
+    runtime: &GridDist,
     grid: &TimeGrid,
     slot: ComprehensiveSlot<'_>,
-) -> GridCdf {
-    slot.start_cdf(grid)
-        .convolve(runtime, grid.down(slot.slot_end))
+) -> Result<GridDist> {
+    grid.end(&slot.start_cdf(grid)?, runtime, grid.down(slot.slot_end))
 }
 
 /// [`comprehensive_pos_factors`] and [`comprehensive_end`] of one placement, with the runtime
@@ -221,10 +219,10 @@ pub fn comprehensive_pos(
     nodes: &[usize],
     slot: ComprehensiveSlot<'_>,
 ) -> Result<ComprehensiveResult> {
-    let runtime = grid.runtime_pmf(dist, slot.estimate);
+    let runtime = grid.runtime(dist, slot.estimate)?;
     Ok(ComprehensiveResult {
         pos: comprehensive_pos_factors(&runtime, grid, failures, nodes, slot)?,
-        end: comprehensive_end(&runtime, grid, slot),
+        end: comprehensive_end(&runtime, grid, slot)?,
     })
 }
 

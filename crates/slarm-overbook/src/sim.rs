@@ -14,7 +14,7 @@ use crate::error::{OverbookError, Result};
 use crate::failure::{
     outage_pos_homogeneous, FailureModel, NodeEvent, NodeEventKind, NodeFailures,
 };
-use crate::grid::{GridCdf, TimeGrid};
+use crate::grid::TimeGrid;
 use crate::job::{Job, JobState, Time};
 use crate::plan::{secs, time, NodePlan, Profile, Slot};
 use crate::pos::{
@@ -22,6 +22,7 @@ use crate::pos::{
     ComprehensiveSlot,
 };
 use crate::strategy::{Evaluated, Family, PlacementPolicy, Strategy};
+use slarm_stats::GridDist;
 
 /// Configuration of one simulation.
 #[derive(Debug, Clone, PartialEq)]
@@ -133,7 +134,7 @@ struct Rec {
     overbooked: bool,
     pof: f64,
     order: usize,
-    end_cdf: Option<GridCdf>,
+    end_cdf: Option<GridDist>,
 }
 
 struct Placement {
@@ -141,7 +142,7 @@ struct Placement {
     kill: Time,
     overbooked: bool,
     pof: f64,
-    end_cdf: Option<GridCdf>,
+    end_cdf: Option<GridDist>,
 }
 
 struct Sim<'a> {
@@ -644,15 +645,25 @@ impl<'a> Sim<'a> {
             }
             let runtime = self
                 .grid
-                .runtime_pmf(self.registry.for_job(job), job.estimate);
+                .runtime(self.registry.for_job(job), job.estimate)?;
             let chosen = self.select(i, &slots, |sim, s| {
                 sim.eval_comprehensive(i, now, s, &runtime)
             })?;
-            Ok(chosen.map(|(k, full, pos)| {
-                let end_cdf = (self.cfg.strategy == Strategy::CompOverbook)
-                    .then(|| self.end_cdf(i, now, &slots[k], full, &runtime));
-                self.placement(i, slots.swap_remove(k), full, pos, end_cdf)
-            }))
+            let Some((k, full, pos)) = chosen else {
+                return Ok(None);
+            };
+            let end_cdf = if self.cfg.strategy == Strategy::CompOverbook {
+                Some(self.end_cdf(i, now, &slots[k], full, &runtime)?)
+            } else {
+                None
+            };
+            Ok(Some(self.placement(
+                i,
+                slots.swap_remove(k),
+                full,
+                pos,
+                end_cdf,
+            )))
         } else {
             let profile = self.heuristic_profile(now, i)?;
             let mut slots: Vec<Slot> = profile
@@ -681,7 +692,7 @@ impl<'a> Sim<'a> {
         slot: Slot,
         full: bool,
         pos: f64,
-        end_cdf: Option<GridCdf>,
+        end_cdf: Option<GridDist>,
     ) -> Placement {
         let kill = if full {
             slot.start + self.jobs[i].estimate
@@ -760,7 +771,7 @@ impl<'a> Sim<'a> {
 
     /// End-time CDFs of the distinct active predecessors on the slot's nodes, in order of first
     /// appearance.
-    fn predecessors(&self, s: &Slot) -> Vec<&GridCdf> {
+    fn predecessors(&self, s: &Slot) -> Vec<&GridDist> {
         let mut seen = std::collections::HashSet::new();
         let mut v = Vec::new();
         for &nd in &s.nodes {
@@ -782,7 +793,7 @@ impl<'a> Sim<'a> {
         now: Time,
         s: &Slot,
         full: bool,
-        predecessors: &'p [&'p GridCdf],
+        predecessors: &'p [&'p GridDist],
     ) -> ComprehensiveSlot<'p> {
         let job = &self.jobs[i];
         ComprehensiveSlot {
@@ -796,13 +807,7 @@ impl<'a> Sim<'a> {
 
     /// PoS of a comprehensive slot. Full slots need no convolution (`P_executable = 1`); an
     /// overbooked slot is convolved only if the cheap upper bound of its PoS passes the test.
-    fn eval_comprehensive(
-        &self,
-        i: usize,
-        now: Time,
-        s: &Slot,
-        runtime: &[(i64, f64)],
-    ) -> Result<f64> {
+    fn eval_comprehensive(&self, i: usize, now: Time, s: &Slot, runtime: &GridDist) -> Result<f64> {
         let job = &self.jobs[i];
         let full = s.len() >= job.estimate;
         if self.cfg.strategy == Strategy::CompBackfill {
@@ -842,8 +847,8 @@ impl<'a> Sim<'a> {
         now: Time,
         s: &Slot,
         full: bool,
-        runtime: &[(i64, f64)],
-    ) -> GridCdf {
+        runtime: &GridDist,
+    ) -> Result<GridDist> {
         let preds = self.predecessors(s);
         comprehensive_end(
             runtime,

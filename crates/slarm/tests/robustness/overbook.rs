@@ -8,13 +8,13 @@ use slarm::overbook::failure::{
     outage_pos_homogeneous, FailureModel, FailureSource, NodeEventKind, NodeFailures, Outage,
     SyntheticPoisson, TraceReplay,
 };
-use slarm::overbook::grid::{GridCdf, TimeGrid};
+use slarm::overbook::grid::TimeGrid;
 use slarm::overbook::job::Job;
 use slarm::overbook::pos::{comprehensive_pos, fits_within, heuristic_pos, ComprehensiveSlot};
 use slarm::overbook::sim::{simulate_battery, SimConfig};
 use slarm::overbook::strategy::Strategy;
 use slarm::overbook::workload::{prepare, read_usable, RawJob};
-use slarm::stats::{RatioDist, Rounding};
+use slarm::stats::{GridDist, RatioDist, Rounding};
 
 use crate::{property, Gen, Tally, CASES, SCHEDULER_CASES};
 
@@ -150,9 +150,17 @@ fn acceptance_tests_grids_and_ratios() {
             assert!(probability(f), "{at}: fits {f}");
             assert!(d.masses().iter().all(|m| m.is_finite()), "{at}");
         }
-        let cdf = GridCdf::from_pmf(g.below(1000) as i64, &pdf);
-        assert!(cdf.pmf().len() <= pdf.len() + 1, "{at}");
-        t.infallible();
+        if let Some(grid) = t.call(TimeGrid::new(60.0)) {
+            let at_k = grid.at(g.below(1000) as i64);
+            if let Some(d) = t.call(GridDist::defective(at_k, 60.0, pdf.clone())) {
+                assert!(d.len() == pdf.len(), "{at}");
+                let rt = GridDist::dirac(0.0, 60.0).unwrap();
+                let end = g.below(2000) as i64;
+                if let Some(p) = t.call(grid.p_end_by(&d, &rt, end)) {
+                    assert!(probability(p), "{at}: {p}");
+                }
+            }
+        }
     });
 }
 
@@ -260,7 +268,7 @@ fn probabilities_of_success() {
                 return;
             };
             let start = g.below(10_000) as i64;
-            let pred = GridCdf::from_pmf(grid.up(start), &[0.5, 0.5]);
+            let pred = GridDist::new(grid.at(grid.up(start)), grid.step(), vec![0.5, 0.5]).unwrap();
             let preds = [&pred];
             let r = comprehensive_pos(
                 &dist,
