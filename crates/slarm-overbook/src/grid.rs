@@ -110,6 +110,11 @@ impl TimeGrid {
     /// The joint start distribution `1[t >= lo] · prod_i CDF_i(t)` of a job whose start waits for
     /// all `preds` (their end distributions) and for grid index `lo` (thesis §3.2.2).
     pub fn joint(&self, preds: &[&GridDist], lo: i64) -> Result<GridDist> {
+        // A floor at or before some predecessor's first point cannot bind (that predecessor's
+        // CDF is 0 before it), so it is left out of the product: same values, less work.
+        if preds.iter().any(|p| self.first(p) >= lo) {
+            return Ok(max_of_independent(preds)?);
+        }
         let floor = self.point(lo)?;
         let mut all: Vec<&GridDist> = preds.to_vec();
         all.push(&floor);

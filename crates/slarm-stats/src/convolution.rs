@@ -249,10 +249,17 @@ pub fn prob_sum_at_most(a: &GridDist, b: &GridDist, t: f64) -> Result<f64> {
     if room0 < 0.0 {
         return Ok(0.0);
     }
-    let mut prefix = Vec::with_capacity(b.len() + 1);
+    // Prefix sums of `B` up to the largest room needed (that of `A`'s first point); a point
+    // mass `A` needs no table at all.
+    let need = (room0.min(b.len() as f64 - 1.0) as usize) + 1;
+    if let [pa] = a.masses() {
+        let fit: f64 = b.masses()[..need].iter().fold(0.0, |acc, &m| acc + m);
+        return Ok((pa * fit).clamp(0.0, 1.0));
+    }
+    let mut prefix = Vec::with_capacity(need + 1);
     let mut acc = 0.0;
     prefix.push(0.0);
-    for &m in b.masses() {
+    for &m in &b.masses()[..need] {
         acc += m;
         prefix.push(acc);
     }
@@ -266,7 +273,7 @@ pub fn prob_sum_at_most(a: &GridDist, b: &GridDist, t: f64) -> Result<f64> {
         if room < 0.0 {
             break;
         }
-        let fits = (room as usize).saturating_add(1).min(b.len());
+        let fits = (room as usize).saturating_add(1).min(need);
         p += pa * prefix[fits];
     }
     Ok(p.clamp(0.0, 1.0))
