@@ -1,7 +1,7 @@
-//! Sensitivity of the baselines to the load compression (part 2 §10 A8): comprehensive
+//! Sensitivity of the baselines to the load compression : comprehensive
 //! backfilling and heuristic planning on the first `BATTERIES` batteries of each trace, with the
-//! printed occurrence factor (the experiment's choice, G8) and with the factor recomputed as
-//! Input Util. / 2 from the test window (part 1 §8 C6, i.e. a true 200 % estimated load).
+//! printed occurrence factor (the experiment's choice) and with the factor recomputed as
+//! Input Util. / 2 from the test window (thesis §5.1.1, i.e. a true 200 % estimated load).
 //!
 //! `cargo run --release -p slarm-overbook --example overbook_load -- [BATTERIES]` (default 3)
 #![allow(clippy::unwrap_used, missing_docs)]

@@ -2,7 +2,7 @@
 //! gains, CPU-independent latency quantiles and the battery's wall time.
 //!
 //! `cargo run --release -p slarm-overbook --example overbook_probe -- [TRACE_INDEX] [POF_MAX] [BATTERY]
-//! [STRATEGY...]`; traces come from `$SLARM_TRACES` or `../shared/data/traces`.
+//! [STRATEGY...]`; traces come from `$SLARM_TRACES` or the default trace directory.
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
     acceptance::TestSpec, classes::StatsSource, harness::*, sim::SimConfig, strategy::Strategy,

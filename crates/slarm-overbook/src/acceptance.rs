@@ -1,6 +1,4 @@
-//! Acceptance tests (spec 002 part 1 §2.4: Alg. 3.1, 3.2, 5.1).
-
-use serde::{Deserialize, Serialize};
+//! Acceptance tests (Birkenheuer 2012, §3.1.3 and §5.1.4: Alg. 3.1, 3.2, 5.1).
 
 use crate::error::{probability, OverbookError, Result};
 
@@ -14,8 +12,9 @@ pub trait AcceptanceTest {
     fn accepts(&self, pos: f64, fee: f64, penalty: f64) -> bool;
 }
 
-/// Alg. 3.2: accept iff `PoF < PoF_max` (strict, part 1 §8 C2).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// Alg. 3.2: accept iff `PoF < PoF_max` (strict, so `PoF_max = 1` accepts every PoF below 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PofThreshold {
     max: f64,
 }
@@ -41,7 +40,8 @@ impl AcceptanceTest for PofThreshold {
 }
 
 /// Alg. 3.1 (factor 1) and Alg. 5.1: accept iff `PoS·fee > PoF·penalty·factor` (strict).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RiskTest {
     security_factor: f64,
 }
@@ -62,7 +62,7 @@ impl RiskTest {
         })
     }
 
-    /// The equivalent PoF threshold `1/(1 + ratio·SF)` when `penalty = ratio·fee` (part 1 §2.4).
+    /// The equivalent PoF threshold `1/(1 + ratio·SF)` when `penalty = ratio·fee` (thesis §3.1.3).
     pub fn equivalent_pof_max(&self, ratio: f64) -> f64 {
         1.0 / (1.0 + ratio * self.security_factor)
     }
@@ -75,8 +75,9 @@ impl AcceptanceTest for RiskTest {
 }
 
 /// The test selected on the command line / in an experiment cell.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum TestSpec {
     /// PoF threshold with fee = penalty (ratio 1).
     Pof {
@@ -147,7 +148,7 @@ mod tests {
 
     #[test]
     fn worked_risk_decisions() {
-        // part 1 §3.8: PoS 0.693802, F = P = 64 VC: accept for SF 1 and 2, reject for SF 4.
+        // Worked example after thesis §3.3.2: PoS 0.693802, F = P = 64 VC: accept for SF 1 and 2, reject for SF 4.
         let pos = 0.693802;
         assert!(RiskTest::plain().accepts(pos, 64.0, 64.0));
         assert!(RiskTest::with_security(2.0)
@@ -166,7 +167,7 @@ mod tests {
     }
 
     proptest! {
-        // part 1 §2.4 derived equivalence: risk test == PoF < 1/(1 + r·SF) for P = r·F.
+        // Equivalence derived from thesis §3.1.3: risk test == PoF < 1/(1 + r·SF) for P = r·F.
         #[test]
         fn risk_equals_threshold(pos in 0.0f64..1.0, fee in 0.1f64..1000.0, r in 0.1f64..8.0, sf in 0.5f64..8.0) {
             let t = RiskTest::with_security(sf).unwrap();

@@ -65,6 +65,9 @@ pub enum OverbookError {
     /// The shared simulation layer refused an input (a non-finite time in the plan profile).
     #[error(transparent)]
     Sim(#[from] slarm_sim::SimError),
+    /// The statistics layer (`slarm-stats`) refused an input.
+    #[error(transparent)]
+    Stats(#[from] slarm_stats::StatsError),
     /// An option string (strategy, test, statistics) could not be parsed.
     #[error("cannot parse {what} from '{input}': {reason}")]
     Parse {

@@ -1,21 +1,23 @@
-//! Node failure models with the corrected survival forms (spec 002 part 1 §3.6 erratum, §8 B8/B9)
-//! and failure-event sources (trace replay with wrap-around, synthetic Poisson process; §8 C7).
+//! Node failure models with the corrected survival forms (thesis §3.3.1 prints `1 - e^{-lambda T}`
+//! where the survival `e^{-lambda T}` is meant; rates per hour) and failure-event sources (trace
+//! replay with wrap-around as in thesis §5.1.1, and a synthetic Poisson process standing in for
+//! the unavailable LANL failure logs; docs/decisions.md).
 
 use rand_distr::{Distribution, Exp};
-use serde::{Deserialize, Serialize};
 use slarm_stats::rng::SimRng;
 
 use crate::error::{non_negative, positive, probability, OverbookError, Result};
 use crate::job::{Time, SECONDS_PER_HOUR};
 
-/// Default node failure rate of the evaluation, per hour (Table 5.1, read as per hour, B9).
+/// Default node failure rate of the evaluation, per hour (Table 5.1, read as per hour: the thesis gives no unit).
 pub const DEFAULT_LAMBDA_PER_HOUR: f64 = 1.2904e-4;
 /// Default node repair rate of the evaluation, per hour.
 pub const DEFAULT_MU_PER_HOUR: f64 = 0.4333;
 
 /// A time-to-failure model of one node plus its repair rate. Rates are per hour.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum FailureModel {
     /// Poisson process / exponential lifetimes: survival `e^{-lambda T}` (the simulated model).
     Exponential {
@@ -138,7 +140,7 @@ impl FailureModel {
     }
 
     /// Steady-state availability `MTTF/(MTTF+MTTR)`; for the exponential model `mu/(lambda+mu)`
-    /// = `1/(1 + lambda/mu)` (part 1 §3.6).
+    /// = `1/(1 + lambda/mu)` (thesis §3.3.1).
     pub fn availability(&self) -> f64 {
         if let FailureModel::Exponential { lambda, mu } = self {
             return 1.0 / (1.0 + lambda / mu);
@@ -166,12 +168,13 @@ impl FailureModel {
 }
 
 /// Failure models of the nodes of a cluster: homogeneous (heuristic) or per node (comprehensive).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum NodeFailures {
-    /// Every node follows the same model (`P^n` powers, part 1 §3.7).
+    /// Every node follows the same model (`P^n` powers, thesis §3.3.2).
     Homogeneous(FailureModel),
-    /// One model per node (products over the assigned set, part 1 §3.6).
+    /// One model per node (products over the assigned set, thesis §3.3.1).
     PerNode(Vec<FailureModel>),
 }
 
@@ -188,7 +191,7 @@ impl NodeFailures {
         self.model(0)
     }
 
-    /// `P_available(R) * P_success(T, R)` over concrete nodes (part 1 §3.6). Unknown nodes
+    /// `P_available(R) * P_success(T, R)` over concrete nodes (thesis §3.3.1). Unknown nodes
     /// are an error.
     pub fn outage_pos_nodes(&self, nodes: &[usize], seconds: f64) -> Result<f64> {
         let mut p = 1.0;
@@ -204,23 +207,25 @@ impl NodeFailures {
     }
 }
 
-/// Homogeneous `P_available(n) * P_success(T, n) = (A · S(T))^n` (part 1 §3.7).
+/// Homogeneous `P_available(n) * P_success(T, n) = (A · S(T))^n` (thesis §3.3.2).
 pub fn outage_pos_homogeneous(model: &FailureModel, nodes: usize, seconds: f64) -> f64 {
     (model.availability() * model.survival(seconds)).powi(nodes as i32)
 }
 
 /// A node going down or coming back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum NodeEventKind {
-    /// The node is repaired (ordered before failures at equal times, part 1 §8 A9).
+    /// The node is repaired (ordered before failures at equal times; the thesis leaves the order open).
     Repair,
     /// The node crashes.
     Failure,
 }
 
 /// One failure-trace event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NodeEvent {
     /// Event time (simulation seconds).
     pub time: Time,
@@ -230,14 +235,15 @@ pub struct NodeEvent {
     pub node: usize,
 }
 
-/// Where node failure and repair events come from (pluggable, part 1 §8 C7).
+/// Where node failure and repair events come from (pluggable: the thesis' LANL failure logs are not public).
 pub trait FailureSource {
     /// Sorted events for `nodes` nodes over `[0, horizon]`.
     fn events(&self, nodes: usize, horizon: Time) -> Vec<NodeEvent>;
 }
 
 /// A down interval of one node in a failure log (LANL style).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outage {
     /// Node index in the log.
     pub node: usize,
@@ -248,8 +254,9 @@ pub struct Outage {
 }
 
 /// Replay of a failure log: cluster node `i` follows log node `i mod log_nodes` (wrap-around of
-/// part 1 §1.4), times shifted by `offset` (G3: aligned to the battery start by default).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// thesis §5.1.1), times shifted by `offset` (aligned to the battery start by default).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TraceReplay {
     outages: Vec<Outage>,
     log_nodes: usize,
@@ -313,8 +320,9 @@ impl FailureSource for TraceReplay {
 
 /// Synthetic alternating up/down process: exponential up times (rate lambda) and repair times
 /// (rate mu), one independent stream per node derived from `seed`; every node is up at time 0
-/// (a battery starts on an all-up cluster, part 1 §8 A11).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// (a battery starts on an all-up cluster).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SyntheticPoisson {
     /// Failure rate per hour.
     pub lambda: f64,
@@ -342,7 +350,7 @@ impl SyntheticPoisson {
         ) else {
             return;
         };
-        // Every battery starts on an all-up cluster (part 1 §8 A11).
+        // Every battery starts on an all-up cluster.
         let mut t = 0.0f64;
         loop {
             t += up.sample(rng);
@@ -378,7 +386,8 @@ impl FailureSource for SyntheticPoisson {
 }
 
 /// No failures at all.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NoFailures;
 
 impl FailureSource for NoFailures {
@@ -393,7 +402,7 @@ mod tests {
 
     #[test]
     fn survival_is_the_corrected_form() {
-        // part 1 §3.6 erratum: survival e^{-lambda T}, not 1 - e^{-lambda T}.
+        // Thesis §3.3.1 erratum: survival e^{-lambda T}, not 1 - e^{-lambda T}.
         let m = FailureModel::default();
         let s = m.survival(2.0 * 3600.0);
         assert!((s - (-1.2904e-4f64 * 2.0).exp()).abs() < 1e-15);

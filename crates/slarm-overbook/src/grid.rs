@@ -1,19 +1,24 @@
-//! Distributions on a fixed absolute time grid for the comprehensive PoS (spec 002 part 1
-//! §3.3-§3.5, §8 B3-B7): percent bins to grid steps, the joint start-time CDF as a product of
-//! predecessor end-time CDFs, differencing, and the convolution with the job's runtime PDF.
+//! The time grid of the comprehensive PoS (Birkenheuer 2012, §3.2.2-§3.2.3): whole-second plan
+//! times to grid steps, a job's runtime distribution on the grid, and the three operations on
+//! slarm-stats' grid distributions ([`GridDist`]) the comprehensive approach needs: the joint
+//! start distribution of a job after its predecessors ([`max_of_independent`]), its end
+//! distribution truncated at the kill time ([`convolve`]) and `P(start + runtime <= slot end)`
+//! ([`prob_sum_at_most`]).
 //!
-//! A job's runtime PDF on the grid has at most 101 point masses (one per percent bin), so the
-//! convolution is computed directly in `O(101·L)` for a joint distribution of `L` steps; this
-//! beats a dense FFT convolution of two `L`-step vectors at every size that occurs here.
+//! Every distribution lies on the absolute grid `k · step` (`k` an integer, time 0 = the
+//! battery start), so grid indices and times convert exactly.
 
-use serde::{Deserialize, Serialize};
+use slarm_stats::convolution::{convolve, prob_sum_at_most};
+use slarm_stats::ratio::RatioDist;
+use slarm_stats::{max_of_independent, GridDist};
 
 use crate::error::{positive, OverbookError, Result};
 use crate::job::Time;
-use crate::ratio::RatioDistribution;
 
-/// The grid: step length in seconds, anchored at time 0 (part 1 §8 B3, default 60 s).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// The grid: step length in seconds, anchored at time 0 (the thesis gives no step; default
+/// 60 s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TimeGrid {
     step: f64,
 }
@@ -43,189 +48,101 @@ impl TimeGrid {
         (t as f64 / self.step).ceil() as i64
     }
 
-    /// Grid index of a time rounded down (slot ends, B3).
+    /// Grid index of a time rounded down (slot ends).
     pub fn down(&self, t: Time) -> i64 {
         (t as f64 / self.step).floor() as i64
     }
 
-    /// The runtime PDF of a job with estimate `x` as sparse `(step, mass)` pairs, bin `k` mapped
-    /// to `ceil((k/100)·x/step)` (part 1 §3.3), masses of equal steps merged, sorted by step.
-    pub fn runtime_pmf(&self, dist: &RatioDistribution, estimate: Time) -> Vec<(i64, f64)> {
-        let mut out: Vec<(i64, f64)> = Vec::with_capacity(101);
-        for (k, &p) in dist.pdf_bins().iter().enumerate() {
+    /// The time of grid index `k`, `k · step`.
+    pub fn at(&self, k: i64) -> f64 {
+        k as f64 * self.step
+    }
+
+    /// The grid index of a distribution's first point.
+    pub fn first(&self, d: &GridDist) -> i64 {
+        (d.origin() / self.step).round() as i64
+    }
+
+    /// The grid index of a distribution's last point.
+    pub fn last(&self, d: &GridDist) -> i64 {
+        self.first(d) + d.len() as i64 - 1
+    }
+
+    /// A deterministic time (point mass) at grid index `k`.
+    pub fn point(&self, k: i64) -> Result<GridDist> {
+        Ok(GridDist::dirac(self.at(k), self.step)?)
+    }
+
+    /// The runtime distribution of a job with estimate `x` in steps: percent bin `k` goes to
+    /// step `ceil((k/100)·x/step)` (thesis §3.2.2, end times rounded up), masses of equal steps
+    /// merged; the grid starts at the first step with mass.
+    ///
+    /// The step is computed as `(k / 100) · x / step`, not with slarm-stats'
+    /// [`RatioDist::to_time_grid`], which rounds `k · (x/100) / step` with a `1e-9`-step
+    /// tolerance: the two differ where the product is an exact integer in theory but not in
+    /// floating point (e.g. `x` = 7200 s, `k` = 55: `0.55 · 7200 / 60` = 66.00000000000001,
+    /// step 67 here, 66 there), and that changes reproduction results (docs/decisions.md,
+    /// "[slarm-overbook] statistics from slarm-stats").
+    pub fn runtime(&self, dist: &RatioDist, estimate: Time) -> Result<GridDist> {
+        let mut steps: Vec<(i64, f64)> = Vec::with_capacity(101);
+        for (k, &p) in dist.masses().iter().enumerate() {
             if p <= 0.0 {
                 continue;
             }
             let s = (k as f64 / 100.0 * estimate as f64 / self.step).ceil() as i64;
-            match out.last_mut() {
+            match steps.last_mut() {
                 Some((ls, lp)) if *ls == s => *lp += p,
-                _ => out.push((s, p)),
+                _ => steps.push((s, p)),
             }
         }
-        out
-    }
-}
-
-/// A CDF on the absolute grid: 0 before `offset`, `values[i]` at index `offset + i`, 1 after.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GridCdf {
-    offset: i64,
-    values: Vec<f64>,
-}
-
-impl GridCdf {
-    /// A point mass (deterministic time) at grid index `at`.
-    pub fn step_at(at: i64) -> Self {
-        Self {
-            offset: at,
-            values: vec![1.0],
-        }
-    }
-
-    /// Builds a CDF from a pmf starting at `offset`; clamps negatives, renormalises (B7).
-    pub fn from_pmf(offset: i64, pmf: &[f64]) -> Self {
-        let total: f64 = pmf.iter().map(|p| p.max(0.0)).sum();
-        let mut values = Vec::with_capacity(pmf.len().max(1));
-        let mut acc = 0.0;
-        for p in pmf {
-            acc += p.max(0.0);
-            values.push(if total > 0.0 {
-                (acc / total).min(1.0)
-            } else {
-                1.0
-            });
-        }
-        if let Some(l) = values.last_mut() {
-            *l = 1.0;
-        } else {
-            values.push(1.0);
-        }
-        Self { offset, values }
-    }
-
-    /// First index with possibly positive mass.
-    pub fn first(&self) -> i64 {
-        self.offset
-    }
-
-    /// Index where the CDF reaches 1.
-    pub fn last(&self) -> i64 {
-        self.offset + self.values.len() as i64 - 1
-    }
-
-    /// `P(T <= index)`.
-    pub fn at(&self, index: i64) -> f64 {
-        if index < self.offset {
-            0.0
-        } else {
-            let i = (index - self.offset) as usize;
-            self.values.get(i).copied().unwrap_or(1.0)
-        }
-    }
-
-    /// The joint start-time CDF `1[t >= lo] · prod_i CDF_i(t)` of a job whose start waits for
-    /// all `preds` and for `lo` (part 1 §3.4).
-    pub fn joint(preds: &[&GridCdf], lo: i64) -> GridCdf {
-        let first = preds.iter().map(|p| p.first()).max().unwrap_or(lo).max(lo);
-        let last = preds
-            .iter()
-            .map(|p| p.last())
-            .max()
-            .unwrap_or(lo)
-            .max(first);
-        let values = (first..=last)
-            .map(|t| preds.iter().map(|p| p.at(t)).product::<f64>())
-            .collect::<Vec<_>>();
-        let mut g = GridCdf {
-            offset: first,
-            values,
+        let (Some(&(first, _)), Some(&(last, _))) = (steps.first(), steps.last()) else {
+            return Err(OverbookError::EmptyStatistics(
+                "a ratio distribution without mass".into(),
+            ));
         };
-        if let Some(l) = g.values.last_mut() {
-            *l = 1.0;
+        let mut masses = vec![0.0; (last - first + 1) as usize];
+        for (s, p) in steps {
+            masses[(s - first) as usize] = p;
         }
-        g
+        Ok(GridDist::defective(self.at(first), self.step, masses)?)
     }
 
-    /// The pmf `CDF(t) - CDF(t-1)` from `first()` to `last()`.
-    pub fn pmf(&self) -> Vec<f64> {
-        let mut prev = 0.0;
-        self.values
-            .iter()
-            .map(|&v| {
-                let d = (v - prev).max(0.0);
-                prev = v;
-                d
-            })
-            .collect()
+    /// The joint start distribution `1[t >= lo] · prod_i CDF_i(t)` of a job whose start waits for
+    /// all `preds` (their end distributions) and for grid index `lo` (thesis §3.2.2).
+    pub fn joint(&self, preds: &[&GridDist], lo: i64) -> Result<GridDist> {
+        // A floor at or before some predecessor's first point cannot bind (that predecessor's
+        // CDF is 0 before it), so it is left out of the product: same values, less work.
+        if preds.iter().any(|p| self.first(p) >= lo) {
+            return Ok(max_of_independent(preds)?);
+        }
+        let floor = self.point(lo)?;
+        let mut all: Vec<&GridDist> = preds.to_vec();
+        all.push(&floor);
+        Ok(max_of_independent(&all)?)
     }
 
-    /// End-time CDF of a job starting at this distribution and running for the sparse `runtime`
-    /// pmf, truncated at `kill` (all mass beyond moves to `kill`; part 1 §4.1).
-    pub fn convolve(&self, runtime: &[(i64, f64)], kill: i64) -> GridCdf {
-        let start_pmf = self.pmf();
-        let max_rt = runtime.last().map(|r| r.0).unwrap_or(0);
-        let lo = self.offset + runtime.first().map(|r| r.0).unwrap_or(0);
-        let hi = (self.last() + max_rt).min(kill.max(lo));
-        let len = (hi - lo + 1).max(1) as usize;
-        let mut pmf = vec![0.0; len];
-        for (i, &ps) in start_pmf.iter().enumerate() {
-            if ps <= 0.0 {
-                continue;
-            }
-            let s = self.offset + i as i64;
-            for &(r, pr) in runtime {
-                let idx = (s + r).min(hi) - lo;
-                if idx >= 0 {
-                    pmf[idx as usize] += ps * pr;
-                }
-            }
+    /// End distribution of a job starting at `start` and running for `runtime`, truncated at
+    /// grid index `kill` (all mass beyond moves to `kill`: the job is killed there; a kill
+    /// before the earliest possible end moves everything to that end).
+    pub fn end(&self, start: &GridDist, runtime: &GridDist, kill: i64) -> Result<GridDist> {
+        let end = convolve(start, runtime)?;
+        let kill = kill.max(self.first(&end));
+        if kill < self.last(&end) {
+            Ok(end.truncate_at(self.at(kill))?)
+        } else {
+            Ok(end)
         }
-        GridCdf::from_pmf(lo, &pmf)
     }
 
-    /// `P(start + runtime <= end)` without building the end distribution, in one pass over the
-    /// start steps (`O(L + R)` for `L` start steps and `R` runtime masses): as the start grows the
-    /// room before `end` shrinks, so a pointer into the runtime prefix sums only moves back.
-    pub fn p_end_by(&self, runtime: &[(i64, f64)], end: i64) -> f64 {
-        let mut prefix = Vec::with_capacity(runtime.len() + 1);
-        let mut acc = 0.0;
-        prefix.push(0.0);
-        for &(_, pr) in runtime {
-            acc += pr;
-            prefix.push(acc);
-        }
-        // fits = number of runtime masses with step <= room.
-        let mut fits = runtime.len();
-        let mut p = 0.0;
-        let mut prev = 0.0;
-        for (i, &v) in self.values.iter().enumerate() {
-            let ps = (v - prev).max(0.0);
-            prev = v;
-            if ps <= 0.0 {
-                continue;
-            }
-            let room = end - (self.offset + i as i64);
-            while fits > 0 && runtime[fits - 1].0 > room {
-                fits -= 1;
-            }
-            if fits == 0 {
-                break;
-            }
-            p += ps * prefix[fits];
-        }
-        p.clamp(0.0, 1.0)
+    /// `P(start + runtime <= end)` for grid index `end`, in one pass (`O(L + R)`).
+    pub fn p_end_by(&self, start: &GridDist, runtime: &GridDist, end: i64) -> Result<f64> {
+        Ok(prob_sum_at_most(start, runtime, self.at(end))?)
     }
 
-    /// An upper bound of [`GridCdf::p_end_by`] in `O(R)`: the job starting at the earliest
-    /// possible step, `P(first() + runtime <= end)`.
-    pub fn p_end_by_bound(&self, runtime: &[(i64, f64)], end: i64) -> f64 {
-        let room = end - self.offset;
-        runtime
-            .iter()
-            .take_while(|(r, _)| *r <= room)
-            .map(|(_, pr)| pr)
-            .sum::<f64>()
-            .clamp(0.0, 1.0)
+    /// An upper bound of [`TimeGrid::p_end_by`] in `O(R)`: the job starting at grid index
+    /// `first`, the earliest possible start.
+    pub fn p_end_by_bound(&self, first: i64, runtime: &GridDist, end: i64) -> Result<f64> {
+        self.p_end_by(&self.point(first)?, runtime, end)
     }
 }
 
@@ -233,73 +150,83 @@ impl GridCdf {
 mod tests {
     use super::*;
 
-    fn quarters() -> RatioDistribution {
+    fn quarters() -> RatioDist {
         let mut pdf = vec![0.0; 101];
         pdf[25] = 0.4;
         pdf[50] = 0.2;
         pdf[75] = 0.2;
         pdf[100] = 0.2;
-        RatioDistribution::from_pdf(&pdf).unwrap()
+        RatioDist::from_pmf(&pdf).unwrap()
     }
 
     #[test]
     fn worked_convolution_example_gives_0_832() {
-        // part 1 §3.8, comprehensive toy example: grid 1 h, quarters PDF, preds A (x=4 h) and
+        // Toy example of thesis §3.2.2-§3.2.3: grid 1 h, quarters PDF, preds A (x=4 h) and
         // B (x=3 h) started at 0, new job x = 4 h, slot end at 6 h -> P(end <= 6) = 0.832.
         let g = TimeGrid::new(3600.0).unwrap();
         let d = quarters();
-        let a = GridCdf::step_at(0).convolve(&g.runtime_pmf(&d, 4 * 3600), 4);
-        let b = GridCdf::step_at(0).convolve(&g.runtime_pmf(&d, 3 * 3600), 3);
+        let at = |d: &GridDist, k: i64| d.cdf(g.at(k));
+        let zero = g.point(0).unwrap();
+        let a = g.end(&zero, &g.runtime(&d, 4 * 3600).unwrap(), 4).unwrap();
+        let b = g.end(&zero, &g.runtime(&d, 3 * 3600).unwrap(), 3).unwrap();
         let expect_a = [0.4, 0.6, 0.8, 1.0];
         for (t, e) in (1..=4).zip(expect_a) {
-            assert!((a.at(t) - e).abs() < 1e-12, "A at {t}");
+            assert!((at(&a, t) - e).abs() < 1e-12, "A at {t}");
         }
         let expect_b = [0.4, 0.6, 1.0];
         for (t, e) in (1..=3).zip(expect_b) {
-            assert!((b.at(t) - e).abs() < 1e-12, "B at {t}");
+            assert!((at(&b, t) - e).abs() < 1e-12, "B at {t}");
         }
-        let joint = GridCdf::joint(&[&a, &b], 0);
+        let joint = g.joint(&[&a, &b], 0).unwrap();
         let expect_joint = [0.0, 0.16, 0.36, 0.8, 1.0];
         for (t, e) in (0..=4).zip(expect_joint) {
-            assert!((joint.at(t) - e).abs() < 1e-12, "joint at {t}");
+            assert!((at(&joint, t) - e).abs() < 1e-12, "joint at {t}");
         }
-        let rt = g.runtime_pmf(&d, 4 * 3600);
-        let p = joint.p_end_by(&rt, 6);
+        let rt = g.runtime(&d, 4 * 3600).unwrap();
+        let p = g.p_end_by(&joint, &rt, 6).unwrap();
         assert!((p - 0.832).abs() < 1e-12, "p = {p}");
-        let end = joint.convolve(&rt, 6);
+        let end = g.end(&joint, &rt, 6).unwrap();
         // P(end <= 5) = .16·1 + .20·.8 + .44·.6 + .20·.4 = 0.664.
-        assert!((end.at(5) - 0.664).abs() < 1e-12);
-        assert_eq!(end.at(6), 1.0);
-        // The heuristic's own CDF at 50 % is 0.6 <= 0.832 (part 1 §3.8).
-        assert!((d.fits_within(2 * 3600, 4 * 3600) - 0.6).abs() < 1e-12);
+        assert!((at(&end, 5) - 0.664).abs() < 1e-12);
+        assert!((at(&end, 6) - 1.0).abs() < 1e-12);
+        assert_eq!(g.last(&end), 6);
+        // The heuristic's own CDF at 50 % is 0.6 <= 0.832 (same example).
+        assert!((crate::pos::fits_within(&d, 2 * 3600, 4 * 3600) - 0.6).abs() < 1e-12);
     }
 
     #[test]
     fn step_and_bounds() {
-        let s = GridCdf::step_at(5);
-        assert_eq!(s.at(4), 0.0);
-        assert_eq!(s.at(5), 1.0);
-        assert_eq!(s.pmf(), vec![1.0]);
+        let g = TimeGrid::new(60.0).unwrap();
+        let s = g.point(5).unwrap();
+        assert_eq!(s.cdf(g.at(4)), 0.0);
+        assert_eq!(s.cdf(g.at(5)), 1.0);
+        assert_eq!(s.masses(), &[1.0]);
+        assert_eq!((g.first(&s), g.last(&s)), (5, 5));
         assert!(TimeGrid::new(0.0).is_err());
         // Found by crates/slarm/tests/robustness: a subnormal step saturated the indices.
         assert!(TimeGrid::new(1e-300).is_err());
         assert!(TimeGrid::new(1.0).is_ok());
-        let g = TimeGrid::new(60.0).unwrap();
         assert_eq!(g.up(61), 2);
         assert_eq!(g.down(119), 1);
         // Joint with no predecessors is a step at lo.
-        let j = GridCdf::joint(&[], 7);
-        assert_eq!(j.at(6), 0.0);
-        assert_eq!(j.at(7), 1.0);
+        let j = g.joint(&[], 7).unwrap();
+        assert_eq!(j.cdf(g.at(6)), 0.0);
+        assert_eq!(j.cdf(g.at(7)), 1.0);
+        // A kill before the earliest end moves everything to that end.
+        let rt = GridDist::new(g.at(3), 60.0, vec![0.5, 0.5]).unwrap();
+        let e = g.end(&s, &rt, 2).unwrap();
+        assert_eq!((g.first(&e), g.last(&e)), (8, 8));
     }
 
-    fn naive_p_end_by(start: &GridCdf, runtime: &[(i64, f64)], end: i64) -> f64 {
+    fn naive_p_end_by(g: &TimeGrid, start: &GridDist, runtime: &GridDist, end: i64) -> f64 {
         let mut p = 0.0;
-        for (i, ps) in start.pmf().into_iter().enumerate() {
-            let room = end - (start.first() + i as i64);
+        for (i, ps) in start.masses().iter().enumerate() {
+            let room = end - (g.first(start) + i as i64);
             let fit: f64 = runtime
+                .masses()
                 .iter()
-                .filter(|(r, _)| *r <= room)
+                .enumerate()
+                .filter(|(r, _)| g.first(runtime) + *r as i64 <= room)
                 .map(|(_, pr)| pr)
                 .sum();
             p += ps * fit;
@@ -314,19 +241,22 @@ mod tests {
         fn p_end_by_matches_definition_and_bound(
             start in proptest::collection::vec(0.0f64..1.0, 1..40),
             offset in 0i64..50,
-            rt in proptest::collection::vec((0i64..30, 0.0f64..1.0), 1..20),
+            rt in proptest::collection::vec(0.0f64..1.0, 1..30),
+            rt_offset in 0i64..5,
             end in 0i64..150,
         ) {
-            let start = GridCdf::from_pmf(offset, &start);
-            let mut rt = rt;
-            rt.sort_by_key(|r| r.0);
-            rt.dedup_by_key(|r| r.0);
-            let total: f64 = rt.iter().map(|r| r.1).sum();
-            let rt: Vec<(i64, f64)> = rt.iter().map(|&(s, p)| (s, if total > 0.0 { p / total } else { 0.0 })).collect();
-            let fast = start.p_end_by(&rt, end);
-            let slow = naive_p_end_by(&start, &rt, end);
+            let g = TimeGrid::new(60.0).unwrap();
+            let norm = |v: &[f64]| {
+                let t: f64 = v.iter().sum();
+                v.iter().map(|p| if t > 0.0 { p / t } else { 0.0 }).collect::<Vec<_>>()
+            };
+            let start = GridDist::defective(g.at(offset), 60.0, norm(&start)).unwrap();
+            let rt = GridDist::defective(g.at(rt_offset), 60.0, norm(&rt)).unwrap();
+            let fast = g.p_end_by(&start, &rt, end).unwrap();
+            let slow = naive_p_end_by(&g, &start, &rt, end);
             proptest::prop_assert!((fast - slow).abs() < 1e-12);
-            proptest::prop_assert!(fast <= start.p_end_by_bound(&rt, end) + 1e-12);
+            let bound = g.p_end_by_bound(g.first(&start), &rt, end).unwrap();
+            proptest::prop_assert!(fast <= bound + 1e-12);
         }
     }
 }

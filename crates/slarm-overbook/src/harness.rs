@@ -1,10 +1,9 @@
-//! Experiment harness (spec 002 part 1 §9.13; part 2 §1.8): loading a trace (or the labelled
+//! Experiment harness (Birkenheuer 2012, §5.1 and Chapter 6): loading a trace (or the labelled
 //! synthetic fallback), learning the class registry, failure events per battery, running
-//! batteries and summarising them as means with 95 % Student-t confidence intervals (G16).
+//! batteries and summarising them as means with 95 % Student-t confidence intervals (the thesis prints none).
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
 use slarm_stats::rng::RngStreams;
 use slarm_stats::summary::ConfidenceInterval;
 
@@ -23,7 +22,8 @@ pub const BATTERY_SIZE: usize = 1000;
 pub const TEST_JOBS: usize = 20_000;
 
 /// Mean and 95 % confidence half-width over batteries.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Metric {
     /// Mean over batteries.
     pub mean: f64,
@@ -46,8 +46,9 @@ impl Metric {
     }
 }
 
-/// Battery means of the CLI contract (design.md §4).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// Battery means: the figures `slarm overbook` prints.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Summary {
     /// Batteries summarised.
     pub batteries: usize,
@@ -65,7 +66,7 @@ pub struct Summary {
     pub dropped: Metric,
 }
 
-/// Summarises battery results; penalties re-priced at `ratio` if given (A1).
+/// Summarises battery results; penalties re-priced at `ratio` if given.
 pub fn summarize(results: &[BatteryResult], ratio: Option<f64>) -> Summary {
     let col = |f: &dyn Fn(&BatteryResult) -> f64| -> Metric {
         Metric::of(&results.iter().map(f).collect::<Vec<_>>())
@@ -86,11 +87,12 @@ pub fn summarize(results: &[BatteryResult], ratio: Option<f64>) -> Summary {
 }
 
 /// Where failure events come from in the harness.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum FailureMode {
     /// Synthetic Poisson failures with the default lambda, mu (the LANL failure log is not
-    /// available; part 1 §8 C7).
+    /// available).
     Synthetic,
     /// No node failures.
     None,
@@ -144,7 +146,7 @@ impl TraceSetup {
         let cfg = |source| RegistryConfig {
             source,
             // The PWA evaluation uses the seven runtime classes of the Chapter 6 text
-            // (part 2 G7); the library default stays the eight of Table 4.2 (part 1 §8 B11).
+            // (thesis Chapter 6); the library default stays the eight of Table 4.2.
             scheme: RuntimeScheme::Seven,
             ..RegistryConfig::default()
         };

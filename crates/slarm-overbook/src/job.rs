@@ -1,17 +1,16 @@
-//! Jobs with SLA terms, their outcome states and reservations (spec 002 part 1 §1.3, §9.1).
-
-use serde::{Deserialize, Serialize};
+//! Jobs with SLA terms, their outcome states and reservations (Birkenheuer 2012, §2.1.1, Table 3.1, Table 5.1).
 
 use crate::error::{OverbookError, Result};
 
 /// Simulation time in integer seconds (the trace's own clock after load compression).
 pub type Time = i64;
 
-/// Seconds per hour: one virtual coin (VC) is one booked node-hour (part 1 §1.3, C1).
+/// Seconds per hour: one virtual coin (VC) is one booked node-hour (Table 5.1: `fee = n·x` in node-hours).
 pub const SECONDS_PER_HOUR: f64 = 3600.0;
 
 /// A job under an SLA: `[o, e, x, omega, d, n]` plus the class attributes and the money terms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Job {
     /// Identifier (unique within a battery).
     pub id: u64,
@@ -113,9 +112,10 @@ impl Job {
     }
 }
 
-/// The life-cycle state of a job (part 1 §9.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// The life-cycle state of a job (thesis §5.2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum JobState {
     /// Accepted and waiting in the plan.
     Planned,
@@ -141,8 +141,9 @@ impl JobState {
     }
 }
 
-/// A reservation in the plan: where and how long a job may run (part 1 §9.1).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A reservation in the plan: where and how long a job may run (thesis §3.1).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Reservation {
     /// Planned start.
     pub start: Time,

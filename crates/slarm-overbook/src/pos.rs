@@ -1,16 +1,17 @@
 //! Probability of success (PoS) and failure (PoF = 1 - PoS), heuristic and comprehensive
-//! (spec 002 part 1 §3.6, §3.7, §3.8).
-
-use serde::{Deserialize, Serialize};
+//! (Birkenheuer 2012, §3.3.1 comprehensive and §3.3.2 heuristic approach).
 
 use crate::error::Result;
 use crate::failure::{outage_pos_homogeneous, FailureModel, NodeFailures};
-use crate::grid::{GridCdf, TimeGrid};
+use crate::grid::TimeGrid;
 use crate::job::Time;
-use crate::ratio::RatioDistribution;
+use slarm_stats::ratio::RatioDist;
+use slarm_stats::GridDist;
+use slarm_stats::Rounding;
 
 /// The three factors of PoS and their product.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pos {
     /// `P_available`: all nodes up at start.
     pub available: f64,
@@ -32,20 +33,21 @@ impl Pos {
     }
 }
 
-/// Heuristic PoS (part 1 §3.7): `(A)^n · CDF_j(floor(100·l/x)) · S(min(x,l))^n` with cluster-wide
+/// Heuristic PoS (thesis §3.3.2): `(A)^n · CDF_j(floor(100·l/x)) · S(min(x,l))^n` with cluster-wide
 /// failure parameters.
 ///
 /// ```
-/// use slarm_overbook::{failure::FailureModel, pos::heuristic_pos, ratio::RatioDistribution};
+/// use slarm_overbook::{failure::FailureModel, pos::heuristic_pos};
+/// use slarm_stats::RatioDist;
 /// let mut pdf = vec![0.0; 101];
 /// pdf[50] = 0.7;
 /// pdf[100] = 0.3;
-/// let d = RatioDistribution::from_pdf(&pdf).unwrap();
+/// let d = RatioDist::from_pmf(&pdf).unwrap();
 /// let p = heuristic_pos(&d, 4 * 3600, 2 * 3600, 16, &FailureModel::default());
 /// assert!((p.pos() - 0.693802).abs() < 5e-7);
 /// ```
 pub fn heuristic_pos(
-    dist: &RatioDistribution,
+    dist: &RatioDist,
     estimate: Time,
     slot: Time,
     nodes: usize,
@@ -56,16 +58,42 @@ pub fn heuristic_pos(
     let both = outage_pos_homogeneous(model, nodes, booked);
     Pos {
         available: a,
-        executable: dist.fits_within(slot, estimate),
+        executable: fits_within(dist, slot, estimate),
         survival: if a > 0.0 { both / a } else { 0.0 },
     }
+}
+
+/// The heuristic `P_executable` of a job with estimate `x` in a slot of length `l`:
+/// `CDF(floor(100·l/x))` of its ratio distribution, 1 when `l >= x` (or `x <= 0`), 0 for a
+/// negative slot.
+///
+/// ```
+/// use slarm_overbook::pos::fits_within;
+/// use slarm_stats::RatioDist;
+/// let mut pdf = vec![0.0; 101];
+/// pdf[50] = 0.7;
+/// pdf[100] = 0.3;
+/// let d = RatioDist::from_pmf(&pdf).unwrap();
+/// assert!((fits_within(&d, 2 * 3600, 4 * 3600) - 0.7).abs() < 1e-12);
+/// assert_eq!(fits_within(&d, 4 * 3600, 4 * 3600), 1.0);
+/// ```
+pub fn fits_within(dist: &RatioDist, slot: Time, estimate: Time) -> f64 {
+    if estimate <= 0 || slot >= estimate {
+        return 1.0;
+    }
+    if slot < 0 {
+        return 0.0;
+    }
+    // Both arguments are finite and non-negative here, so the lookup cannot fail.
+    dist.prob_within(slot as f64, estimate as f64, Rounding::Down)
+        .unwrap_or(0.0)
 }
 
 /// Inputs of the comprehensive `P_executable` of one placement.
 #[derive(Debug, Clone, Copy)]
 pub struct ComprehensiveSlot<'a> {
     /// End-time CDFs of the predecessors on the assigned nodes (absolute grid).
-    pub predecessors: &'a [&'a GridCdf],
+    pub predecessors: &'a [&'a GridDist],
     /// Earliest possible start `max(e, now)`.
     pub earliest: Time,
     /// Planned start `t_s`.
@@ -82,18 +110,18 @@ pub struct ComprehensiveSlot<'a> {
 pub struct ComprehensiveResult {
     /// PoS factors.
     pub pos: Pos,
-    /// End-time CDF on the grid.
-    pub end: GridCdf,
+    /// End-time distribution on the grid.
+    pub end: GridDist,
 }
 
 impl ComprehensiveSlot<'_> {
     /// The joint start-time CDF on the grid: a step at the planned start without predecessors,
-    /// else the product of the predecessors' end CDFs from `max(e, now)` on (part 1 §3.4).
-    pub fn start_cdf(&self, grid: &TimeGrid) -> GridCdf {
+    /// else the product of the predecessors' end CDFs from `max(e, now)` on (thesis §3.2.2).
+    pub fn start_cdf(&self, grid: &TimeGrid) -> Result<GridDist> {
         if self.predecessors.is_empty() {
-            GridCdf::step_at(grid.up(self.start))
+            grid.point(grid.up(self.start))
         } else {
-            GridCdf::joint(self.predecessors, grid.up(self.earliest.max(0)))
+            grid.joint(self.predecessors, grid.up(self.earliest.max(0)))
         }
     }
 
@@ -106,7 +134,7 @@ impl ComprehensiveSlot<'_> {
             let lo = grid.up(self.earliest.max(0));
             self.predecessors
                 .iter()
-                .map(|p| p.first())
+                .map(|p| grid.first(p))
                 .max()
                 .unwrap_or(lo)
                 .max(lo)
@@ -131,12 +159,12 @@ fn outage_factors(failures: &NodeFailures, nodes: &[usize], booked: f64) -> Resu
     Ok((avail, if avail > 0.0 { outage / avail } else { 0.0 }))
 }
 
-/// Comprehensive PoS (part 1 §3.6): per-node availability and survival over `min(x, l)`, and
+/// Comprehensive PoS (thesis §3.3.1): per-node availability and survival over `min(x, l)`, and
 /// `P_executable = P(S + omega' <= t_e)` from the joint start CDF of the predecessors convolved
-/// with the job's runtime PMF `runtime` (from [`TimeGrid::runtime_pmf`]). A full-length slot
+/// with the job's runtime PMF `runtime` (from [`TimeGrid::runtime`]). A full-length slot
 /// without predecessors has `P_executable = 1`.
 pub fn comprehensive_pos_factors(
-    runtime: &[(i64, f64)],
+    runtime: &GridDist,
     grid: &TimeGrid,
     failures: &NodeFailures,
     nodes: &[usize],
@@ -147,8 +175,7 @@ pub fn comprehensive_pos_factors(
     {
         1.0
     } else {
-        slot.start_cdf(grid)
-            .p_end_by(runtime, grid.down(slot.slot_end))
+        grid.p_end_by(&slot.start_cdf(grid)?, runtime, grid.down(slot.slot_end))?
     };
     Ok(Pos {
         available,
@@ -161,7 +188,7 @@ pub fn comprehensive_pos_factors(
 /// starting at its earliest possible step (`O(predecessors + 101)`). A placement whose bound
 /// fails a test that is monotone in PoS fails it exactly too, so it need not be convolved.
 pub fn comprehensive_pos_bound(
-    runtime: &[(i64, f64)],
+    runtime: &GridDist,
     grid: &TimeGrid,
     failures: &NodeFailures,
     nodes: &[usize],
@@ -169,35 +196,33 @@ pub fn comprehensive_pos_bound(
 ) -> Result<f64> {
     let (available, survival) = outage_factors(failures, nodes, slot.booked())?;
     let first = slot.earliest_step(grid);
-    let step = GridCdf::step_at(first);
-    let executable = step.p_end_by_bound(runtime, grid.down(slot.slot_end));
+    let executable = grid.p_end_by_bound(first, runtime, grid.down(slot.slot_end))?;
     Ok((available * executable * survival).clamp(0.0, 1.0))
 }
 
 /// The job's end-time CDF on the grid (the "calculated PDF" its successors use): the joint start
-/// CDF convolved with the runtime PMF, truncated at the slot end (part 1 §4.1).
+/// CDF convolved with the runtime PMF, truncated at the slot end (the job is killed there, thesis §3.3.1).
 pub fn comprehensive_end(
-    runtime: &[(i64, f64)],
+    runtime: &GridDist,
     grid: &TimeGrid,
     slot: ComprehensiveSlot<'_>,
-) -> GridCdf {
-    slot.start_cdf(grid)
-        .convolve(runtime, grid.down(slot.slot_end))
+) -> Result<GridDist> {
+    grid.end(&slot.start_cdf(grid)?, runtime, grid.down(slot.slot_end))
 }
 
 /// [`comprehensive_pos_factors`] and [`comprehensive_end`] of one placement, with the runtime
 /// PMF of `dist` on `grid`.
 pub fn comprehensive_pos(
-    dist: &RatioDistribution,
+    dist: &RatioDist,
     grid: &TimeGrid,
     failures: &NodeFailures,
     nodes: &[usize],
     slot: ComprehensiveSlot<'_>,
 ) -> Result<ComprehensiveResult> {
-    let runtime = grid.runtime_pmf(dist, slot.estimate);
+    let runtime = grid.runtime(dist, slot.estimate)?;
     Ok(ComprehensiveResult {
         pos: comprehensive_pos_factors(&runtime, grid, failures, nodes, slot)?,
-        end: comprehensive_end(&runtime, grid, slot),
+        end: comprehensive_end(&runtime, grid, slot)?,
     })
 }
 
@@ -205,16 +230,16 @@ pub fn comprehensive_pos(
 mod tests {
     use super::*;
 
-    fn seventy_at_half() -> RatioDistribution {
+    fn seventy_at_half() -> RatioDist {
         let mut pdf = vec![0.0; 101];
         pdf[50] = 0.7;
         pdf[100] = 0.3;
-        RatioDistribution::from_pdf(&pdf).unwrap()
+        RatioDist::from_pmf(&pdf).unwrap()
     }
 
     #[test]
     fn heuristic_worked_numbers() {
-        // part 1 §3.8: n = 16, x = 4 h, l = 2 h, CDF(50) = 0.7 -> PoS 0.693802.
+        // Worked example after thesis §3.3.2: n = 16, x = 4 h, l = 2 h, CDF(50) = 0.7 -> PoS 0.693802.
         let m = FailureModel::default();
         let p = heuristic_pos(&seventy_at_half(), 4 * 3600, 2 * 3600, 16, &m);
         assert!((m.availability() - 0.99970228).abs() < 5e-9);

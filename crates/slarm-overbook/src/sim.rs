@@ -1,14 +1,12 @@
-//! Discrete-event simulation of one battery under one strategy (spec 002 part 1 §1.7, §5,
-//! §7.4, §8 A6-A11; part 2 §1.6, G12-G14).
+//! Discrete-event simulation of one battery under one strategy (Birkenheuer 2012, §3.6,
+//! §5.2; rules the thesis leaves open are listed in docs/decisions.md).
 //!
 //! Events at one time stamp are handled in the order job end -> node repair -> node failure ->
-//! (replanning / early starts) -> job start -> job occurrence (A9), ties by job index.
+//! (replanning / early starts) -> job start -> job occurrence, ties by job index.
 //! A job runs for at most `min(x, kill - start)`: it succeeds if its real runtime fits, or if it
 //! received its full estimate; otherwise it is killed at its slot end and fails. A job that loses
 //! a node is disabled and renegotiated at once (heuristic: any nodes; comprehensive: a new node
 //! set); if no slot before its deadline is acceptable it fails.
-
-use serde::{Deserialize, Serialize};
 
 use crate::acceptance::{AcceptanceTest, TestSpec};
 use crate::classes::ClassRegistry;
@@ -16,7 +14,7 @@ use crate::error::{OverbookError, Result};
 use crate::failure::{
     outage_pos_homogeneous, FailureModel, NodeEvent, NodeEventKind, NodeFailures,
 };
-use crate::grid::{GridCdf, TimeGrid};
+use crate::grid::TimeGrid;
 use crate::job::{Job, JobState, Time};
 use crate::plan::{secs, time, NodePlan, Profile, Slot};
 use crate::pos::{
@@ -24,9 +22,11 @@ use crate::pos::{
     ComprehensiveSlot,
 };
 use crate::strategy::{Evaluated, Family, PlacementPolicy, Strategy};
+use slarm_stats::GridDist;
 
 /// Configuration of one simulation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SimConfig {
     /// Strategy.
     pub strategy: Strategy,
@@ -38,19 +38,19 @@ pub struct SimConfig {
     pub policy: PlacementPolicy,
     /// Failure model used in PoS (the events come from the caller).
     pub failure_model: FailureModel,
-    /// Grid step of the comprehensive convolution in seconds (B3).
+    /// Grid step of the comprehensive convolution in seconds (the thesis gives none).
     pub grid_step: f64,
-    /// Also apply the acceptance test to full-length slots (A2; default false = faithful).
+    /// Also apply the acceptance test to full-length slots (default false: Listing 3.1 tests only overbooked ones).
     pub test_full_slots: bool,
     /// Comprehensive family only: free a job's nodes at its real end and move planned jobs
     /// earlier on freed nodes (`None` = the strategy's own rule: comprehensive overbooking yes,
-    /// comprehensive backfilling no, part 1 §8 A10). `Some(true)` on backfilling gives the
-    /// counterpart that comprehensive overbooking degenerates to at PoF_max = 0 (part 2 §10 A3).
-    #[serde(default)]
+    /// comprehensive backfilling no, thesis §3.6.1). `Some(true)` on backfilling gives the
+    /// counterpart that comprehensive overbooking degenerates to at PoF_max = 0.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub early_release: Option<bool>,
     /// Check the plan and node invariants after every event time (tests; costs `O(jobs +
     /// reservations)` per event).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub check_invariants: bool,
     /// Record the time to decide every arriving job (thread CPU time, [`crate::clock`]).
     pub measure_latency: bool,
@@ -75,7 +75,8 @@ impl SimConfig {
 }
 
 /// Final record of one job.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobOutcome {
     /// Job id.
     pub id: u64,
@@ -88,7 +89,8 @@ pub struct JobOutcome {
 }
 
 /// Result of one battery.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BatteryResult {
     /// Successful jobs.
     pub successful: usize,
@@ -102,7 +104,7 @@ pub struct BatteryResult {
     pub fees: f64,
     /// Penalties of failed jobs (VC).
     pub penalties: f64,
-    /// Fees of the failed jobs (re-pricing with another penalty ratio, A1).
+    /// Fees of the failed jobs (re-pricing with another penalty ratio).
     pub failed_fees: f64,
     /// Per-job outcomes in battery order.
     pub outcomes: Vec<JobOutcome>,
@@ -116,7 +118,7 @@ impl BatteryResult {
         self.fees - self.penalties
     }
 
-    /// Gain when every penalty is `ratio · fee` (A1: `G(r) = F - r·P`).
+    /// Gain when every penalty is `ratio · fee` (`G(r) = F - r·P`).
     pub fn gain_at_ratio(&self, ratio: f64) -> f64 {
         self.fees - ratio * self.failed_fees
     }
@@ -132,7 +134,7 @@ struct Rec {
     overbooked: bool,
     pof: f64,
     order: usize,
-    end_cdf: Option<GridCdf>,
+    end_cdf: Option<GridDist>,
 }
 
 struct Placement {
@@ -140,7 +142,7 @@ struct Placement {
     kill: Time,
     overbooked: bool,
     pof: f64,
-    end_cdf: Option<GridCdf>,
+    end_cdf: Option<GridDist>,
 }
 
 struct Sim<'a> {
@@ -240,8 +242,8 @@ impl<'a> Sim<'a> {
         self.cfg.strategy.family() == Family::Comprehensive
     }
 
-    /// Comprehensive family: free nodes at the real end and move planned jobs earlier (part 1
-    /// §8 A8/A10: overbooking does, backfilling does not, unless configured otherwise).
+    /// Comprehensive family: free nodes at the real end and move planned jobs earlier (thesis
+    /// §3.6: overbooking does, backfilling does not, unless configured otherwise).
     fn early_release(&self) -> bool {
         self.cfg
             .early_release
@@ -383,7 +385,7 @@ impl<'a> Sim<'a> {
             }
         }
         if release {
-            // Resources are freed at the real end (part 1 §5); backfilling keeps them to x.
+            // Resources are freed at the real end (thesis §3.6.2); backfilling keeps them to x.
             let nodes = r.nodes.clone();
             self.plan.remove(i, &nodes);
         }
@@ -449,7 +451,7 @@ impl<'a> Sim<'a> {
     }
 
     /// Starts planned job `i` now, or renegotiates it when its nodes (comprehensive) or enough
-    /// nodes (heuristic) are not free, e.g. after a crash (part 1 §5, job start).
+    /// nodes (heuristic) are not free, e.g. after a crash (thesis §5.2.2, job start).
     fn try_start(&mut self, i: usize, now: Time) -> Result<()> {
         if self.start_now(i, now) {
             Ok(())
@@ -499,8 +501,8 @@ impl<'a> Sim<'a> {
         true
     }
 
-    /// Replanning (heuristic, A7/G13) or moving jobs earlier on their nodes (comprehensive
-    /// overbooking, A8) after ends, failures and repairs.
+    /// Replanning (heuristic; our reading of an open rule, docs/decisions.md) or moving jobs earlier on their nodes (comprehensive
+    /// overbooking, thesis §3.6.2) after ends, failures and repairs.
     fn on_change(&mut self, now: Time, renegotiate: &mut Vec<usize>) -> Result<()> {
         match self.cfg.strategy {
             Strategy::CompBackfill | Strategy::CompOverbook if !self.early_release() => Ok(()),
@@ -532,7 +534,7 @@ impl<'a> Sim<'a> {
     }
 
     /// The up nodes minus the running jobs, from `now` on (a planning profile: every
-    /// reservation boundary is a candidate start, spec 002 part 1 §8 A3).
+    /// reservation boundary is a candidate start).
     fn base_profile(&self, now: Time) -> Result<Profile> {
         let up = self.up.iter().filter(|&&u| u).count();
         let mut p = Profile::planning(u32::try_from(up).unwrap_or(u32::MAX), secs(now))?;
@@ -578,7 +580,7 @@ impl<'a> Sim<'a> {
             r.overbooked = a < job.estimate;
             placed.push(i);
         }
-        // Phase 2: overbooked jobs regain runtime toward x where the plan allows (part 1 §4.2).
+        // Phase 2: overbooked jobs regain runtime toward x where the plan allows (thesis §3.3.2).
         for i in placed {
             let job = &self.jobs[i];
             let r = &self.recs[i];
@@ -643,15 +645,25 @@ impl<'a> Sim<'a> {
             }
             let runtime = self
                 .grid
-                .runtime_pmf(self.registry.for_job(job), job.estimate);
+                .runtime(self.registry.for_job(job), job.estimate)?;
             let chosen = self.select(i, &slots, |sim, s| {
                 sim.eval_comprehensive(i, now, s, &runtime)
             })?;
-            Ok(chosen.map(|(k, full, pos)| {
-                let end_cdf = (self.cfg.strategy == Strategy::CompOverbook)
-                    .then(|| self.end_cdf(i, now, &slots[k], full, &runtime));
-                self.placement(i, slots.swap_remove(k), full, pos, end_cdf)
-            }))
+            let Some((k, full, pos)) = chosen else {
+                return Ok(None);
+            };
+            let end_cdf = if self.cfg.strategy == Strategy::CompOverbook {
+                Some(self.end_cdf(i, now, &slots[k], full, &runtime)?)
+            } else {
+                None
+            };
+            Ok(Some(self.placement(
+                i,
+                slots.swap_remove(k),
+                full,
+                pos,
+                end_cdf,
+            )))
         } else {
             let profile = self.heuristic_profile(now, i)?;
             let mut slots: Vec<Slot> = profile
@@ -680,7 +692,7 @@ impl<'a> Sim<'a> {
         slot: Slot,
         full: bool,
         pos: f64,
-        end_cdf: Option<GridCdf>,
+        end_cdf: Option<GridDist>,
     ) -> Placement {
         let kill = if full {
             slot.start + self.jobs[i].estimate
@@ -758,8 +770,8 @@ impl<'a> Sim<'a> {
     }
 
     /// End-time CDFs of the distinct active predecessors on the slot's nodes, in order of first
-    /// appearance (part 1 §8 B6).
-    fn predecessors(&self, s: &Slot) -> Vec<&GridCdf> {
+    /// appearance.
+    fn predecessors(&self, s: &Slot) -> Vec<&GridDist> {
         let mut seen = std::collections::HashSet::new();
         let mut v = Vec::new();
         for &nd in &s.nodes {
@@ -781,7 +793,7 @@ impl<'a> Sim<'a> {
         now: Time,
         s: &Slot,
         full: bool,
-        predecessors: &'p [&'p GridCdf],
+        predecessors: &'p [&'p GridDist],
     ) -> ComprehensiveSlot<'p> {
         let job = &self.jobs[i];
         ComprehensiveSlot {
@@ -795,17 +807,11 @@ impl<'a> Sim<'a> {
 
     /// PoS of a comprehensive slot. Full slots need no convolution (`P_executable = 1`); an
     /// overbooked slot is convolved only if the cheap upper bound of its PoS passes the test.
-    fn eval_comprehensive(
-        &self,
-        i: usize,
-        now: Time,
-        s: &Slot,
-        runtime: &[(i64, f64)],
-    ) -> Result<f64> {
+    fn eval_comprehensive(&self, i: usize, now: Time, s: &Slot, runtime: &GridDist) -> Result<f64> {
         let job = &self.jobs[i];
         let full = s.len() >= job.estimate;
         if self.cfg.strategy == Strategy::CompBackfill {
-            // Outage-only PoF, stored but not tested (A2).
+            // Outage-only PoF, stored but not tested (Listing 3.1).
             let booked = s.len().min(job.estimate) as f64;
             return Ok(outage_pos_homogeneous(
                 &self.cfg.failure_model,
@@ -841,8 +847,8 @@ impl<'a> Sim<'a> {
         now: Time,
         s: &Slot,
         full: bool,
-        runtime: &[(i64, f64)],
-    ) -> GridCdf {
+        runtime: &GridDist,
+    ) -> Result<GridDist> {
         let preds = self.predecessors(s);
         comprehensive_end(
             runtime,

@@ -1,13 +1,12 @@
-//! The four evaluated strategies and the placement policies (spec 002 part 1 §2.2, §2.3, §5,
-//! §8 A1).
-
-use serde::{Deserialize, Serialize};
+//! The four evaluated strategies and the placement policies (Birkenheuer 2012, §3.1.2, §3.6,
+//! §5.2.3).
 
 use crate::error::{OverbookError, Result};
 
 /// Plan representation of a strategy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Family {
     /// Per-node plan, nodes bound at negotiation.
     Comprehensive,
@@ -15,9 +14,10 @@ pub enum Family {
     Heuristic,
 }
 
-/// One of the four strategies of the evaluation (part 1 §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// One of the four strategies of the evaluation (thesis §3.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum Strategy {
     /// Comprehensive (conservative) backfilling: full x only, nodes held until start + x.
     CompBackfill,
@@ -91,7 +91,7 @@ impl Strategy {
         }
     }
 
-    /// Default SecurityFactor of the risk test: 4 comprehensive, 2 heuristic (part 1 §8 C5).
+    /// Default SecurityFactor of the risk test: 4 comprehensive, 2 heuristic (thesis §5.1.4).
     pub fn default_security_factor(self) -> f64 {
         match self.family() {
             Family::Comprehensive => 4.0,
@@ -100,9 +100,10 @@ impl Strategy {
     }
 }
 
-/// How one slot is chosen among the acceptable candidates (part 1 §2.2, §2.3, §8 A1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+/// How one slot is chosen among the acceptable candidates (thesis §3.1.2, §5.2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PlacementPolicy {
     /// Highest PoS.
     Conservative,

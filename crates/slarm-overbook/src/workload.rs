@@ -1,5 +1,5 @@
-//! Trace preparation for the evaluation (spec 002 part 1 §7.2-§7.3, §8 C1/C6; part 2 §2, G4,
-//! G5, G8): usable-job filter, learning/test split (the last 20,000 jobs), occurrence
+//! Trace preparation for the evaluation (Birkenheuer 2012, §5.1.1-§5.1.2, Table 5.1, Table 5.2,
+//! Chapter 6): usable-job filter, learning/test split (the last 20,000 jobs), occurrence
 //! compression to 200 % estimated load, batteries of 1000 jobs with `e = o`, `d = o + 2x`,
 //! `fee = n·x` node-hours and `penalty = ratio · fee`, and a labelled synthetic fallback.
 
@@ -7,20 +7,20 @@ use std::path::Path;
 
 use rand::Rng;
 use rand_distr::{Distribution, Exp};
-use serde::{Deserialize, Serialize};
 use slarm_stats::rng::SimRng;
 
 use crate::error::{OverbookError, Result};
 use crate::job::Job;
 
 /// One PWA trace of the evaluation (Table 5.2 and the Chapter 6 text).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TraceSpec {
     /// Short name used in tables and cell ids.
     pub name: &'static str,
     /// Archive file name.
     pub file: &'static str,
-    /// Machine size used by the thesis (G5: CTC 430, SP2 128).
+    /// Machine size used by the thesis (CTC 430, SP2 128; the cleaned logs' headers differ).
     pub machine: usize,
     /// Printed occurrence factor.
     pub factor: f64,
@@ -30,7 +30,7 @@ pub struct TraceSpec {
     pub training_ch6: usize,
 }
 
-/// The six PWA traces of part 2 §2.
+/// The six PWA traces of Table 5.2 (machine sizes and factors as printed in Chapter 6).
 pub const PWA_TRACES: [TraceSpec; 6] = [
     TraceSpec {
         name: "CTC",
@@ -83,7 +83,8 @@ pub const PWA_TRACES: [TraceSpec; 6] = [
 ];
 
 /// A trace job reduced to what the evaluation uses.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RawJob {
     /// SWF job number.
     pub id: u64,
@@ -101,7 +102,7 @@ pub struct RawJob {
     pub app: Option<i64>,
 }
 
-/// Reads an SWF(.gz) file with slarm-workload and keeps the usable jobs (G4): submit >= 0,
+/// Reads an SWF(.gz) file with slarm-workload and keeps the usable jobs (the thesis does not state its filter): submit >= 0,
 /// run time >= 0, requested time > 0, processors (field 8, else 5) in `1..=machine`.
 /// `machine = None` takes the header's MaxProcs (else MaxNodes). Returns the usable jobs in
 /// submit order, the number dropped and the machine size.
@@ -156,7 +157,8 @@ pub fn read_usable(path: &Path, machine: Option<usize>) -> Result<(Vec<RawJob>, 
 }
 
 /// A prepared trace: training jobs (PDF learning) and test jobs (batteries).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Prepared {
     /// Trace name.
     pub name: String,
@@ -176,7 +178,7 @@ pub struct Prepared {
     pub synthetic: bool,
 }
 
-/// `sum n·x / (N · (last submit - first submit))` (part 1 §7.3).
+/// `sum n·x / (N · (last submit - first submit))` (thesis §5.1.1).
 pub fn input_utilization(jobs: &[RawJob], machine: usize) -> f64 {
     let (Some(first), Some(last)) = (jobs.first(), jobs.last()) else {
         return 0.0;
@@ -190,7 +192,7 @@ pub fn input_utilization(jobs: &[RawJob], machine: usize) -> f64 {
 }
 
 /// Splits usable jobs into training and the last `test_jobs` test jobs; `factor` = the printed
-/// one, or `input_util / 2` when `None` (C6).
+/// one, or `input_util / 2` when `None` (a 200 % estimated load, thesis §5.1.1).
 pub fn prepare(
     name: &str,
     jobs: Vec<RawJob>,
@@ -241,7 +243,7 @@ impl Prepared {
     }
 
     /// Battery `k` of `size` jobs: occurrence offsets from the battery's first job, multiplied by
-    /// the factor (G8), with the SLA synthesis of Table 5.1 and `penalty = ratio · fee`.
+    /// the factor (thesis §5.1.1), with the SLA synthesis of Table 5.1 and `penalty = ratio · fee`.
     pub fn battery(&self, k: usize, size: usize, penalty_ratio: f64) -> Result<Vec<Job>> {
         let lo = k.saturating_mul(size);
         let hi = lo.saturating_add(size).min(self.test.len());

@@ -1,4 +1,4 @@
-//! Structural acceptance checks A1-A3 of spec 002 part 2 §10 on a small synthetic workload
+//! Structural checks of the four strategies (re-pricing, test equivalence, the PoF_max -> 0 limit) on a small synthetic workload
 #![allow(clippy::unwrap_used)]
 //! with node failures (fixed seeds).
 
@@ -41,7 +41,7 @@ fn states(r: &BatteryResult) -> Vec<JobState> {
 
 #[test]
 fn a1_baselines_ignore_threshold_and_ratio() {
-    // part 2 §10 A1: identical outcomes for every PoF_max and ratio; G(r) = F - r·P.
+    // Re-pricing: identical outcomes for every PoF_max and ratio; G(r) = F - r·P.
     let s = setup();
     for strategy in [Strategy::CompBackfill, Strategy::HeurPlan] {
         for k in 0..2 {
@@ -63,7 +63,7 @@ fn a1_baselines_ignore_threshold_and_ratio() {
 
 #[test]
 fn a2_risk_test_equals_threshold() {
-    // part 2 §10 A2: heuristic risk@0.5 == PoF@0.5, heuristic risk@2 == PoF@0.2,
+    // Test equivalence (thesis §3.1.3): heuristic risk@0.5 == PoF@0.5, heuristic risk@2 == PoF@0.2,
     // comprehensive risk@1 == PoF@0.2 (same accepted sets and outcomes).
     let s = setup();
     let cases = [
@@ -81,10 +81,10 @@ fn a2_risk_test_equals_threshold() {
 
 #[test]
 fn a3_zero_threshold_degenerates_to_baseline() {
-    // part 2 §10 A3: with PoF_max -> 0 nothing is overbooked and each overbooking strategy
+    // The PoF_max -> 0 limit: with PoF_max -> 0 nothing is overbooked and each overbooking strategy
     // gives exactly its counterpart's outcomes: heuristic overbooking = heuristic planning;
     // comprehensive overbooking = comprehensive backfilling with the overbooking variant's
-    // node release (nodes freed at the real end, planned jobs moved earlier: part 1 §8 A10),
+    // node release (nodes freed at the real end, planned jobs moved earlier: thesis §3.6),
     // crashes and restarts included.
     let s = setup();
     for k in 0..2 {

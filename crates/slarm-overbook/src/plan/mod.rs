@@ -1,4 +1,4 @@
-//! The two plan representations (spec 002 part 1 §9.8): a free-node-count profile for the
+//! The two plan representations: a free-node-count profile for the
 //! heuristic strategies (the shared [`slarm_sim::profile::Profile`], built with
 //! [`Profile::planning`] so that it may go negative and keeps every reservation boundary as a
 //! candidate start) and per-node reservation timelines for the comprehensive ones.
@@ -7,8 +7,6 @@ mod nodes;
 
 pub use nodes::{NodePlan, NodeReservation};
 pub use slarm_sim::profile::Profile;
-
-use serde::{Deserialize, Serialize};
 
 use crate::job::Time;
 
@@ -23,7 +21,8 @@ pub(crate) fn time(t: f64) -> Time {
 }
 
 /// A candidate time slot: start, end (exclusive) and, for node plans, the chosen nodes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Slot {
     /// Slot start.
     pub start: Time,

@@ -1,5 +1,5 @@
 //! Per-node reservation timelines with gap finder and node selection (comprehensive plan,
-//! part 1 §4.1, §8 A3-A5).
+//! thesis §3.3.1, Listing 3.1; node choice and candidate starts are our reading, docs/decisions.md).
 
 use std::cmp::Ordering;
 
@@ -92,7 +92,7 @@ impl NodePlan {
         self.timeline(node).first().map(|r| r.job) == Some(job)
     }
 
-    /// Candidate starts in `[from, deadline)`: `from` and every reservation end after it (A3).
+    /// Candidate starts in `[from, deadline)`: `from` and every reservation end after it.
     pub fn candidate_starts(&self, from: Time, deadline: Time) -> Vec<Time> {
         let mut c: Vec<Time> = self
             .timelines
@@ -106,7 +106,7 @@ impl NodePlan {
         c
     }
 
-    /// The reservation on `node` that ends last at or before `t` (the predecessor, B6).
+    /// The reservation on `node` that ends last at or before `t` (the predecessor).
     pub fn predecessor(&self, node: usize, t: Time) -> Option<NodeReservation> {
         let tl = self.timeline(node);
         let k = tl.partition_point(|r| r.start < t);
@@ -114,8 +114,8 @@ impl NodePlan {
     }
 
     /// Chooses `count` nodes free at `t` among the `usable` ones: latest next reservation first,
-    /// then earliest end of the previous reservation, then lowest index (A5). The slot ends at
-    /// the earliest next reservation among them, capped at `deadline` (A4).
+    /// then earliest end of the previous reservation, then lowest index. The slot ends at
+    /// the earliest next reservation among them, capped at `deadline`.
     pub fn choose(&self, t: Time, count: usize, deadline: Time, usable: &[bool]) -> Option<Slot> {
         let mut cand: Vec<(Time, Time, usize)> = Vec::new();
         for (node, tl) in self.timelines.iter().enumerate() {

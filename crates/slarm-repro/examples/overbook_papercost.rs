@@ -3,13 +3,14 @@
 //! statistics: 98 battery simulations per trace and battery) from the thread CPU time of every
 //! simulation of a sample of batteries, and prints the extrapolation to all 20 batteries.
 //!
-//! `cargo run --release -p slarm-overbook --example overbook_papercost -- [BATTERY...]` (default 0 10 19)
+//! `cargo run --release -p slarm-repro --example overbook_papercost -- [BATTERY...]` (default 0 10 19)
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, experiments::RATIOS,
-    harness::*, sim::SimConfig, strategy::Strategy, workload::PWA_TRACES,
+    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, harness::*, sim::SimConfig,
+    strategy::Strategy, workload::PWA_TRACES,
 };
+use slarm_repro::papers::birkenheuer2012::RATIOS;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Some(dir) = slarm_workload::traces::dir_or_skip() else {

@@ -2,8 +2,8 @@
 //! tables and checks as markdown: `repro [--paper] [TRACE...]`.
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
-use slarm_overbook::experiments::Birkenheuer2012;
 use slarm_report::{CellOutput, Experiment, RunConfig, Scale};
+use slarm_repro::papers::birkenheuer2012::Birkenheuer2012;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Some(dir) = slarm_workload::traces::dir_or_skip() else {

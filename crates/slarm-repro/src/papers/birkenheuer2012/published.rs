@@ -1,4 +1,6 @@
-//! Published values of Tables 6.1-6.12 (spec 002 part 2 §3, errata of §9 applied).
+//! Published values of Tables 6.1-6.12 of Birkenheuer 2012, with the thesis' own misprints
+//! corrected where the tables contradict each other (e.g. Table 6.6 LANL "02,342" = 2,342,
+//! Table 6.12 SP2 "3,1427" = 31,427, Table 6.9 DataStar planning 99,210 as in Table 6.10).
 
 /// Penalty ratios of the risk tables.
 pub const RATIOS: [f64; 4] = [0.5, 1.0, 2.0, 4.0];

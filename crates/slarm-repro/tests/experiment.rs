@@ -2,8 +2,8 @@
 //! trace directory is given), assembled into tables and checks.
 #![allow(clippy::unwrap_used)]
 
-use slarm_overbook::experiments::Birkenheuer2012;
 use slarm_report::{CellOutput, Experiment, RunConfig, Scale};
+use slarm_repro::papers::birkenheuer2012::Birkenheuer2012;
 
 #[test]
 fn quick_cells_assemble_into_tables() {
