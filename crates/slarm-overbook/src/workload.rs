@@ -102,6 +102,46 @@ pub struct RawJob {
     pub app: Option<i64>,
 }
 
+impl TryFrom<&slarm_workload::Job> for RawJob {
+    type Error = OverbookError;
+
+    /// The evaluation's view of the canonical SWF job (`slarm_workload::Job`): times rounded to
+    /// whole seconds, the estimate at least 1 s, processors requested (else allocated), user
+    /// and application when recorded. A job the evaluation cannot use is an
+    /// [`OverbookError::InvalidJob`]: negative submit or run time, no requested time (the
+    /// estimate `x` is the booked length), no processors.
+    fn try_from(j: &slarm_workload::Job) -> Result<Self> {
+        let invalid = |reason: &str| OverbookError::InvalidJob {
+            id: j.id,
+            reason: reason.into(),
+        };
+        // Written as "not at least zero" so that NaN fails too.
+        let non_negative = |x: f64| x >= 0.0;
+        if !non_negative(j.submit) {
+            return Err(invalid("negative or missing submit time"));
+        }
+        if !non_negative(j.runtime) {
+            return Err(invalid("negative or missing run time"));
+        }
+        if !non_negative(j.req_time) || j.req_time == 0.0 {
+            return Err(invalid("no requested time"));
+        }
+        let procs = usize::try_from(j.procs())
+            .ok()
+            .filter(|&p| p > 0)
+            .ok_or_else(|| invalid("no processors"))?;
+        Ok(Self {
+            id: j.id,
+            submit: j.submit.round() as i64,
+            runtime: j.runtime.round() as i64,
+            estimate: j.req_time.round().max(1.0) as i64,
+            procs,
+            user: (j.user >= 0).then_some(j.user),
+            app: (j.app >= 0).then_some(j.app),
+        })
+    }
+}
+
 /// Reads an SWF(.gz) file with slarm-workload and keeps the usable jobs (the thesis does not state its filter): submit >= 0,
 /// run time >= 0, requested time > 0, processors (field 8, else 5) in `1..=machine`.
 /// `machine = None` takes the header's MaxProcs (else MaxNodes). Returns the usable jobs in
@@ -133,23 +173,8 @@ pub fn read_usable(path: &Path, machine: Option<usize>) -> Result<(Vec<RawJob>, 
     let mut jobs: Vec<RawJob> = trace
         .jobs
         .iter()
-        .filter_map(|j| {
-            let procs = j.procs();
-            let ok = j.submit >= 0.0
-                && j.runtime >= 0.0
-                && j.req_time > 0.0
-                && procs > 0
-                && procs as usize <= machine;
-            ok.then(|| RawJob {
-                id: j.id,
-                submit: j.submit.round() as i64,
-                runtime: j.runtime.round() as i64,
-                estimate: j.req_time.round().max(1.0) as i64,
-                procs: procs as usize,
-                user: (j.user >= 0).then_some(j.user),
-                app: (j.app >= 0).then_some(j.app),
-            })
-        })
+        .filter_map(|j| RawJob::try_from(j).ok())
+        .filter(|j| j.procs <= machine)
         .collect();
     jobs.sort_by_key(|j| (j.submit, j.id));
     let dropped = total - jobs.len();
@@ -304,6 +329,45 @@ pub fn synthetic_jobs(machine: usize, count: usize, rng: &mut SimRng) -> Vec<Raw
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn raw_job_from_the_canonical_swf_job() {
+        let mut j = slarm_workload::Job::new(3, 99.6, 1800.4, 8, 3600.2);
+        j.user = 12;
+        let r = RawJob::try_from(&j).unwrap();
+        assert_eq!(
+            r,
+            RawJob {
+                id: 3,
+                submit: 100,
+                runtime: 1800,
+                estimate: 3600,
+                procs: 8,
+                user: Some(12),
+                app: None,
+            }
+        );
+        j.req_time = 0.2; // rounds to 0: booked for at least one second
+        assert_eq!(RawJob::try_from(&j).unwrap().estimate, 1);
+        for broken in [
+            slarm_workload::Job { submit: -1.0, ..j },
+            slarm_workload::Job {
+                runtime: f64::NAN,
+                ..j
+            },
+            slarm_workload::Job { req_time: 0.0, ..j },
+            slarm_workload::Job {
+                req_procs: -1,
+                alloc_procs: 0,
+                ..j
+            },
+        ] {
+            assert!(matches!(
+                RawJob::try_from(&broken),
+                Err(OverbookError::InvalidJob { id: 3, .. })
+            ));
+        }
+    }
 
     #[test]
     fn split_factor_and_sla_synthesis() {
