@@ -2,12 +2,12 @@
 
 use rand::Rng;
 use rand_distr::{Distribution, Exp1};
-use serde::{Deserialize, Serialize};
 
 use crate::error::{ProvisionError, Result};
 
 /// The arrival profile: gaps are `Exp(base_mean) · a(last arrival)` until `u_secs`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ArrivalProfile {
     /// Mean of the base exponential in seconds (480, or 2400 / p_max in Table 5.1).
     pub base_mean_secs: f64,
@@ -18,7 +18,8 @@ pub struct ArrivalProfile {
 }
 
 /// Per-stream statistics of the generator, as the thesis reports them (spec §7.2).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamStats {
     /// Number of arrivals.
     pub count: usize,

@@ -3,8 +3,6 @@
 //! user-supplied tabulated series (piecewise constant or piecewise linear), each with an
 //! exact integral. Time is in decision intervals.
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{ProvisionError, Result};
 
 /// A cost per server per unit time, `c(t) >= 0`, with an exact integral.
@@ -20,8 +18,9 @@ pub trait CostFunction {
 }
 
 /// The five shapes of Fig. 5.4 (spec §6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum CostShape {
     /// CF1: `c = lo`.
     Uniform,
@@ -72,8 +71,9 @@ impl CostShape {
 }
 
 /// A cost function: a reconstructed preset, or a user series.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Cost {
     /// `c(t) = c0 + c1 t + c2 t²` (the presets reduce to this).
     Quadratic {

@@ -7,8 +7,6 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::cost::CostFunction;
 use crate::error::{ProvisionError, Result};
 use crate::gtable::GTable;
@@ -16,8 +14,9 @@ use crate::ktable::KTable;
 use crate::params::{NextTable, Params, TieBreak};
 
 /// Which cost-aware heuristic a table belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Variant {
     /// H3: `L`, full q range, removal term `M*`.
     H3,
@@ -28,7 +27,8 @@ pub enum Variant {
 }
 
 /// Cost integrals the recursion needs (spec §3.3 inputs), in cost units.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CostInputs {
     /// `cbar[s] = ∫_s^{s+1} c_t dt`, `s = 0..d-1`.
     pub cbar: Vec<f64>,
@@ -66,7 +66,8 @@ impl CostInputs {
 
 /// One cost table with its decisions: `values[s][p - p_min][n]`, `choice[s][p - p_min][n]`
 /// for `s = 1..=d-1` (row `s = 0` is empty), `n = 0..=n_max[s]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CostTable {
     /// The heuristic.
     pub variant: Variant,
@@ -80,7 +81,7 @@ pub struct CostTable {
     pub choice: Vec<Vec<Vec<u32>>>,
     /// Terms `k_s(q, n, m) · L_{s+1}(q, m)` plus evaluations of `M_s` spent building it
     /// (machine-independent work, E5).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub work: u64,
 }
 

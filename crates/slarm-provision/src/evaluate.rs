@@ -6,13 +6,12 @@
 
 use std::collections::BTreeMap;
 
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use slarm_stats::{RngStreams, Welford};
 
 use crate::arrival::ArrivalProfile;
 use crate::cost::CostFunction;
 use crate::error::{ProvisionError, Result};
+use crate::par::map_range;
 use crate::params::Params;
 use crate::policy::Policy;
 use crate::queue::exp_vec;
@@ -20,7 +19,8 @@ use crate::queue::exp_vec;
 const TAG_EVAL: u64 = 0x6501;
 
 /// What one run records (spec §10.8).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunMetrics {
     /// Total cost `C` (Eq. 4.1), server usage only.
     pub cost: f64,
@@ -211,7 +211,8 @@ fn check_stream(arrivals: &[f64], services: &[f64]) -> Result<()> {
 }
 
 /// Means and 95 % confidence intervals over runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Evaluation {
     /// Policy name.
     pub policy: String,
@@ -325,17 +326,16 @@ pub fn evaluate(
     streams: &RngStreams,
     runs: usize,
 ) -> Result<Evaluation> {
-    let metrics: Vec<RunMetrics> = (0..runs)
-        .into_par_iter()
-        .map(|r| {
-            let mut ra = streams.stream(&[TAG_EVAL, r as u64, 0]);
-            let arrivals = profile.generate(&mut ra);
-            let mut rs = streams.stream(&[TAG_EVAL, r as u64, 1]);
-            let services = exp_vec(&mut rs, arrivals.len(), params.mean_service_secs);
-            let mut pol = make_policy()?;
-            simulate_run(params, cost, pol.as_mut(), &arrivals, &services)
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let metrics: Vec<RunMetrics> = map_range(0..runs, |r| {
+        let mut ra = streams.stream(&[TAG_EVAL, r as u64, 0]);
+        let arrivals = profile.generate(&mut ra);
+        let mut rs = streams.stream(&[TAG_EVAL, r as u64, 1]);
+        let services = exp_vec(&mut rs, arrivals.len(), params.mean_service_secs);
+        let mut pol = make_policy()?;
+        simulate_run(params, cost, pol.as_mut(), &arrivals, &services)
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>>>()?;
     let name = make_policy()?.name();
     Ok(aggregate(&name, &metrics))
 }

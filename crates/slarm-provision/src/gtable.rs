@@ -9,13 +9,12 @@
 
 use std::collections::BinaryHeap;
 
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use slarm_stats::RngStreams;
 
 use crate::arrival::ArrivalProfile;
 use crate::error::{ProvisionError, Result};
 use crate::exact::{g_from_row, kolmogorov_q, pure_death_absorb};
+use crate::par::{map_range, map_vec};
 use crate::params::Params;
 use crate::queue::{all_done_by, chunked, FreeTimes, RunSample};
 
@@ -25,7 +24,8 @@ const TAG_G: u64 = 0x6701;
 const PILOT_SHARE: usize = 32;
 
 /// `g_s(p)` for `s = 0..=d`, `p = p_min..=p_max`; `None` is the thesis's NONE (-1).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GTable {
     /// Smallest server count.
     pub p_min: usize,
@@ -34,7 +34,7 @@ pub struct GTable {
     /// `values[s][p - p_min]`.
     pub values: Vec<Vec<Option<u32>>>,
     /// Jobs replayed by the Monte Carlo kernel to build it (machine-independent work, E5).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub replays: u64,
 }
 
@@ -77,7 +77,8 @@ impl GTable {
 }
 
 /// How `g` is computed.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GConfig {
     /// Monte Carlo runs per cell (spec recommends >= 1e5; see docs/decisions.md).
     pub runs: usize,
@@ -86,7 +87,7 @@ pub struct GConfig {
     /// Simulate only `p = p_max` below `u`, leaving NONE for smaller `p` there: what the
     /// thesis times in Fig. 5.17 and all that H3-H5 read (the forced branch; the base case
     /// uses `g_{d-1}`, exact). H1/H2 need the full table.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub p_max_only: bool,
 }
 
@@ -100,10 +101,9 @@ pub fn g_exact_row(params: &Params, s: usize, p: usize) -> Option<u32> {
 
 /// `g` from the backward Kolmogorov approximation (spec Appendix A: dt = 5 s, `n_states`).
 pub fn g_kolmogorov(params: &Params, profile: &ArrivalProfile, n_states: usize) -> GTable {
-    let cols: Vec<Vec<Vec<f64>>> = (params.p_min..=params.p_max)
-        .into_par_iter()
-        .map(|p| kolmogorov_q(params, profile, p, n_states, 5.0))
-        .collect();
+    let cols: Vec<Vec<Vec<f64>>> = map_range(params.p_min..params.p_max + 1, |p| {
+        kolmogorov_q(params, profile, p, n_states, 5.0)
+    });
     let values = (0..=params.d)
         .map(|s| cols.iter().map(|c| g_from_row(&c[s], params.y)).collect())
         .collect();
@@ -135,28 +135,27 @@ pub fn q_monte_carlo(
 ) -> f64 {
     let t0 = s as f64 * params.delta_secs;
     let deadline = params.d_secs();
-    let ok: usize = (0..runs)
-        .into_par_iter()
-        .map(|r| {
-            let smp = RunSample::draw(
-                streams,
-                TAG_G,
-                r as u64,
-                profile,
-                params.mean_service_secs,
-                n,
-            );
-            let w = smp.window(t0, f64::INFINITY);
-            usize::from(all_done_by(
-                p,
-                t0,
-                &smp.initial_service,
-                &smp.arrivals[w.clone()],
-                &smp.arrival_service[w],
-                deadline,
-            ))
-        })
-        .sum();
+    let ok: usize = map_range(0..runs, |r| {
+        let smp = RunSample::draw(
+            streams,
+            TAG_G,
+            r as u64,
+            profile,
+            params.mean_service_secs,
+            n,
+        );
+        let w = smp.window(t0, f64::INFINITY);
+        usize::from(all_done_by(
+            p,
+            t0,
+            &smp.initial_service,
+            &smp.arrivals[w.clone()],
+            &smp.arrival_service[w],
+            deadline,
+        ))
+    })
+    .into_iter()
+    .sum();
     ok as f64 / runs.max(1) as f64
 }
 
@@ -390,12 +389,12 @@ pub fn g_table(
         values[s][first..].copy_from_slice(&row);
     }
     if cfg.exact_after_u {
-        let exact: Vec<(usize, usize, Option<u32>)> = (params.u..params.d)
+        let cells: Vec<(usize, usize)> = (params.u..params.d)
             .flat_map(|s| (0..np).map(move |pi| (s, pi)))
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|(s, pi)| (s, pi, g_exact_row(params, s, params.p_min + pi)))
-            .collect();
+            .collect::<Vec<_>>();
+        let exact = map_vec(cells, |(s, pi)| {
+            (s, pi, g_exact_row(params, s, params.p_min + pi))
+        });
         for (s, pi, g) in exact {
             values[s][pi] = g;
         }

@@ -7,21 +7,21 @@
 //! interval. For `s >= u` (no arrivals) both regimes can be computed exactly from the
 //! pure-death chain, which is the default (spec §8 A13).
 
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use slarm_stats::RngStreams;
 
 use crate::arrival::ArrivalProfile;
 use crate::error::{ProvisionError, Result};
 use crate::exact::{poisson_weights, pure_death_transition};
+use crate::par::map_range;
 use crate::params::Params;
-use crate::queue::{chunked, completions_per_interval, remaining_rows, RunSample};
+use crate::queue::{chunked_reduce, completions_per_interval, remaining_rows, RunSample};
 
 const TAG_SAT: u64 = 0x6b01;
 const TAG_SPECIAL: u64 = 0x6b02;
 
 /// A distribution on the integers `offset, offset + 1, ...`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Dist {
     /// Value of the first entry.
     pub offset: i64,
@@ -148,7 +148,8 @@ impl Histogram {
 }
 
 /// `k` for one `(s, q)`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KCell {
     /// `R_s = q + D_s`: rows below it are special, at and above it the shift applies.
     pub r: usize,
@@ -163,7 +164,8 @@ pub struct KCell {
 }
 
 /// `k_s(q, n, m)` for `s = 0..d-1`, `q = p_min..=p_max`, plus `K_s` for `s = 0..=d`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KTable {
     /// Smallest server count.
     pub p_min: usize,
@@ -174,7 +176,7 @@ pub struct KTable {
     /// `K_s`: cumulative maximum increase from time 0 (spec §3.2).
     pub bound: Vec<usize>,
     /// Jobs replayed by the Monte Carlo kernels to build it (machine-independent work, E5).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub replays: u64,
 }
 
@@ -233,7 +235,8 @@ impl KTable {
 }
 
 /// Monte Carlo sizes of the k phase.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KConfig {
     /// Runs of the saturated simulation per `q` (1,000 in the thesis).
     pub saturated_runs: usize,
@@ -275,53 +278,56 @@ fn saturated(
     let n0 = 2 * params.gamma();
     let delta = params.delta_secs;
     let np = params.n_counts();
-    let parts = chunked(runs, |range| {
-        let mut hist = vec![vec![Histogram::default(); np]; n_mc];
-        let mut replays = 0u64;
-        for r in range {
-            let smp = RunSample::draw(
-                streams,
-                TAG_SAT,
-                r as u64,
-                profile,
-                params.mean_service_secs,
-                n0,
-            );
-            let arrivals: Vec<i64> = (0..n_mc)
-                .map(|s| smp.window(s as f64 * delta, (s + 1) as f64 * delta).len() as i64)
-                .collect();
-            for (qi, q) in (params.p_min..=params.p_max).enumerate() {
-                let (done, work) = completions_per_interval(
-                    q,
-                    &smp.initial_service,
-                    (&smp.arrivals, &smp.arrival_service),
-                    delta,
-                    n_mc,
+    let merged = chunked_reduce(
+        runs,
+        |range| {
+            let mut hist = vec![vec![Histogram::default(); np]; n_mc];
+            let mut replays = 0u64;
+            for r in range {
+                let smp = RunSample::draw(
+                    streams,
+                    TAG_SAT,
+                    r as u64,
+                    profile,
+                    params.mean_service_secs,
+                    n0,
                 );
-                replays += work;
-                for (s, h) in hist.iter_mut().enumerate() {
-                    h[qi].add(arrivals[s] - i64::from(done[s]));
+                let arrivals: Vec<i64> = (0..n_mc)
+                    .map(|s| smp.window(s as f64 * delta, (s + 1) as f64 * delta).len() as i64)
+                    .collect();
+                for (qi, q) in (params.p_min..=params.p_max).enumerate() {
+                    let (done, work) = completions_per_interval(
+                        q,
+                        &smp.initial_service,
+                        (&smp.arrivals, &smp.arrival_service),
+                        delta,
+                        n_mc,
+                    );
+                    replays += work;
+                    for (s, h) in hist.iter_mut().enumerate() {
+                        h[qi].add(arrivals[s] - i64::from(done[s]));
+                    }
                 }
             }
-        }
-        (hist, replays)
-    });
-    merge_parts(parts)
+            (hist, replays)
+        },
+        merge_parts,
+    );
+    merged.unwrap_or_default()
 }
 
-/// Sums per-chunk histograms cell by cell, and the chunks' work.
-fn merge_parts(parts: Vec<(Vec<Vec<Histogram>>, u64)>) -> (Vec<Vec<Histogram>>, u64) {
-    let mut it = parts.into_iter();
-    let (mut acc, mut work) = it.next().unwrap_or_default();
-    for (part, w) in it {
-        work += w;
-        for (ra, rb) in acc.iter_mut().zip(&part) {
-            for (ha, hb) in ra.iter_mut().zip(rb) {
-                ha.merge(hb);
-            }
+/// Adds the histograms of chunk `b` to those of chunk `a` cell by cell, and its work.
+/// Counts are integers, so the result does not depend on the merge order.
+fn merge_parts(
+    (mut acc, work_a): (Vec<Vec<Histogram>>, u64),
+    (part, work_b): (Vec<Vec<Histogram>>, u64),
+) -> (Vec<Vec<Histogram>>, u64) {
+    for (ra, rb) in acc.iter_mut().zip(&part) {
+        for (ha, hb) in ra.iter_mut().zip(rb) {
+            ha.merge(hb);
         }
     }
-    (acc, work)
+    (acc, work_a + work_b)
 }
 
 /// Builds `k` and `K_s` (Monte Carlo below `u`, exact after it if configured).
@@ -350,7 +356,7 @@ pub fn k_table(
         .unwrap_or(0);
     // special cells (spec §3.2 (b)): per (s, q, n < R_s) the histogram of n_{s+1}
     let delta = params.delta_secs;
-    let parts = chunked(cfg.special_runs, |range| {
+    let special_chunk = |range: std::ops::Range<usize>| {
         let mut hist: Vec<Vec<Histogram>> = (0..n_mc)
             .flat_map(|s| (0..np).map(move |qi| (s, qi)))
             .map(|(s, qi)| {
@@ -392,13 +398,11 @@ pub fn k_table(
             }
         }
         (hist, replays)
-    });
-    let (special, special_work) = merge_parts(parts);
+    };
+    let (special, special_work) =
+        chunked_reduce(cfg.special_runs, special_chunk, merge_parts).unwrap_or_default();
     let exact: Vec<KCell> = if n_mc < d {
-        (params.p_min..=params.p_max)
-            .into_par_iter()
-            .map(|q| exact_cell(params, q))
-            .collect()
+        map_range(params.p_min..params.p_max + 1, |q| exact_cell(params, q))
     } else {
         Vec::new()
     };

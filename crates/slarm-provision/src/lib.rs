@@ -35,13 +35,12 @@ pub mod dp;
 pub mod error;
 pub mod evaluate;
 pub mod exact;
-pub mod experiments;
 pub mod gtable;
 pub mod ktable;
+mod par;
 pub mod params;
 pub mod policy;
 pub mod queue;
-pub mod reference;
 pub mod tables;
 
 pub use arrival::ArrivalProfile;

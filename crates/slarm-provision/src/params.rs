@@ -1,12 +1,11 @@
 //! Model parameters and switches (spec 000 §10.1, §1.2, §6, §8).
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{ProvisionError, Result};
 
 /// How ties in the argmin over `q` are broken (spec §8 A11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum TieBreak {
     /// The smallest minimising `q` (the spec's recommendation).
     #[default]
@@ -16,8 +15,9 @@ pub enum TieBreak {
 }
 
 /// Which next-stage table H4 and H5 read inside `M` (spec §8 A5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum NextTable {
     /// `L'_{s+1}` for H4 and `L''_{s+1}` for H5 (recommended).
     #[default]
@@ -28,7 +28,8 @@ pub enum NextTable {
 
 /// Parameters of Sung's model. Time is measured in decision intervals ("units") unless a
 /// field name ends in `_secs`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Params {
     /// Length of one decision interval in seconds (900 in the thesis).
     pub delta_secs: f64,

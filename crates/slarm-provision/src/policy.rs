@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::dp::{Plan, Variant};
 use crate::error::{ProvisionError, Result};
 use crate::gtable::GTable;
@@ -22,8 +20,9 @@ pub trait Policy: Send {
 }
 
 /// Which policy, as named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PolicyKind {
     /// Threshold-responding (Algorithm 1).
     H1,

@@ -234,17 +234,45 @@ pub fn completions_per_interval(
     (counts, replays)
 }
 
-/// Runs `body` on a fixed split of `0..runs` into chunks, in parallel, and returns the chunk
-/// results in order: results depend on the inputs only, never on the thread count.
-pub fn chunked<T: Send>(runs: usize, body: impl Fn(std::ops::Range<usize>) -> T + Sync) -> Vec<T> {
-    use rayon::prelude::*;
-    /// Number of run chunks (parallel units).
-    const CHUNKS: usize = 32;
+/// Number of run chunks (parallel units) of [`chunked`] and [`chunked_reduce`].
+const CHUNKS: usize = 32;
+
+/// The `c`-th of the [`CHUNKS`] fixed chunks of `0..runs`.
+fn chunk(c: usize, runs: usize) -> std::ops::Range<usize> {
     let len = runs.div_ceil(CHUNKS).max(1);
-    (0..CHUNKS)
-        .into_par_iter()
-        .map(|c| body((c * len).min(runs)..((c + 1) * len).min(runs)))
-        .collect()
+    (c * len).min(runs)..((c + 1) * len).min(runs)
+}
+
+/// Runs `body` on a fixed split of `0..runs` into chunks (in parallel with the `parallel`
+/// feature) and returns the chunk results in order: results depend on the inputs only, never
+/// on the thread count.
+pub fn chunked<T: Send>(
+    runs: usize,
+    body: impl Fn(std::ops::Range<usize>) -> T + Sync + Send,
+) -> Vec<T> {
+    crate::par::map_range(0..CHUNKS, |c| body(chunk(c, runs)))
+}
+
+/// As [`chunked`], but combines the chunk results with the associative `merge` as they come
+/// (in chunk order) instead of keeping them all: peak memory holds one result per thread
+/// rather than one per chunk. `None` only if there are no chunks (never).
+pub fn chunked_reduce<T: Send>(
+    runs: usize,
+    body: impl Fn(std::ops::Range<usize>) -> T + Sync + Send,
+    merge: impl Fn(T, T) -> T + Sync + Send,
+) -> Option<T> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..CHUNKS)
+            .into_par_iter()
+            .map(|c| body(chunk(c, runs)))
+            .reduce_with(merge)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        (0..CHUNKS).map(|c| body(chunk(c, runs))).reduce(merge)
+    }
 }
 
 /// Random inputs of one Monte Carlo run (common random numbers across cells): a full arrival

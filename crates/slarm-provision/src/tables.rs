@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use slarm_stats::RngStreams;
 
 use crate::arrival::ArrivalProfile;
@@ -15,7 +14,8 @@ use crate::ktable::{k_table, KConfig, KTable};
 use crate::params::Params;
 
 /// Monte Carlo sizes of the pre-computation.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct McSizes {
     /// g phase.
     pub g: GConfig,

@@ -165,6 +165,7 @@ fn strict_forcing_changes_the_toy_as_appendix_c_says() {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn tables_round_trip_through_json() {
     // spec §10.5: the tables are serialisable
