@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+use ndarray::Array2;
+
 use crate::cost::CostFunction;
 use crate::error::{ProvisionError, Result};
 use crate::gtable::GTable;
@@ -64,8 +66,9 @@ impl CostInputs {
     }
 }
 
-/// One cost table with its decisions: `values[s][p - p_min][n]`, `choice[s][p - p_min][n]`
-/// for `s = 1..=d-1` (row `s = 0` is empty), `n = 0..=n_max[s]`.
+/// One cost table with its decisions: per decision point `s = 1..=d-1` a `p × n` table,
+/// `values[s][[p - p_min, n]]` and `choice[s][[p - p_min, n]]` for `n = 0..=n_max[s]`
+/// (`s = 0` is the empty 0 × 0 table). Serialised as nested lists `[s][p - p_min][n]`.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CostTable {
@@ -76,9 +79,11 @@ pub struct CostTable {
     /// Domain `N[s]` per decision point.
     pub n_max: Vec<usize>,
     /// Expected cost to go.
-    pub values: Vec<Vec<Vec<f64>>>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::vec_array2"))]
+    pub values: Vec<Array2<f64>>,
     /// The minimising (or forced) number of servers for `[s, s+1)`.
-    pub choice: Vec<Vec<Vec<u32>>>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::vec_array2"))]
+    pub choice: Vec<Array2<u32>>,
     /// Terms `k_s(q, n, m) · L_{s+1}(q, m)` plus evaluations of `M_s` spent building it
     /// (machine-independent work, E5).
     #[cfg_attr(feature = "serde", serde(default))]
@@ -88,8 +93,7 @@ pub struct CostTable {
 impl CostTable {
     /// `L_s(p, n)` with `n` clamped to the domain.
     pub fn value(&self, s: usize, p: usize, n: usize) -> f64 {
-        let row = &self.values[s][p - self.p_min];
-        row[n.min(self.n_max[s])]
+        self.values[s][[p - self.p_min, n.min(self.n_max[s])]]
     }
 }
 
@@ -187,7 +191,7 @@ impl Step<'_> {
         let mut terms = 0;
         for q in self.params.p_min..=hi {
             let dist = self.k.dist(s, q, n)?;
-            let row = &next.values[s + 1][q - self.params.p_min];
+            let row = next.values[s + 1].row(q - self.params.p_min);
             let top = next.n_max[s + 1];
             e[q - self.params.p_min] = dist
                 .probs
@@ -248,7 +252,7 @@ pub fn build_table(
 ) -> Result<CostTable> {
     let d = params.d;
     if g.d() != d
-        || k.cells.len() != d
+        || k.cells.nrows() != d
         || inputs.cbar.len() != d
         || g.p_min != params.p_min
         || g.p_max != params.p_max
@@ -270,19 +274,19 @@ pub fn build_table(
         variant,
         p_min: params.p_min,
         n_max: n_max.clone(),
-        values: vec![Vec::new(); d],
-        choice: vec![Vec::new(); d],
+        values: vec![Array2::zeros((0, 0)); d],
+        choice: vec![Array2::zeros((0, 0)); d],
         work: 0,
     };
     // base case (shared by all variants)
     let sb = d - 1;
-    let mut vals = vec![vec![0.0; n_max[sb] + 1]; np];
-    let mut chs = vec![vec![0u32; n_max[sb] + 1]; np];
+    let mut vals = Array2::zeros((np, n_max[sb] + 1));
+    let mut chs = Array2::zeros((np, n_max[sb] + 1));
     for n in 0..=n_max[sb] {
         for pi in 0..np {
             let (v, l) = step.base_value(params.p_min + pi, n)?;
-            vals[pi][n] = v;
-            chs[pi][n] = l as u32;
+            vals[[pi, n]] = v;
+            chs[[pi, n]] = l as u32;
         }
     }
     t.values[sb] = vals;
@@ -290,8 +294,8 @@ pub fn build_table(
     let mut e = vec![0.0; np];
     for s in (1..d.saturating_sub(1)).rev() {
         let nn = n_max[s] + 1;
-        let mut vals = vec![vec![0.0; nn]; np];
-        let mut chs = vec![vec![0u32; nn]; np];
+        let mut vals = Array2::zeros((np, nn));
+        let mut chs = Array2::zeros((np, nn));
         let mut beta = vec![params.p_min; np];
         for n in 0..nn {
             let hi = params.w(s, n);
@@ -307,13 +311,13 @@ pub fn build_table(
                 // H5 has no removal term: under the smallest-q tie rule every p gives the
                 // p_min row (spec §8 A5)
                 if variant == Variant::H5 && params.tie_break == TieBreak::Smallest && pi > 0 {
-                    vals[pi][n] = vals[0][n];
-                    chs[pi][n] = chs[0][n];
+                    vals[[pi, n]] = vals[[0, n]];
+                    chs[[pi, n]] = chs[[0, n]];
                     continue;
                 }
                 let (v, q, evals) = step.decide(variant, s, params.p_min + pi, n, beta[pi], &e);
-                vals[pi][n] = v;
-                chs[pi][n] = q as u32;
+                vals[[pi, n]] = v;
+                chs[[pi, n]] = q as u32;
                 beta[pi] = q;
                 t.work += evals;
             }
@@ -393,7 +397,7 @@ impl Plan {
         }
         let t = self.table(v);
         if n <= t.n_max[s] {
-            return Ok(t.choice[s][p - params.p_min][n] as usize);
+            return Ok(t.choice[s][[p - params.p_min, n]] as usize);
         }
         let next = match (v, params.h45_next_table) {
             (Variant::H3, _) | (_, NextTable::SameVariant) => t,
@@ -402,7 +406,7 @@ impl Plan {
         let hi = params.w(s, n);
         let mut e = vec![0.0; params.n_counts()];
         step.expectations(s, n, hi, next, &mut e)?;
-        let lo = t.choice[s][p - params.p_min][t.n_max[s]] as usize;
+        let lo = t.choice[s][[p - params.p_min, t.n_max[s]]] as usize;
         Ok(step.decide(v, s, p, n, lo, &e).1)
     }
 }

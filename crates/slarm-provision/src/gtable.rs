@@ -9,6 +9,8 @@
 
 use std::collections::BinaryHeap;
 
+use ndarray::Array2;
+
 use slarm_stats::RngStreams;
 
 use crate::arrival::ArrivalProfile;
@@ -31,20 +33,32 @@ pub struct GTable {
     pub p_min: usize,
     /// Largest server count.
     pub p_max: usize,
-    /// `values[s][p - p_min]`.
-    pub values: Vec<Vec<Option<u32>>>,
+    /// `values[[s, p - p_min]]`: one row per decision point `s = 0..=d`, one column per
+    /// server count (serialised as a list of rows).
+    #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::array2"))]
+    pub values: Array2<Option<u32>>,
     /// Jobs replayed by the Monte Carlo kernel to build it (machine-independent work, E5).
     #[cfg_attr(feature = "serde", serde(default))]
     pub replays: u64,
 }
 
 impl GTable {
+    /// A table without decision points (all NONE), for policies that never read it.
+    pub fn empty(p_min: usize, p_max: usize) -> Self {
+        Self {
+            p_min,
+            p_max,
+            values: Array2::from_elem((0, (p_max + 1).saturating_sub(p_min)), None),
+            replays: 0,
+        }
+    }
+
     /// `g_s(p)`, `None` for NONE or out of range.
     pub fn get(&self, s: usize, p: usize) -> Option<u32> {
         if p < self.p_min || p > self.p_max {
             return None;
         }
-        self.values.get(s).and_then(|r| r[p - self.p_min])
+        self.values.get((s, p - self.p_min)).copied().flatten()
     }
 
     /// `g_s(p)` as the thesis prints it (-1 for NONE).
@@ -61,12 +75,12 @@ impl GTable {
 
     /// Number of decision points covered minus one (`d`).
     pub fn d(&self) -> usize {
-        self.values.len().saturating_sub(1)
+        self.values.nrows().saturating_sub(1)
     }
 
     /// Enforces `g_s(p)` non-decreasing in `p` (cumulative max, spec §3.1 \[R\]).
     pub fn monotonise(&mut self) {
-        for row in &mut self.values {
+        for mut row in self.values.rows_mut() {
             for i in 1..row.len() {
                 if row[i] < row[i - 1] {
                     row[i] = row[i - 1];
@@ -104,9 +118,9 @@ pub fn g_kolmogorov(params: &Params, profile: &ArrivalProfile, n_states: usize) 
     let cols: Vec<Vec<Vec<f64>>> = map_range(params.p_min..params.p_max + 1, |p| {
         kolmogorov_q(params, profile, p, n_states, 5.0)
     });
-    let values = (0..=params.d)
-        .map(|s| cols.iter().map(|c| g_from_row(&c[s], params.y)).collect())
-        .collect();
+    let values = Array2::from_shape_fn((params.d + 1, cols.len()), |(s, pi)| {
+        g_from_row(&cols[pi][s], params.y)
+    });
     GTable {
         p_min: params.p_min,
         p_max: params.p_max,
@@ -384,9 +398,11 @@ pub fn g_table(
     };
     let first = servers.start() - params.p_min;
     let (rows, replays) = g_monte_carlo(params, profile, streams, cfg.runs, &mc_s, servers);
-    let mut values = vec![vec![None; np]; params.d + 1];
+    let mut values = Array2::from_elem((params.d + 1, np), None);
     for (row, &s) in rows.into_iter().zip(&mc_s) {
-        values[s][first..].copy_from_slice(&row);
+        for (j, g) in row.into_iter().enumerate() {
+            values[[s, first + j]] = g;
+        }
     }
     if cfg.exact_after_u {
         let cells: Vec<(usize, usize)> = (params.u..params.d)
@@ -396,11 +412,11 @@ pub fn g_table(
             (s, pi, g_exact_row(params, s, params.p_min + pi))
         });
         for (s, pi, g) in exact {
-            values[s][pi] = g;
+            values[[s, pi]] = g;
         }
     }
     // g_d(p) = 0: at d only an empty system has n_d = 0.
-    values[params.d] = vec![Some(0); np];
+    values.row_mut(params.d).fill(Some(0));
     let mut t = GTable {
         p_min: params.p_min,
         p_max: params.p_max,

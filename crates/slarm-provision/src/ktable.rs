@@ -7,6 +7,7 @@
 //! interval. For `s >= u` (no arrivals) both regimes can be computed exactly from the
 //! pure-death chain, which is the default (spec §8 A13).
 
+use ndarray::Array2;
 use slarm_stats::RngStreams;
 
 use crate::arrival::ArrivalProfile;
@@ -171,8 +172,9 @@ pub struct KTable {
     pub p_min: usize,
     /// Largest server count.
     pub p_max: usize,
-    /// `cells[s][q - p_min]`.
-    pub cells: Vec<Vec<KCell>>,
+    /// `cells[[s, q - p_min]]` for `s = 0..d` (serialised as a list of rows).
+    #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::array2"))]
+    pub cells: Array2<KCell>,
     /// `K_s`: cumulative maximum increase from time 0 (spec §3.2).
     pub bound: Vec<usize>,
     /// Jobs replayed by the Monte Carlo kernels to build it (machine-independent work, E5).
@@ -205,8 +207,7 @@ impl KTable {
     pub fn dist(&self, s: usize, q: usize, n: usize) -> Result<DistRef<'_>> {
         let cell = self
             .cells
-            .get(s)
-            .and_then(|row| row.get(q.wrapping_sub(self.p_min)))
+            .get((s, q.wrapping_sub(self.p_min)))
             .ok_or_else(|| ProvisionError::TableMismatch(format!("k has no cell s={s}, q={q}")))?;
         if n < cell.r {
             let d = &cell.rows[n];
@@ -406,36 +407,35 @@ pub fn k_table(
     } else {
         Vec::new()
     };
-    let mut cells = Vec::with_capacity(d);
-    for s in 0..d {
+    let cells = Array2::from_shape_fn((d, np), |(s, qi)| {
         if s >= n_mc {
-            cells.push(exact.clone());
-            continue;
+            return exact[qi].clone();
         }
-        let mut row = Vec::with_capacity(np);
-        for qi in 0..np {
-            let shift = sat[s][qi].to_dist();
-            let rows: Vec<Dist> = special[s * np + qi]
-                .iter()
-                .map(Histogram::to_dist)
-                .collect();
-            let mut inc = shift.max_value().max(0);
-            for (n, dr) in rows.iter().enumerate() {
-                inc = inc.max(dr.max_value() - n as i64);
-            }
-            row.push(KCell {
-                r: rows.len(),
-                d_max_decrease: (-sat[s][qi].min()).max(0) as usize,
-                rows,
-                shift,
-                max_increase: inc.max(0) as usize,
-            });
+        let shift = sat[s][qi].to_dist();
+        let rows: Vec<Dist> = special[s * np + qi]
+            .iter()
+            .map(Histogram::to_dist)
+            .collect();
+        let mut inc = shift.max_value().max(0);
+        for (n, dr) in rows.iter().enumerate() {
+            inc = inc.max(dr.max_value() - n as i64);
         }
-        cells.push(row);
-    }
+        KCell {
+            r: rows.len(),
+            d_max_decrease: (-sat[s][qi].min()).max(0) as usize,
+            rows,
+            shift,
+            max_increase: inc.max(0) as usize,
+        }
+    });
     let mut bound = vec![0usize; d + 1];
     for s in 0..d {
-        let inc = cells[s].iter().map(|c| c.max_increase).max().unwrap_or(0);
+        let inc = cells
+            .row(s)
+            .iter()
+            .map(|c| c.max_increase)
+            .max()
+            .unwrap_or(0);
         bound[s + 1] = bound[s] + inc;
     }
     Ok(KTable {
@@ -451,23 +451,17 @@ pub fn k_table(
 pub fn k_table_no_arrivals(params: &Params, n_max: usize) -> KTable {
     let np = params.n_counts();
     let t = 1.0 / params.x_units();
-    let cells: Vec<Vec<KCell>> = (0..params.d)
-        .map(|_| {
-            (params.p_min..=params.p_max)
-                .map(|q| {
-                    let mut c = exact_cell(params, q);
-                    // make rows cover 0..=n_max exactly (no shift approximation)
-                    let r = c.r.max(n_max + 1);
-                    c.rows = (0..r)
-                        .map(|n| Dist::from_probs(0, &pure_death_transition(q, n, t)))
-                        .collect();
-                    c.r = r;
-                    c
-                })
-                .collect()
-        })
-        .collect();
-    debug_assert_eq!(cells.first().map_or(np, Vec::len), np);
+    let cells = Array2::from_shape_fn((params.d, np), |(_, qi)| {
+        let q = params.p_min + qi;
+        let mut c = exact_cell(params, q);
+        // make rows cover 0..=n_max exactly (no shift approximation)
+        let r = c.r.max(n_max + 1);
+        c.rows = (0..r)
+            .map(|n| Dist::from_probs(0, &pure_death_transition(q, n, t)))
+            .collect();
+        c.r = r;
+        c
+    });
     KTable {
         p_min: params.p_min,
         p_max: params.p_max,

@@ -37,11 +37,15 @@ pub mod evaluate;
 pub mod exact;
 pub mod gtable;
 pub mod ktable;
+#[cfg(feature = "serde")]
+mod nd_serde;
 mod par;
 pub mod params;
 pub mod policy;
 pub mod queue;
 pub mod tables;
+
+pub use ndarray;
 
 pub use arrival::ArrivalProfile;
 pub use cost::{Cost, CostFunction, CostShape};

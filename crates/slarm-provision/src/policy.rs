@@ -234,10 +234,10 @@ mod tests {
         Arc::new(GTable {
             p_min: 1,
             p_max: 3,
-            values: vec![
-                vec![Some(2), Some(5), Some(9)],
-                vec![None, Some(1), Some(4)],
-                vec![Some(0), Some(0), Some(0)],
+            values: ndarray::array![
+                [Some(2), Some(5), Some(9)],
+                [None, Some(1), Some(4)],
+                [Some(0), Some(0), Some(0)],
             ],
             replays: 0,
         })

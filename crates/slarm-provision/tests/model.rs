@@ -139,7 +139,7 @@ fn saturated_k_is_arrivals_convolved_with_poisson() {
             .enumerate()
             .map(|(i, p)| p * (off + i as i64) as f64)
             .sum();
-        let mc = k.cells[s][q - 1].shift.mean();
+        let mc = k.cells[[s, q - 1]].shift.mean();
         // sd of the MC mean over 1,000 runs is about sqrt(3.7 + 0.75 q) / 31.6 < 0.09
         assert!(
             (mc - mean_conv).abs() < 0.3,
