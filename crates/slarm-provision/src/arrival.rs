@@ -1,4 +1,4 @@
-//! The job arrival profile `a(x)` (Eq. 5.1) and the thesis's stream generator (spec §5, §6).
+//! The job arrival profile `a(x)` (Eq. 5.1) and the thesis's stream generator (Sung 2006, §5.1.1).
 
 use rand::Rng;
 use rand_distr::{Distribution, Exp1};
@@ -17,7 +17,7 @@ pub struct ArrivalProfile {
     pub coefficients: [f64; 3],
 }
 
-/// Per-stream statistics of the generator, as the thesis reports them (spec §7.2).
+/// Per-stream statistics of the generator, as the thesis reports them (§5.1.1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamStats {
@@ -37,7 +37,7 @@ impl ArrivalProfile {
         }
     }
 
-    /// The scalability variant of Table 5.1: base mean `2400 / p_max` s (spec §6 \[D\]).
+    /// The scalability variant of Table 5.1: base mean `2400 / p_max` s (our rule: it reproduces the thesis's Table 5.1).
     pub fn scaled_for(p_max: usize) -> Result<Self> {
         if p_max == 0 {
             return Err(ProvisionError::invalid("p_max", p_max, "must be >= 1"));
@@ -104,7 +104,7 @@ impl ArrivalProfile {
         }
     }
 
-    /// One arrival stream, exactly as the thesis's generator (spec §5): `t = x + z · a(x)`
+    /// One arrival stream, exactly as the thesis's generator (§5.1.1): `t = x + z · a(x)`
     /// with `z ~ Exp(base)`, stopping (and discarding) at the first `t > u`.
     ///
     /// ```
@@ -141,7 +141,7 @@ impl ArrivalProfile {
     }
 }
 
-/// Statistics of one stream (the thesis's definition of mean gap, spec §7.2).
+/// Statistics of one stream (the thesis's definition of mean gap, §5.1.1).
 pub fn stream_stats(stream: &[f64]) -> StreamStats {
     let count = stream.len();
     let mean_gap_secs = match stream.last() {
@@ -160,12 +160,12 @@ mod tests {
 
     #[test]
     fn profile_values() {
-        // spec §2 Eq. 5.1 [D]: a(28,800) = 0.49999, a(57,600) = 1.99998
+        // Eq. 5.1: a(28,800) = 0.49999, a(57,600) = 1.99998
         let p = ArrivalProfile::thesis();
         assert!((p.a(0.0) - 2.0).abs() < 1e-12);
         assert!((p.a(28_800.0) - 0.49999).abs() < 1e-4);
         assert!((p.a(57_600.0) - 1.99998).abs() < 1e-4);
-        // spec §7.2: expected count 145.1
+        // expected count 145.1 (thesis: 145.27 over 1,000 streams)
         assert!((p.expected_count() - 145.1).abs() < 0.2);
     }
 

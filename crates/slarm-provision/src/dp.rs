@@ -1,8 +1,9 @@
 //! The backward recursion for the expected cost-to-go tables `L` (H3), `L'` (H4) and `L''`
-//! (H5) with their argmin (decision) tables, exactly as spec §3.3 (Eqs. 4.9-4.26): shared
+//! (H5) with their argmin (decision) tables, exactly as Sung 2006, §4.3.4 ("Algorithm 4", Eqs. 4.9-4.26): shared
 //! base case (Eq. 4.12, with the removal cost `L*` and the expected penalty), forced branch
 //! when `n >= g_s(p_max)` (or `>` by switch), removal cost `M* = (p - q) ∫_s^{s+r2} c`, the
-//! table domain `N[s] = min(K_s, 2γ)` with `m` clamped to `N[s+1]` (spec §8 A7), and the
+//! table domain `N[s] = min(K_s, 2γ)` with `m` clamped to `N[s+1]` (the thesis's
+//! domain `n <= min(g_s(p_max), K_s)` is too small for the recursion), and the
 //! p-independent expectation `E[q] = Σ_m k_s(q, n, m) L_{s+1}(q, m)` factored out.
 
 use std::sync::Arc;
@@ -28,7 +29,7 @@ pub enum Variant {
     H5,
 }
 
-/// Cost integrals the recursion needs (spec §3.3 inputs), in cost units.
+/// Cost integrals the recursion needs (§4.3.2-§4.3.4), in cost units.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CostInputs {
@@ -309,7 +310,7 @@ pub fn build_table(
             }
             for pi in 0..np {
                 // H5 has no removal term: under the smallest-q tie rule every p gives the
-                // p_min row (spec §8 A5)
+                // p_min row (L''_s does not depend on p for s <= d - 2, §4.3.6)
                 if variant == Variant::H5 && params.tie_break == TieBreak::Smallest && pi > 0 {
                     vals[[pi, n]] = vals[[0, n]];
                     chs[[pi, n]] = chs[[0, n]];
@@ -334,7 +335,7 @@ impl Plan {
     /// ```
     /// use std::sync::Arc;
     /// use slarm_provision::{dp::{Plan, Variant}, ktable::k_table_no_arrivals, Cost, CostShape, GTable, Params};
-    /// // spec Appendix B toy: no arrivals, d = 4, 1..3 servers, x = 0.5, y = 0.9
+    /// // a hand-checkable toy: no arrivals, d = 4, 1..3 servers, x = 0.5, y = 0.9
     /// let params = Params { delta_secs: 1.0, u: 0, d: 4, p_min: 1, p_max: 3, y: 0.9,
     ///     mean_service_secs: 0.5, r1_secs: 0.0, r2_secs: 0.1, ..Params::thesis() };
     /// let g = slarm_provision::gtable::g_table(&params, &slarm_provision::ArrivalProfile::thesis(),
@@ -376,7 +377,7 @@ impl Plan {
     }
 
     /// The number of servers to use in `[s, s+1)` at decision point `s` (1..=d-1) with `p`
-    /// servers and `n` jobs (spec §4, H3/H4/H5): the stored argmin, Eq. 4.9 at `s = d-1`,
+    /// servers and `n` jobs (§4.3.3, §4.3.5, §4.3.6: H3/H4/H5): the stored argmin, Eq. 4.9 at `s = d-1`,
     /// and an on-the-fly evaluation of `M_s` with clamped `L_{s+1}` outside the table domain.
     pub fn decide(&self, v: Variant, s: usize, p: usize, n: usize) -> Result<usize> {
         let params = &self.params;

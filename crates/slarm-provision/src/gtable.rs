@@ -1,7 +1,7 @@
-//! `Q_s(p, n)` and the confidence table `g_s(p)` (spec §3.1, Eqs. 4.3-4.6), with an explicit
-//! NONE (`None`) where even an empty system misses the SLA (spec §8 A8).
+//! `Q_s(p, n)` and the confidence table `g_s(p)` (Sung 2006, §4.2.3, Eqs. 4.3-4.6), with an explicit
+//! NONE (`None`) where even an empty system misses the SLA (the thesis assumes g exists).
 //!
-//! Monte Carlo design (spec §3.1 \[R\]): common random numbers across `n`, `s` and `p`; per run
+//! Monte Carlo design (§4.2.3 leaves it open; docs/decisions.md): common random numbers across `n`, `s` and `p`; per run
 //! `N_r = max{n : all jobs finish by d}` (monotone in `n` by FCFS monotonicity), `Q(n) =
 //! #{r : N_r >= n} / R` and `g = max{n : Q(n) >= y}`, i.e. the `(f+1)`-th smallest `N_r`
 //! with `f = floor((1 - y) R)` allowed failures. Only the `f + 1` smallest `N_r` per cell are
@@ -66,7 +66,7 @@ impl GTable {
         self.get(s, p).map_or(-1, i64::from)
     }
 
-    /// `v(s, n) = min{p : g_s(p) >= n}`, or `p_max + 1` if none (spec §4, Eq. 4.5).
+    /// `v(s, n) = min{p : g_s(p) >= n}`, or `p_max + 1` if none (§4.2.1, Eq. 4.5).
     pub fn v(&self, s: usize, n: usize) -> usize {
         (self.p_min..=self.p_max)
             .find(|&p| self.get(s, p).is_some_and(|g| g as usize >= n))
@@ -78,7 +78,7 @@ impl GTable {
         self.values.nrows().saturating_sub(1)
     }
 
-    /// Enforces `g_s(p)` non-decreasing in `p` (cumulative max, spec §3.1 \[R\]).
+    /// Enforces `g_s(p)` non-decreasing in `p` (cumulative max: Monte Carlo noise can break it).
     pub fn monotonise(&mut self) {
         for mut row in self.values.rows_mut() {
             for i in 1..row.len() {
@@ -94,7 +94,7 @@ impl GTable {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GConfig {
-    /// Monte Carlo runs per cell (spec recommends >= 1e5; see docs/decisions.md).
+    /// Monte Carlo runs per cell (100,000 or more; see docs/decisions.md).
     pub runs: usize,
     /// Use the exact pure-death chain for `s >= u` instead of Monte Carlo (it is exact there).
     pub exact_after_u: bool,
@@ -113,7 +113,8 @@ pub fn g_exact_row(params: &Params, s: usize, p: usize) -> Option<u32> {
     g_from_row(&h, params.y)
 }
 
-/// `g` from the backward Kolmogorov approximation (spec Appendix A: dt = 5 s, `n_states`).
+/// `g` from the backward Kolmogorov approximation (Poisson-rate approximation of the generator: RK2,
+/// dt = 5 s, `n_states` states).
 pub fn g_kolmogorov(params: &Params, profile: &ArrivalProfile, n_states: usize) -> GTable {
     let cols: Vec<Vec<Vec<f64>>> = map_range(params.p_min..params.p_max + 1, |p| {
         kolmogorov_q(params, profile, p, n_states, 5.0)
@@ -129,12 +130,12 @@ pub fn g_kolmogorov(params: &Params, profile: &ArrivalProfile, n_states: usize) 
     }
 }
 
-/// Monte Carlo estimate of `Q_s(p, n)` (kernel (a) of spec §10.4) with `runs` runs.
+/// Monte Carlo estimate of `Q_s(p, n)` (§4.2.3) with `runs` runs.
 ///
 /// ```
 /// use slarm_provision::{gtable::q_monte_carlo, ArrivalProfile, Params};
 /// let p = Params::thesis();
-/// // a static cluster of 2 servers misses the deadline in most runs (spec §7.2: 0.837)
+/// // a static cluster of 2 servers misses the deadline in most runs (about 0.84)
 /// let q = q_monte_carlo(&p, &ArrivalProfile::thesis(), &slarm_stats::RngStreams::new(1), 0, 2, 0, 400);
 /// assert!(q < 0.3);
 /// ```
@@ -173,7 +174,7 @@ pub fn q_monte_carlo(
     ok as f64 / runs.max(1) as f64
 }
 
-/// One run's feasibility oracle for one server count `p` (the fast kernel (a) of spec §10.4).
+/// One run's feasibility oracle for one server count `p` (the fast g kernel of §4.2.3).
 ///
 /// The initial jobs all start at `t0`, so the workload vector after dispatching the first `n`
 /// of them is `t0 + V_n` with `V_n` independent of `s`: it is computed once per run and `p`
@@ -317,7 +318,7 @@ impl GCells<'_> {
 /// Monte Carlo `g_s(p)` for the decision points `s_list` and the server counts `servers`
 /// (`values[s index][p - servers.start()]`), with the number of jobs replayed.
 ///
-/// Per cell `g` is the `(f+1)`-th smallest `N_r` (spec §3.1 \[R\]). A pilot chunk of runs
+/// Per cell `g` is the `(f+1)`-th smallest `N_r` (the `Q >= y` cut of Eq. 4.4). A pilot chunk of runs
 /// gives a ceiling per cell (its own `(f+1)`-th smallest `N_r`, which bounds `g` from above);
 /// the remaining runs are split into fixed chunks (rayon), where a run costs one feasibility
 /// check at the chunk's current cut and a binary search only when `N_r` lies below it. The

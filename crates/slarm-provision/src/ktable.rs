@@ -1,11 +1,11 @@
 //! One-interval transition probabilities `k_s(q, n, m)` and the domain bound `K_s`
-//! (spec §3.2, §10.4-10.5).
+//! (Sung 2006, §4.3.4).
 //!
 //! Two regimes, as in the thesis: for `n >= R_s = q + D_s` the change `n_{s+1} - n_s` is taken
 //! from a saturated simulation (2γ jobs at time 0, so all `q` servers stay busy) and does not
 //! depend on `n`; below `R_s` every `(s, q, n)` cell has its own "special" simulation of one
 //! interval. For `s >= u` (no arrivals) both regimes can be computed exactly from the
-//! pure-death chain, which is the default (spec §8 A13).
+//! pure-death chain, which is the default (the thesis simulates them; the chain is exact there).
 
 use ndarray::Array2;
 use slarm_stats::RngStreams;
@@ -15,7 +15,7 @@ use crate::error::{ProvisionError, Result};
 use crate::exact::{poisson_weights, pure_death_transition};
 use crate::par::map_range;
 use crate::params::Params;
-use crate::queue::{chunked_reduce, completions_per_interval, remaining_rows, RunSample};
+use crate::queue::{chunked_fold, completions_per_interval, remaining_rows, RunSample};
 
 const TAG_SAT: u64 = 0x6b01;
 const TAG_SPECIAL: u64 = 0x6b02;
@@ -115,7 +115,7 @@ impl Histogram {
         }
         if v < self.offset {
             let grow = (self.offset - v) as usize;
-            self.counts.splice(0..0, std::iter::repeat(0).take(grow));
+            self.counts.splice(0..0, std::iter::repeat_n(0, grow));
             self.offset = v;
         }
         let i = (v - self.offset) as usize;
@@ -175,7 +175,7 @@ pub struct KTable {
     /// `cells[[s, q - p_min]]` for `s = 0..d` (serialised as a list of rows).
     #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::array2"))]
     pub cells: Array2<KCell>,
-    /// `K_s`: cumulative maximum increase from time 0 (spec §3.2).
+    /// `K_s`: cumulative maximum increase from time 0 (§4.3.4).
     pub bound: Vec<usize>,
     /// Jobs replayed by the Monte Carlo kernels to build it (machine-independent work, E5).
     #[cfg_attr(feature = "serde", serde(default))]
@@ -241,7 +241,7 @@ impl KTable {
 pub struct KConfig {
     /// Runs of the saturated simulation per `q` (1,000 in the thesis).
     pub saturated_runs: usize,
-    /// Runs per special cell (unspecified in the thesis; spec recommends >= 1e4).
+    /// Runs per special cell (unspecified in the thesis; 10,000 or more keep the noise small, docs/decisions.md).
     pub special_runs: usize,
     /// Exact pure-death transitions for `s >= u`.
     pub exact_after_u: bool,
@@ -267,7 +267,7 @@ fn exact_cell(params: &Params, q: usize) -> KCell {
     }
 }
 
-/// The saturated simulation (spec §3.2 (a)): `runs` runs from 0 with 2γ jobs, common random
+/// The saturated simulation (§4.3.4): `runs` runs from 0 with 2γ jobs, common random
 /// numbers across `q`; per `s < n_mc` and `q` the histogram of `δ = n_{s+1} - n_s`.
 fn saturated(
     params: &Params,
@@ -279,11 +279,10 @@ fn saturated(
     let n0 = 2 * params.gamma();
     let delta = params.delta_secs;
     let np = params.n_counts();
-    let merged = chunked_reduce(
+    chunked_fold(
         runs,
-        |range| {
-            let mut hist = vec![vec![Histogram::default(); np]; n_mc];
-            let mut replays = 0u64;
+        || (vec![vec![Histogram::default(); np]; n_mc], 0u64),
+        |(hist, replays), range| {
             for r in range {
                 let smp = RunSample::draw(
                     streams,
@@ -304,20 +303,18 @@ fn saturated(
                         delta,
                         n_mc,
                     );
-                    replays += work;
+                    *replays += work;
                     for (s, h) in hist.iter_mut().enumerate() {
                         h[qi].add(arrivals[s] - i64::from(done[s]));
                     }
                 }
             }
-            (hist, replays)
         },
         merge_parts,
-    );
-    merged.unwrap_or_default()
+    )
 }
 
-/// Adds the histograms of chunk `b` to those of chunk `a` cell by cell, and its work.
+/// Adds the histograms of `b` to those of `a` cell by cell, and its work.
 /// Counts are integers, so the result does not depend on the merge order.
 fn merge_parts(
     (mut acc, work_a): (Vec<Vec<Histogram>>, u64),
@@ -355,10 +352,10 @@ pub fn k_table(
         .flat_map(|s| (0..np).map(move |qi| r_of(s, qi)))
         .max()
         .unwrap_or(0);
-    // special cells (spec §3.2 (b)): per (s, q, n < R_s) the histogram of n_{s+1}
+    // special cells (§4.3.4): per (s, q, n < R_s) the histogram of n_{s+1}
     let delta = params.delta_secs;
-    let special_chunk = |range: std::ops::Range<usize>| {
-        let mut hist: Vec<Vec<Histogram>> = (0..n_mc)
+    let special_init = || {
+        let hist: Vec<Vec<Histogram>> = (0..n_mc)
             .flat_map(|s| (0..np).map(move |qi| (s, qi)))
             .map(|(s, qi)| {
                 (0..r_of(s, qi))
@@ -366,8 +363,11 @@ pub fn k_table(
                     .collect()
             })
             .collect();
+        (hist, 0u64)
+    };
+    let special_chunk = |(hist, replays): &mut (Vec<Vec<Histogram>>, u64),
+                         range: std::ops::Range<usize>| {
         let mut rows = vec![0usize; max_r];
-        let mut replays = 0u64;
         for r in range {
             let smp = RunSample::draw(
                 streams,
@@ -384,7 +384,7 @@ pub fn k_table(
                 for qi in 0..np {
                     let cell = &mut hist[s * np + qi];
                     let out = &mut rows[..cell.len()];
-                    replays += remaining_rows(
+                    *replays += remaining_rows(
                         params.p_min + qi,
                         t0,
                         t0 + delta,
@@ -398,10 +398,9 @@ pub fn k_table(
                 }
             }
         }
-        (hist, replays)
     };
     let (special, special_work) =
-        chunked_reduce(cfg.special_runs, special_chunk, merge_parts).unwrap_or_default();
+        chunked_fold(cfg.special_runs, special_init, special_chunk, merge_parts);
     let exact: Vec<KCell> = if n_mc < d {
         map_range(params.p_min..params.p_max + 1, |q| exact_cell(params, q))
     } else {
@@ -447,7 +446,7 @@ pub fn k_table(
     })
 }
 
-/// Exact `k` for a model without arrivals (`u = 0`), e.g. spec Appendix B.
+/// Exact `k` for a model without arrivals (`u = 0`), e.g. a hand-checkable toy recursion.
 pub fn k_table_no_arrivals(params: &Params, n_max: usize) -> KTable {
     let np = params.n_counts();
     let t = 1.0 / params.x_units();

@@ -1,4 +1,4 @@
-//! All pre-computed tables of one configuration (spec §10.5) and the Monte Carlo sizes that
+//! All pre-computed tables of one configuration (Sung 2006, §5.2) and the Monte Carlo sizes that
 //! build them.
 
 use std::sync::Arc;
@@ -41,14 +41,14 @@ impl McSizes {
 
     /// The reproduction's sizes (`reproduce --scale paper`): 400,000 runs per g cell below `u`
     /// (g within about ±2 jobs at 95 %), 1,000 saturated runs per `q` (the thesis) and 10,000
-    /// runs per special k cell (spec §8 A13); exact pure-death chains after `u`. Standard
+    /// runs per special k cell (sizes the thesis leaves open); exact pure-death chains after `u`. Standard
     /// errors in docs/decisions.md.
     pub fn paper() -> Self {
         Self::sizes(400_000, false, 1000, 10_000)
     }
 
-    /// The default of `slarm provision`: as [`McSizes::paper`] with the spec's minimum of
-    /// 100,000 runs per g cell (about ±4 jobs at 95 %).
+    /// The default of `slarm provision`: as [`McSizes::paper`] with 100,000 runs per g
+    /// cell (about ±4 jobs at 95 %).
     pub fn standard() -> Self {
         Self::sizes(100_000, false, 1000, 10_000)
     }

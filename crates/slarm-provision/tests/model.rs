@@ -12,7 +12,7 @@ use slarm_stats::{RngStreams, Welford};
 #[cfg(feature = "parallel")]
 #[test]
 fn tables_are_deterministic_whatever_the_thread_count() {
-    // spec §10.10: same seed, same bits, whatever the thread count
+    // same seed, same bits, whatever the thread count
     let p = Params::thesis();
     let prof = ArrivalProfile::thesis();
     let kc = KConfig {
@@ -36,7 +36,7 @@ fn tables_are_deterministic_whatever_the_thread_count() {
 
 #[test]
 fn monte_carlo_g_after_u_agrees_with_exact() {
-    // spec §7.3 (g for s >= u vs the exact pure-death chain). Near the deadline Pr[late | n]
+    // g for s >= u (§4.2.3) against the exact pure-death chain. Near the deadline Pr[late | n]
     // is flat in n (at s = 76, p = 4 it is 7.8e-5 at n = 8 and 2.5e-4 at n = 12), so g itself
     // is ill-conditioned; we check the exact miss probability at the Monte Carlo g instead:
     // with 20,000 runs (3rd smallest N_r) it must lie within the binomial band [3e-5, 3.5e-4]
@@ -68,7 +68,7 @@ fn monte_carlo_g_after_u_agrees_with_exact() {
 
 #[test]
 fn static_four_is_the_minimum() {
-    // spec §7.2 / Appendix C: Pr[late | 3 static] = 0.0088 ± 0.0013 at 20k runs; 4: none
+    // derived from the stated model: Pr[late | 3 static] = 0.0088 ± 0.0013 at 20k runs; 4: none
     let p = Params::thesis();
     let prof = ArrivalProfile::thesis();
     let st = RngStreams::new(5);
@@ -84,7 +84,7 @@ fn static_four_is_the_minimum() {
 
 #[test]
 fn arrival_generator_statistics() {
-    // spec §7.1: mean gap 394.17 s, mean count 145.27 over 1,000 streams (±1 %)
+    // thesis §5.1.1: mean gap 394.17 s, mean count 145.27 over 1,000 streams (±1 %)
     let prof = ArrivalProfile::thesis();
     let st = RngStreams::new(2);
     let (mut n, mut gap) = (Welford::new(), Welford::new());
@@ -106,7 +106,7 @@ fn arrival_generator_statistics() {
 
 #[test]
 fn saturated_k_is_arrivals_convolved_with_poisson() {
-    // spec §3.2 [D]: saturated δ = A - Poisson(0.75 q); compare means and spread at s = 30
+    // §4.3.4: saturated δ = A - Poisson(0.75 q); compare means and spread at s = 30
     let p = Params::thesis();
     let prof = ArrivalProfile::thesis();
     let k = k_table(
