@@ -32,7 +32,8 @@ pub struct Dist {
 
 impl Dist {
     /// From counts indexed by `value - offset`; trims zeros at both ends and normalises.
-    pub fn from_counts(offset: i64, counts: &[u64]) -> Self {
+    pub fn from_counts<C: Copy + Into<u64>>(offset: i64, counts: &[C]) -> Self {
+        let counts: Vec<u64> = counts.iter().map(|&c| c.into()).collect();
         let first = counts.iter().position(|&c| c > 0).unwrap_or(0);
         let last = counts.iter().rposition(|&c| c > 0).unwrap_or(0);
         let total: u64 = counts.iter().sum();
@@ -85,10 +86,14 @@ impl Dist {
 }
 
 /// Counts of integer outcomes (growable at both ends), merged across run chunks.
+///
+/// Counts are `u32` (saturating at 4.29e9 per outcome, far beyond the runs per cell of any
+/// table): the special k simulation keeps one histogram per `(s, q, n)` cell and worker
+/// thread, and half-size counts halve that peak memory.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Histogram {
     offset: i64,
-    counts: Vec<u64>,
+    counts: Vec<u32>,
 }
 
 impl Histogram {
@@ -104,12 +109,12 @@ impl Histogram {
     #[inline]
     pub fn add(&mut self, v: i64) {
         match usize::try_from(v - self.offset) {
-            Ok(i) if i < self.counts.len() => self.counts[i] += 1,
+            Ok(i) if i < self.counts.len() => self.counts[i] = self.counts[i].saturating_add(1),
             _ => self.add_n(v, 1),
         }
     }
 
-    fn add_n(&mut self, v: i64, c: u64) {
+    fn add_n(&mut self, v: i64, c: u32) {
         if self.counts.is_empty() {
             self.offset = v;
         }
@@ -122,7 +127,7 @@ impl Histogram {
         if i >= self.counts.len() {
             self.counts.resize(i + 1, 0);
         }
-        self.counts[i] += c;
+        self.counts[i] = self.counts[i].saturating_add(c);
     }
 
     /// Adds every count of `other`.
