@@ -37,7 +37,8 @@ impl ArrivalProfile {
         }
     }
 
-    /// The scalability variant of Table 5.1: base mean `2400 / p_max` s (our rule: it reproduces the thesis's Table 5.1).
+    /// The scalability variant of Table 5.1: base mean `2400 / p_max` s (our rule: it reproduces
+    /// the thesis's Table 5.1).
     pub fn scaled_for(p_max: usize) -> Result<Self> {
         if p_max == 0 {
             return Err(ProvisionError::invalid("p_max", p_max, "must be >= 1"));

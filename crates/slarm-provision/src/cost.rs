@@ -1,7 +1,7 @@
-//! Time-varying server cost `c_t` (Sung 2006, §4.1, Eq. 4.1): the five presets of the thesis's Fig. 5.4
-//! (§5.3) as a **reconstruction** (the thesis draws them but gives no formulas) and
-//! user-supplied tabulated series (piecewise constant or piecewise linear), each with an
-//! exact integral. Time is in decision intervals.
+//! Time-varying server cost `c_t` (Sung 2006, §4.1, Eq. 4.1): the five presets of the thesis's Fig.
+//! 5.4 (§5.3) as a **reconstruction** (the thesis draws them but gives no formulas) and
+//! user-supplied tabulated series (piecewise constant or piecewise linear), each with an exact
+//! integral. Time is in decision intervals.
 
 use crate::error::{ProvisionError, Result};
 
@@ -102,7 +102,8 @@ pub enum Cost {
 }
 
 impl Cost {
-    /// Preset `shape` on `[0, d]` with range `[lo, hi]` (our reconstruction of Fig. 5.4, default [1, 2]).
+    /// Preset `shape` on `[0, d]` with range `[lo, hi]` (our reconstruction of Fig. 5.4, default
+    /// [1, 2]).
     ///
     /// ```
     /// use slarm_provision::{Cost, CostFunction, CostShape};

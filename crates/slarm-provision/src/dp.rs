@@ -1,10 +1,10 @@
-//! The backward recursion for the expected cost-to-go tables `L` (H3), `L'` (H4) and `L''`
-//! (H5) with their argmin (decision) tables, exactly as Sung 2006, §4.3.4 ("Algorithm 4", Eqs. 4.9-4.26): shared
-//! base case (Eq. 4.12, with the removal cost `L*` and the expected penalty), forced branch
-//! when `n >= g_s(p_max)` (or `>` by switch), removal cost `M* = (p - q) ∫_s^{s+r2} c`, the
-//! table domain `N[s] = min(K_s, 2γ)` with `m` clamped to `N[s+1]` (the thesis's
-//! domain `n <= min(g_s(p_max), K_s)` is too small for the recursion), and the
-//! p-independent expectation `E[q] = Σ_m k_s(q, n, m) L_{s+1}(q, m)` factored out.
+//! The backward recursion for the expected cost-to-go tables `L` (H3), `L'` (H4) and `L''` (H5)
+//! with their argmin (decision) tables, exactly as Sung 2006, §4.3.4 ("Algorithm 4", Eqs.
+//! 4.9-4.26): shared base case (Eq. 4.12, with the removal cost `L*` and the expected penalty),
+//! forced branch when `n >= g_s(p_max)` (or `>` by switch), removal cost
+//! `M* = (p - q) ∫_s^{s+r2} c`, the table domain `N[s] = min(K_s, 2γ)` with `m` clamped to
+//! `N[s+1]` (the thesis's domain `n <= min(g_s(p_max), K_s)` is too small for the recursion), and
+//! the p-independent expectation `E[q] = Σ_m k_s(q, n, m) L_{s+1}(q, m)` factored out.
 
 use std::sync::Arc;
 
@@ -86,7 +86,7 @@ pub struct CostTable {
     #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::vec_array2"))]
     pub choice: Vec<Array2<u32>>,
     /// Terms `k_s(q, n, m) · L_{s+1}(q, m)` plus evaluations of `M_s` spent building it
-    /// (machine-independent work, E5).
+    /// (machine-independent work, for timing comparisons as in Fig. 5.17).
     #[cfg_attr(feature = "serde", serde(default))]
     pub work: u64,
 }
@@ -376,8 +376,8 @@ impl Plan {
         }
     }
 
-    /// The number of servers to use in `[s, s+1)` at decision point `s` (1..=d-1) with `p`
-    /// servers and `n` jobs (§4.3.3, §4.3.5, §4.3.6: H3/H4/H5): the stored argmin, Eq. 4.9 at `s = d-1`,
+    /// The number of servers to use in `[s, s+1)` at decision point `s` (1..=d-1) with `p` servers
+    /// and `n` jobs (§4.3.3, §4.3.5, §4.3.6: H3/H4/H5): the stored argmin, Eq. 4.9 at `s = d-1`,
     /// and an on-the-fly evaluation of `M_s` with clamped `L_{s+1}` outside the table domain.
     pub fn decide(&self, v: Variant, s: usize, p: usize, n: usize) -> Result<usize> {
         let params = &self.params;

@@ -94,9 +94,10 @@ pub fn g_from_row(q: &[f64], y: f64) -> Option<u32> {
     }
 }
 
-/// Backward Kolmogorov solution of the `M_t/M/p` queue with Poisson arrivals at the
-/// profile's rate (a Poisson approximation of the thesis's generator): `Q[s][k]` for `s = 0..=d`, `k = 0..=n_states`, solved
-/// with a midpoint RK2 step of `dt_secs` seconds; states above `n_states` count as failure.
+/// Backward Kolmogorov solution of the `M_t/M/p` queue with Poisson arrivals at the profile's rate
+/// (a Poisson approximation of the thesis's generator): `Q[s][k]` for `s = 0..=d`,
+/// `k = 0..=n_states`, solved with a midpoint RK2 step of `dt_secs` seconds; states above `n_states`
+/// count as failure.
 pub fn kolmogorov_q(
     params: &Params,
     profile: &ArrivalProfile,
@@ -141,10 +142,10 @@ pub fn kolmogorov_q(
     rows
 }
 
-/// Mean and variance of the saturated one-interval change `δ = A - C` with
-/// `C ~ Poisson(q Δ / x)`, given the empirical distribution of arrivals in the interval
-/// (`arrival_pmf[a]`): the exact convolution behind the saturated regime of §4.3.4. Returns the distribution of
-/// `δ` as `(offset, probs)` with `δ = offset + index`.
+/// Mean and variance of the saturated one-interval change `δ = A - C` with `C ~ Poisson(q Δ / x)`,
+/// given the empirical distribution of arrivals in the interval (`arrival_pmf[a]`): the exact
+/// convolution behind the saturated regime of §4.3.4. Returns the distribution of `δ` as
+/// `(offset, probs)` with `δ = offset + index`.
 pub fn saturated_convolution(
     arrival_pmf: &[f64],
     q: usize,

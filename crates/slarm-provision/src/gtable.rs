@@ -1,9 +1,9 @@
-//! `Q_s(p, n)` and the confidence table `g_s(p)` (Sung 2006, §4.2.3, Eqs. 4.3-4.6), with an explicit
-//! NONE (`None`) where even an empty system misses the SLA (the thesis assumes g exists).
+//! `Q_s(p, n)` and the confidence table `g_s(p)` (Sung 2006, §4.2.3, Eqs. 4.3-4.6), with an
+//! explicit NONE (`None`) where even an empty system misses the SLA (the thesis assumes g exists).
 //!
-//! Monte Carlo design (§4.2.3 leaves it open; docs/decisions.md): common random numbers across `n`, `s` and `p`; per run
-//! `N_r = max{n : all jobs finish by d}` (monotone in `n` by FCFS monotonicity), `Q(n) =
-//! #{r : N_r >= n} / R` and `g = max{n : Q(n) >= y}`, i.e. the `(f+1)`-th smallest `N_r`
+//! Monte Carlo design (§4.2.3 leaves it open; docs/decisions.md): common random numbers across `n`,
+//! `s` and `p`; per run `N_r = max{n : all jobs finish by d}` (monotone in `n` by FCFS
+//! monotonicity), `Q(n) = #{r : N_r >= n} / R` and `g = max{n : Q(n) >= y}`, i.e. the `(f+1)`-th smallest `N_r`
 //! with `f = floor((1 - y) R)` allowed failures. Only the `f + 1` smallest `N_r` per cell are
 //! needed, so a run that is feasible at the current `(f+1)`-th smallest costs one check.
 
@@ -37,7 +37,8 @@ pub struct GTable {
     /// server count (serialised as a list of rows).
     #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::array2"))]
     pub values: Array2<Option<u32>>,
-    /// Jobs replayed by the Monte Carlo kernel to build it (machine-independent work, E5).
+    /// Jobs replayed by the Monte Carlo kernel to build it (machine-independent work, for timing
+    /// comparisons as in Fig. 5.17).
     #[cfg_attr(feature = "serde", serde(default))]
     pub replays: u64,
 }
@@ -113,8 +114,8 @@ pub fn g_exact_row(params: &Params, s: usize, p: usize) -> Option<u32> {
     g_from_row(&h, params.y)
 }
 
-/// `g` from the backward Kolmogorov approximation (Poisson-rate approximation of the generator: RK2,
-/// dt = 5 s, `n_states` states).
+/// `g` from the backward Kolmogorov approximation (Poisson-rate approximation of the generator:
+/// RK2, dt = 5 s, `n_states` states).
 pub fn g_kolmogorov(params: &Params, profile: &ArrivalProfile, n_states: usize) -> GTable {
     let cols: Vec<Vec<Vec<f64>>> = map_range(params.p_min..params.p_max + 1, |p| {
         kolmogorov_q(params, profile, p, n_states, 5.0)
@@ -318,12 +319,12 @@ impl GCells<'_> {
 /// Monte Carlo `g_s(p)` for the decision points `s_list` and the server counts `servers`
 /// (`values[s index][p - servers.start()]`), with the number of jobs replayed.
 ///
-/// Per cell `g` is the `(f+1)`-th smallest `N_r` (the `Q >= y` cut of Eq. 4.4). A pilot chunk of runs
-/// gives a ceiling per cell (its own `(f+1)`-th smallest `N_r`, which bounds `g` from above);
-/// the remaining runs are split into fixed chunks (rayon), where a run costs one feasibility
-/// check at the chunk's current cut and a binary search only when `N_r` lies below it. The
-/// result is the exact order statistic, so it depends on the inputs only, not on the chunking
-/// or the thread count.
+/// Per cell `g` is the `(f+1)`-th smallest `N_r` (the `Q >= y` cut of Eq. 4.4). A pilot chunk of
+/// runs gives a ceiling per cell (its own `(f+1)`-th smallest `N_r`, which bounds `g` from above);
+/// the remaining runs are split into fixed chunks (rayon), where a run costs one feasibility check
+/// at the chunk's current cut and a binary search only when `N_r` lies below it. The result is the
+/// exact order statistic, so it depends on the inputs only, not on the chunking or the thread
+/// count.
 pub fn g_monte_carlo(
     params: &Params,
     profile: &ArrivalProfile,

@@ -182,7 +182,8 @@ pub struct KTable {
     pub cells: Array2<KCell>,
     /// `K_s`: cumulative maximum increase from time 0 (§4.3.4).
     pub bound: Vec<usize>,
-    /// Jobs replayed by the Monte Carlo kernels to build it (machine-independent work, E5).
+    /// Jobs replayed by the Monte Carlo kernels to build it (machine-independent work, for timing
+    /// comparisons as in Fig. 5.17).
     #[cfg_attr(feature = "serde", serde(default))]
     pub replays: u64,
 }
@@ -246,7 +247,8 @@ impl KTable {
 pub struct KConfig {
     /// Runs of the saturated simulation per `q` (1,000 in the thesis).
     pub saturated_runs: usize,
-    /// Runs per special cell (unspecified in the thesis; 10,000 or more keep the noise small, docs/decisions.md).
+    /// Runs per special cell (unspecified in the thesis; 10,000 or more keep the noise small,
+    /// docs/decisions.md).
     pub special_runs: usize,
     /// Exact pure-death transitions for `s >= u`.
     pub exact_after_u: bool,

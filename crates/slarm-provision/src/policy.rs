@@ -1,5 +1,6 @@
-//! The provisioning heuristics behind one trait (Sung 2006, §4.2.1-§4.2.2 and §4.3.3-§4.3.6): H1, H2 (stateful), H3, H4,
-//! H5 and a static allocation, all returning a change clamped so `p + Δ ∈ [p_min, p_max]`.
+//! The provisioning heuristics behind one trait (Sung 2006, §4.2.1-§4.2.2 and §4.3.3-§4.3.6): H1,
+//! H2 (stateful), H3, H4, H5 and a static allocation, all returning a change clamped so `p + Δ ∈
+//! [p_min, p_max]`.
 
 use std::sync::Arc;
 

@@ -287,10 +287,10 @@ pub fn chunked_fold<T: Send>(
     }
 }
 
-/// Random inputs of one Monte Carlo run (common random numbers across cells): a full arrival
-/// stream from time 0 (the generator is Markov in the last arrival time, so a
-/// simulation starting at `s > 0` keeps the arrivals after `sΔ` of a stream from 0), one service time per arrival, and a separate service
-/// sequence for initial jobs.
+/// Random inputs of one Monte Carlo run (common random numbers across cells): a full arrival stream
+/// from time 0 (the generator is Markov in the last arrival time, so a simulation starting at
+/// `s > 0` keeps the arrivals after `sΔ` of a stream from 0), one service time per arrival, and a
+/// separate service sequence for initial jobs.
 #[derive(Debug, Clone)]
 pub struct RunSample {
     /// Arrival times in seconds.

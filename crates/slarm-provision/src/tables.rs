@@ -39,9 +39,9 @@ impl McSizes {
         }
     }
 
-    /// The reproduction's sizes (`reproduce --scale paper`): 400,000 runs per g cell below `u`
-    /// (g within about ±2 jobs at 95 %), 1,000 saturated runs per `q` (the thesis) and 10,000
-    /// runs per special k cell (sizes the thesis leaves open); exact pure-death chains after `u`. Standard
+    /// The reproduction's sizes (`reproduce --scale paper`): 400,000 runs per g cell below `u` (g
+    /// within about ±2 jobs at 95 %), 1,000 saturated runs per `q` (the thesis) and 10,000 runs per
+    /// special k cell (sizes the thesis leaves open); exact pure-death chains after `u`. Standard
     /// errors in docs/decisions.md.
     pub fn paper() -> Self {
         Self::sizes(400_000, false, 1000, 10_000)
@@ -53,7 +53,7 @@ impl McSizes {
         Self::sizes(100_000, false, 1000, 10_000)
     }
 
-    /// The scalability experiment E5 (Fig. 5.17): g only for `p = p_max` below `u` (what the
+    /// The scalability test of §5.4.4 (Fig. 5.17): g only for `p = p_max` below `u` (what the
     /// thesis times) with 20,000 runs, 1,000 saturated and 4,000 special k runs.
     pub fn scalability() -> Self {
         Self::sizes(20_000, true, 1000, 4000)

@@ -1,4 +1,5 @@
-//! A hand-checkable toy of the backward recursion (§4.3.4, Eqs. 4.9-4.26), every L value and argmin to 1e-6.
+//! A hand-checkable toy of the backward recursion (§4.3.4, Eqs. 4.9-4.26), every L value and argmin
+//! to 1e-6.
 #![allow(clippy::unwrap_used, clippy::needless_range_loop)]
 
 use std::sync::Arc;
