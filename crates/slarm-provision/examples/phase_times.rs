@@ -60,9 +60,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     println!("sizes {}: {sizes:?}", args[0]);
+    #[cfg(feature = "parallel")]
+    let threads = rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    let threads = 1;
     println!(
-        "threads {}, load {}",
-        rayon::current_num_threads(),
+        "threads {threads}, load {}",
         std::fs::read_to_string("/proc/loadavg")
             .unwrap_or_default()
             .trim()

@@ -1,13 +1,13 @@
-//! The job arrival profile `a(x)` (Eq. 5.1) and the thesis's stream generator (spec §5, §6).
+//! The job arrival profile `a(x)` (Eq. 5.1) and the thesis's stream generator (Sung 2006, §5.1.1).
 
 use rand::Rng;
 use rand_distr::{Distribution, Exp1};
-use serde::{Deserialize, Serialize};
 
 use crate::error::{ProvisionError, Result};
 
 /// The arrival profile: gaps are `Exp(base_mean) · a(last arrival)` until `u_secs`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ArrivalProfile {
     /// Mean of the base exponential in seconds (480, or 2400 / p_max in Table 5.1).
     pub base_mean_secs: f64,
@@ -17,8 +17,9 @@ pub struct ArrivalProfile {
     pub coefficients: [f64; 3],
 }
 
-/// Per-stream statistics of the generator, as the thesis reports them (spec §7.2).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// Per-stream statistics of the generator, as the thesis reports them (§5.1.1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamStats {
     /// Number of arrivals.
     pub count: usize,
@@ -36,7 +37,8 @@ impl ArrivalProfile {
         }
     }
 
-    /// The scalability variant of Table 5.1: base mean `2400 / p_max` s (spec §6 \[D\]).
+    /// The scalability variant of Table 5.1: base mean `2400 / p_max` s (our rule: it reproduces
+    /// the thesis's Table 5.1).
     pub fn scaled_for(p_max: usize) -> Result<Self> {
         if p_max == 0 {
             return Err(ProvisionError::invalid("p_max", p_max, "must be >= 1"));
@@ -103,7 +105,7 @@ impl ArrivalProfile {
         }
     }
 
-    /// One arrival stream, exactly as the thesis's generator (spec §5): `t = x + z · a(x)`
+    /// One arrival stream, exactly as the thesis's generator (§5.1.1): `t = x + z · a(x)`
     /// with `z ~ Exp(base)`, stopping (and discarding) at the first `t > u`.
     ///
     /// ```
@@ -140,7 +142,7 @@ impl ArrivalProfile {
     }
 }
 
-/// Statistics of one stream (the thesis's definition of mean gap, spec §7.2).
+/// Statistics of one stream (the thesis's definition of mean gap, §5.1.1).
 pub fn stream_stats(stream: &[f64]) -> StreamStats {
     let count = stream.len();
     let mean_gap_secs = match stream.last() {
@@ -159,12 +161,12 @@ mod tests {
 
     #[test]
     fn profile_values() {
-        // spec §2 Eq. 5.1 [D]: a(28,800) = 0.49999, a(57,600) = 1.99998
+        // Eq. 5.1: a(28,800) = 0.49999, a(57,600) = 1.99998
         let p = ArrivalProfile::thesis();
         assert!((p.a(0.0) - 2.0).abs() < 1e-12);
         assert!((p.a(28_800.0) - 0.49999).abs() < 1e-4);
         assert!((p.a(57_600.0) - 1.99998).abs() < 1e-4);
-        // spec §7.2: expected count 145.1
+        // expected count 145.1 (thesis: 145.27 over 1,000 streams)
         assert!((p.expected_count() - 145.1).abs() < 0.2);
     }
 

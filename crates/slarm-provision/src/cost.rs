@@ -1,9 +1,7 @@
-//! Time-varying server cost `c_t` (spec §6, §10.3): the five presets of the thesis's Fig. 5.4
-//! as the spec's **reconstruction** (the thesis gives no formulas, spec §8 A2) and
-//! user-supplied tabulated series (piecewise constant or piecewise linear), each with an
-//! exact integral. Time is in decision intervals.
-
-use serde::{Deserialize, Serialize};
+//! Time-varying server cost `c_t` (Sung 2006, §4.1, Eq. 4.1): the five presets of the thesis's Fig.
+//! 5.4 (§5.3) as a **reconstruction** (the thesis draws them but gives no formulas) and
+//! user-supplied tabulated series (piecewise constant or piecewise linear), each with an exact
+//! integral. Time is in decision intervals.
 
 use crate::error::{ProvisionError, Result};
 
@@ -13,15 +11,16 @@ pub trait CostFunction {
     fn c(&self, t: f64) -> f64;
     /// Exact `∫_a^b c(t) dt` (0 if `b <= a`).
     fn integral(&self, a: f64, b: f64) -> f64;
-    /// `c_max = max_{t = 0, 1, ..., d} c(t)` over integer t (spec Eq. 4.10, §8 A22).
+    /// `c_max = max_{t = 0, 1, ..., d} c(t)` over integer t (Eq. 4.10).
     fn c_max(&self, d: usize) -> f64 {
         (0..=d).map(|t| self.c(t as f64)).fold(0.0, f64::max)
     }
 }
 
-/// The five shapes of Fig. 5.4 (spec §6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// The five shapes of Fig. 5.4 (§5.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum CostShape {
     /// CF1: `c = lo`.
     Uniform,
@@ -72,8 +71,9 @@ impl CostShape {
 }
 
 /// A cost function: a reconstructed preset, or a user series.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Cost {
     /// `c(t) = c0 + c1 t + c2 t²` (the presets reduce to this).
     Quadratic {
@@ -102,7 +102,8 @@ pub enum Cost {
 }
 
 impl Cost {
-    /// Preset `shape` on `[0, d]` with range `[lo, hi]` (spec §6 reconstruction, default [1, 2]).
+    /// Preset `shape` on `[0, d]` with range `[lo, hi]` (our reconstruction of Fig. 5.4, default
+    /// [1, 2]).
     ///
     /// ```
     /// use slarm_provision::{Cost, CostFunction, CostShape};
@@ -329,7 +330,7 @@ mod tests {
 
     #[test]
     fn presets_match_reconstruction() {
-        // spec §6: CF2 = 1 + τ, CF3 = 2 - τ, CF5 peaks at d/2 = 46 with 2.
+        // the reconstruction: CF2 = 1 + τ, CF3 = 2 - τ, CF5 peaks at d/2 = 46 with 2.
         let d = 92;
         let c2 = Cost::preset(CostShape::Increasing, d, 1.0, 2.0).unwrap();
         assert!((c2.c(46.0) - 1.5).abs() < 1e-12);

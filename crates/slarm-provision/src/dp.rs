@@ -1,13 +1,14 @@
-//! The backward recursion for the expected cost-to-go tables `L` (H3), `L'` (H4) and `L''`
-//! (H5) with their argmin (decision) tables, exactly as spec §3.3 (Eqs. 4.9-4.26): shared
-//! base case (Eq. 4.12, with the removal cost `L*` and the expected penalty), forced branch
-//! when `n >= g_s(p_max)` (or `>` by switch), removal cost `M* = (p - q) ∫_s^{s+r2} c`, the
-//! table domain `N[s] = min(K_s, 2γ)` with `m` clamped to `N[s+1]` (spec §8 A7), and the
-//! p-independent expectation `E[q] = Σ_m k_s(q, n, m) L_{s+1}(q, m)` factored out.
+//! The backward recursion for the expected cost-to-go tables `L` (H3), `L'` (H4) and `L''` (H5)
+//! with their argmin (decision) tables, exactly as Sung 2006, §4.3.4 ("Algorithm 4", Eqs.
+//! 4.9-4.26): shared base case (Eq. 4.12, with the removal cost `L*` and the expected penalty),
+//! forced branch when `n >= g_s(p_max)` (or `>` by switch), removal cost
+//! `M* = (p - q) ∫_s^{s+r2} c`, the table domain `N[s] = min(K_s, 2γ)` with `m` clamped to
+//! `N[s+1]` (the thesis's domain `n <= min(g_s(p_max), K_s)` is too small for the recursion), and
+//! the p-independent expectation `E[q] = Σ_m k_s(q, n, m) L_{s+1}(q, m)` factored out.
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use ndarray::Array2;
 
 use crate::cost::CostFunction;
 use crate::error::{ProvisionError, Result};
@@ -16,8 +17,9 @@ use crate::ktable::KTable;
 use crate::params::{NextTable, Params, TieBreak};
 
 /// Which cost-aware heuristic a table belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Variant {
     /// H3: `L`, full q range, removal term `M*`.
     H3,
@@ -27,8 +29,9 @@ pub enum Variant {
     H5,
 }
 
-/// Cost integrals the recursion needs (spec §3.3 inputs), in cost units.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Cost integrals the recursion needs (§4.3.2-§4.3.4), in cost units.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CostInputs {
     /// `cbar[s] = ∫_s^{s+1} c_t dt`, `s = 0..d-1`.
     pub cbar: Vec<f64>,
@@ -64,9 +67,11 @@ impl CostInputs {
     }
 }
 
-/// One cost table with its decisions: `values[s][p - p_min][n]`, `choice[s][p - p_min][n]`
-/// for `s = 1..=d-1` (row `s = 0` is empty), `n = 0..=n_max[s]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One cost table with its decisions: per decision point `s = 1..=d-1` a `p × n` table,
+/// `values[s][[p - p_min, n]]` and `choice[s][[p - p_min, n]]` for `n = 0..=n_max[s]`
+/// (`s = 0` is the empty 0 × 0 table). Serialised as nested lists `[s][p - p_min][n]`.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CostTable {
     /// The heuristic.
     pub variant: Variant,
@@ -75,20 +80,21 @@ pub struct CostTable {
     /// Domain `N[s]` per decision point.
     pub n_max: Vec<usize>,
     /// Expected cost to go.
-    pub values: Vec<Vec<Vec<f64>>>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::vec_array2"))]
+    pub values: Vec<Array2<f64>>,
     /// The minimising (or forced) number of servers for `[s, s+1)`.
-    pub choice: Vec<Vec<Vec<u32>>>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::vec_array2"))]
+    pub choice: Vec<Array2<u32>>,
     /// Terms `k_s(q, n, m) · L_{s+1}(q, m)` plus evaluations of `M_s` spent building it
-    /// (machine-independent work, E5).
-    #[serde(default)]
+    /// (machine-independent work, for timing comparisons as in Fig. 5.17).
+    #[cfg_attr(feature = "serde", serde(default))]
     pub work: u64,
 }
 
 impl CostTable {
     /// `L_s(p, n)` with `n` clamped to the domain.
     pub fn value(&self, s: usize, p: usize, n: usize) -> f64 {
-        let row = &self.values[s][p - self.p_min];
-        row[n.min(self.n_max[s])]
+        self.values[s][[p - self.p_min, n.min(self.n_max[s])]]
     }
 }
 
@@ -186,7 +192,7 @@ impl Step<'_> {
         let mut terms = 0;
         for q in self.params.p_min..=hi {
             let dist = self.k.dist(s, q, n)?;
-            let row = &next.values[s + 1][q - self.params.p_min];
+            let row = next.values[s + 1].row(q - self.params.p_min);
             let top = next.n_max[s + 1];
             e[q - self.params.p_min] = dist
                 .probs
@@ -247,7 +253,7 @@ pub fn build_table(
 ) -> Result<CostTable> {
     let d = params.d;
     if g.d() != d
-        || k.cells.len() != d
+        || k.cells.nrows() != d
         || inputs.cbar.len() != d
         || g.p_min != params.p_min
         || g.p_max != params.p_max
@@ -269,19 +275,19 @@ pub fn build_table(
         variant,
         p_min: params.p_min,
         n_max: n_max.clone(),
-        values: vec![Vec::new(); d],
-        choice: vec![Vec::new(); d],
+        values: vec![Array2::zeros((0, 0)); d],
+        choice: vec![Array2::zeros((0, 0)); d],
         work: 0,
     };
     // base case (shared by all variants)
     let sb = d - 1;
-    let mut vals = vec![vec![0.0; n_max[sb] + 1]; np];
-    let mut chs = vec![vec![0u32; n_max[sb] + 1]; np];
+    let mut vals = Array2::zeros((np, n_max[sb] + 1));
+    let mut chs = Array2::zeros((np, n_max[sb] + 1));
     for n in 0..=n_max[sb] {
         for pi in 0..np {
             let (v, l) = step.base_value(params.p_min + pi, n)?;
-            vals[pi][n] = v;
-            chs[pi][n] = l as u32;
+            vals[[pi, n]] = v;
+            chs[[pi, n]] = l as u32;
         }
     }
     t.values[sb] = vals;
@@ -289,8 +295,8 @@ pub fn build_table(
     let mut e = vec![0.0; np];
     for s in (1..d.saturating_sub(1)).rev() {
         let nn = n_max[s] + 1;
-        let mut vals = vec![vec![0.0; nn]; np];
-        let mut chs = vec![vec![0u32; nn]; np];
+        let mut vals = Array2::zeros((np, nn));
+        let mut chs = Array2::zeros((np, nn));
         let mut beta = vec![params.p_min; np];
         for n in 0..nn {
             let hi = params.w(s, n);
@@ -304,15 +310,15 @@ pub fn build_table(
             }
             for pi in 0..np {
                 // H5 has no removal term: under the smallest-q tie rule every p gives the
-                // p_min row (spec §8 A5)
+                // p_min row (L''_s does not depend on p for s <= d - 2, §4.3.6)
                 if variant == Variant::H5 && params.tie_break == TieBreak::Smallest && pi > 0 {
-                    vals[pi][n] = vals[0][n];
-                    chs[pi][n] = chs[0][n];
+                    vals[[pi, n]] = vals[[0, n]];
+                    chs[[pi, n]] = chs[[0, n]];
                     continue;
                 }
                 let (v, q, evals) = step.decide(variant, s, params.p_min + pi, n, beta[pi], &e);
-                vals[pi][n] = v;
-                chs[pi][n] = q as u32;
+                vals[[pi, n]] = v;
+                chs[[pi, n]] = q as u32;
                 beta[pi] = q;
                 t.work += evals;
             }
@@ -329,7 +335,7 @@ impl Plan {
     /// ```
     /// use std::sync::Arc;
     /// use slarm_provision::{dp::{Plan, Variant}, ktable::k_table_no_arrivals, Cost, CostShape, GTable, Params};
-    /// // spec Appendix B toy: no arrivals, d = 4, 1..3 servers, x = 0.5, y = 0.9
+    /// // a hand-checkable toy: no arrivals, d = 4, 1..3 servers, x = 0.5, y = 0.9
     /// let params = Params { delta_secs: 1.0, u: 0, d: 4, p_min: 1, p_max: 3, y: 0.9,
     ///     mean_service_secs: 0.5, r1_secs: 0.0, r2_secs: 0.1, ..Params::thesis() };
     /// let g = slarm_provision::gtable::g_table(&params, &slarm_provision::ArrivalProfile::thesis(),
@@ -370,8 +376,8 @@ impl Plan {
         }
     }
 
-    /// The number of servers to use in `[s, s+1)` at decision point `s` (1..=d-1) with `p`
-    /// servers and `n` jobs (spec §4, H3/H4/H5): the stored argmin, Eq. 4.9 at `s = d-1`,
+    /// The number of servers to use in `[s, s+1)` at decision point `s` (1..=d-1) with `p` servers
+    /// and `n` jobs (§4.3.3, §4.3.5, §4.3.6: H3/H4/H5): the stored argmin, Eq. 4.9 at `s = d-1`,
     /// and an on-the-fly evaluation of `M_s` with clamped `L_{s+1}` outside the table domain.
     pub fn decide(&self, v: Variant, s: usize, p: usize, n: usize) -> Result<usize> {
         let params = &self.params;
@@ -392,7 +398,7 @@ impl Plan {
         }
         let t = self.table(v);
         if n <= t.n_max[s] {
-            return Ok(t.choice[s][p - params.p_min][n] as usize);
+            return Ok(t.choice[s][[p - params.p_min, n]] as usize);
         }
         let next = match (v, params.h45_next_table) {
             (Variant::H3, _) | (_, NextTable::SameVariant) => t,
@@ -401,7 +407,7 @@ impl Plan {
         let hi = params.w(s, n);
         let mut e = vec![0.0; params.n_counts()];
         step.expectations(s, n, hi, next, &mut e)?;
-        let lo = t.choice[s][p - params.p_min][t.n_max[s]] as usize;
+        let lo = t.choice[s][[p - params.p_min, t.n_max[s]]] as usize;
         Ok(step.decide(v, s, p, n, lo, &e).1)
     }
 }

@@ -1,4 +1,5 @@
-//! The evaluation simulator (spec §5 \[R\], §10.8): the controlled cluster over `[0, d]`,
+//! The evaluation simulator (Sung 2006, §5.4; event rules the thesis leaves open are in
+//! docs/decisions.md): the controlled cluster over `[0, d]`,
 //! starting empty with `p_min` servers, FCFS, decision epochs at `sΔ` for `s = 1..d-1`,
 //! deployment delay `r_1` (paid, not serving), removal period `r_2` (paid, not serving),
 //! removal of idle servers first, then deploying ones, then the busy server whose job started
@@ -6,25 +7,25 @@
 
 use std::collections::BTreeMap;
 
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use slarm_stats::{RngStreams, Welford};
 
 use crate::arrival::ArrivalProfile;
 use crate::cost::CostFunction;
 use crate::error::{ProvisionError, Result};
+use crate::par::map_range;
 use crate::params::Params;
 use crate::policy::Policy;
 use crate::queue::exp_vec;
 
 const TAG_EVAL: u64 = 0x6501;
 
-/// What one run records (spec §10.8).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What one run records (the metrics of §5.4: servers, cost, deployments, late jobs).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunMetrics {
     /// Total cost `C` (Eq. 4.1), server usage only.
     pub cost: f64,
-    /// Decision epochs with `Δ > 0` (spec §8 A15 primary metric).
+    /// Decision epochs with `Δ > 0` (the thesis's "number of deployments", §5.4.3).
     pub deployments: u32,
     /// Servers added in total.
     pub servers_added: u32,
@@ -211,7 +212,8 @@ fn check_stream(arrivals: &[f64], services: &[f64]) -> Result<()> {
 }
 
 /// Means and 95 % confidence intervals over runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Evaluation {
     /// Policy name.
     pub policy: String,
@@ -314,7 +316,7 @@ pub fn aggregate(policy: &str, runs: &[RunMetrics]) -> Evaluation {
 /// let cost = Cost::preset(CostShape::Uniform, p.d, 1.0, 2.0).unwrap();
 /// let ev = evaluate(&p, &ArrivalProfile::thesis(), &cost, &|| Ok(Box::new(Static::new(p.clone(), 4))),
 ///     &slarm_stats::RngStreams::new(3), 50).unwrap();
-/// // static 4 from s = 1: p_min = 1 server on [0, 1), then 4 more-or-less to d = 92 (spec §7.2: 368 at 4 from 0)
+/// // static 4 from s = 1: p_min = 1 server on [0, 1), then 4 more-or-less to d = 92 (368 at 4 from time 0)
 /// assert!(ev.mean_cost > 360.0 && ev.mean_cost < 368.0);
 /// ```
 pub fn evaluate(
@@ -325,17 +327,16 @@ pub fn evaluate(
     streams: &RngStreams,
     runs: usize,
 ) -> Result<Evaluation> {
-    let metrics: Vec<RunMetrics> = (0..runs)
-        .into_par_iter()
-        .map(|r| {
-            let mut ra = streams.stream(&[TAG_EVAL, r as u64, 0]);
-            let arrivals = profile.generate(&mut ra);
-            let mut rs = streams.stream(&[TAG_EVAL, r as u64, 1]);
-            let services = exp_vec(&mut rs, arrivals.len(), params.mean_service_secs);
-            let mut pol = make_policy()?;
-            simulate_run(params, cost, pol.as_mut(), &arrivals, &services)
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let metrics: Vec<RunMetrics> = map_range(0..runs, |r| {
+        let mut ra = streams.stream(&[TAG_EVAL, r as u64, 0]);
+        let arrivals = profile.generate(&mut ra);
+        let mut rs = streams.stream(&[TAG_EVAL, r as u64, 1]);
+        let services = exp_vec(&mut rs, arrivals.len(), params.mean_service_secs);
+        let mut pol = make_policy()?;
+        simulate_run(params, cost, pol.as_mut(), &arrivals, &services)
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>>>()?;
     let name = make_policy()?.name();
     Ok(aggregate(&name, &metrics))
 }

@@ -1,4 +1,4 @@
-//! Exact and semi-analytic validators (spec §3.1, §3.2, §10.6, Appendix A): the pure-death
+//! Exact and semi-analytic validators (Sung 2006, §4.2.3, §4.3.4): the pure-death
 //! chain for `s >= u` (absorption probability `Q` and one-interval transition `k`) by
 //! uniformisation, the saturated one-interval shift as a convolution of arrival counts with
 //! Poisson completions, and the backward Kolmogorov ODE of the `M_t/M/p` approximation.
@@ -94,9 +94,10 @@ pub fn g_from_row(q: &[f64], y: f64) -> Option<u32> {
     }
 }
 
-/// Backward Kolmogorov solution of the `M_t/M/p` queue with Poisson arrivals at the
-/// profile's rate (spec Appendix A): `Q[s][k]` for `s = 0..=d`, `k = 0..=n_states`, solved
-/// with a midpoint RK2 step of `dt_secs` seconds; states above `n_states` count as failure.
+/// Backward Kolmogorov solution of the `M_t/M/p` queue with Poisson arrivals at the profile's rate
+/// (a Poisson approximation of the thesis's generator): `Q[s][k]` for `s = 0..=d`,
+/// `k = 0..=n_states`, solved with a midpoint RK2 step of `dt_secs` seconds; states above `n_states`
+/// count as failure.
 pub fn kolmogorov_q(
     params: &Params,
     profile: &ArrivalProfile,
@@ -141,10 +142,10 @@ pub fn kolmogorov_q(
     rows
 }
 
-/// Mean and variance of the saturated one-interval change `δ = A - C` with
-/// `C ~ Poisson(q Δ / x)`, given the empirical distribution of arrivals in the interval
-/// (`arrival_pmf[a]`): the exact convolution of spec §3.2 \[D\]. Returns the distribution of
-/// `δ` as `(offset, probs)` with `δ = offset + index`.
+/// Mean and variance of the saturated one-interval change `δ = A - C` with `C ~ Poisson(q Δ / x)`,
+/// given the empirical distribution of arrivals in the interval (`arrival_pmf[a]`): the exact
+/// convolution behind the saturated regime of §4.3.4. Returns the distribution of `δ` as
+/// `(offset, probs)` with `δ = offset + index`.
 pub fn saturated_convolution(
     arrival_pmf: &[f64],
     q: usize,
@@ -178,10 +179,10 @@ mod tests {
 
     #[test]
     fn one_job_one_interval() {
-        // spec §7.2: one job finishes within one interval w.p. 1 - e^{-0.75} = 0.527633
+        // one job finishes within one interval w.p. 1 - e^{-0.75} = 0.527633
         let h = pure_death_absorb(1, 0.75, 1);
         assert!((h[1] - 0.527_633).abs() < 1e-6);
-        // spec §3.2 [D]: binomial for n <= q
+        // binomial for n <= q
         let k = pure_death_transition(5, 3, 0.75);
         let e = (-0.75f64).exp();
         for m in 0..=3usize {

@@ -1,21 +1,22 @@
-//! `Q_s(p, n)` and the confidence table `g_s(p)` (spec §3.1, Eqs. 4.3-4.6), with an explicit
-//! NONE (`None`) where even an empty system misses the SLA (spec §8 A8).
+//! `Q_s(p, n)` and the confidence table `g_s(p)` (Sung 2006, §4.2.3, Eqs. 4.3-4.6), with an
+//! explicit NONE (`None`) where even an empty system misses the SLA (the thesis assumes g exists).
 //!
-//! Monte Carlo design (spec §3.1 \[R\]): common random numbers across `n`, `s` and `p`; per run
-//! `N_r = max{n : all jobs finish by d}` (monotone in `n` by FCFS monotonicity), `Q(n) =
-//! #{r : N_r >= n} / R` and `g = max{n : Q(n) >= y}`, i.e. the `(f+1)`-th smallest `N_r`
+//! Monte Carlo design (§4.2.3 leaves it open; docs/decisions.md): common random numbers across `n`,
+//! `s` and `p`; per run `N_r = max{n : all jobs finish by d}` (monotone in `n` by FCFS
+//! monotonicity), `Q(n) = #{r : N_r >= n} / R` and `g = max{n : Q(n) >= y}`, i.e. the `(f+1)`-th smallest `N_r`
 //! with `f = floor((1 - y) R)` allowed failures. Only the `f + 1` smallest `N_r` per cell are
 //! needed, so a run that is feasible at the current `(f+1)`-th smallest costs one check.
 
 use std::collections::BinaryHeap;
 
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use ndarray::Array2;
+
 use slarm_stats::RngStreams;
 
 use crate::arrival::ArrivalProfile;
 use crate::error::{ProvisionError, Result};
 use crate::exact::{g_from_row, kolmogorov_q, pure_death_absorb};
+use crate::par::{map_range, map_vec};
 use crate::params::Params;
 use crate::queue::{all_done_by, chunked, FreeTimes, RunSample};
 
@@ -25,26 +26,40 @@ const TAG_G: u64 = 0x6701;
 const PILOT_SHARE: usize = 32;
 
 /// `g_s(p)` for `s = 0..=d`, `p = p_min..=p_max`; `None` is the thesis's NONE (-1).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GTable {
     /// Smallest server count.
     pub p_min: usize,
     /// Largest server count.
     pub p_max: usize,
-    /// `values[s][p - p_min]`.
-    pub values: Vec<Vec<Option<u32>>>,
-    /// Jobs replayed by the Monte Carlo kernel to build it (machine-independent work, E5).
-    #[serde(default)]
+    /// `values[[s, p - p_min]]`: one row per decision point `s = 0..=d`, one column per
+    /// server count (serialised as a list of rows).
+    #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::array2"))]
+    pub values: Array2<Option<u32>>,
+    /// Jobs replayed by the Monte Carlo kernel to build it (machine-independent work, for timing
+    /// comparisons as in Fig. 5.17).
+    #[cfg_attr(feature = "serde", serde(default))]
     pub replays: u64,
 }
 
 impl GTable {
+    /// A table without decision points (all NONE), for policies that never read it.
+    pub fn empty(p_min: usize, p_max: usize) -> Self {
+        Self {
+            p_min,
+            p_max,
+            values: Array2::from_elem((0, (p_max + 1).saturating_sub(p_min)), None),
+            replays: 0,
+        }
+    }
+
     /// `g_s(p)`, `None` for NONE or out of range.
     pub fn get(&self, s: usize, p: usize) -> Option<u32> {
         if p < self.p_min || p > self.p_max {
             return None;
         }
-        self.values.get(s).and_then(|r| r[p - self.p_min])
+        self.values.get((s, p - self.p_min)).copied().flatten()
     }
 
     /// `g_s(p)` as the thesis prints it (-1 for NONE).
@@ -52,7 +67,7 @@ impl GTable {
         self.get(s, p).map_or(-1, i64::from)
     }
 
-    /// `v(s, n) = min{p : g_s(p) >= n}`, or `p_max + 1` if none (spec §4, Eq. 4.5).
+    /// `v(s, n) = min{p : g_s(p) >= n}`, or `p_max + 1` if none (§4.2.1, Eq. 4.5).
     pub fn v(&self, s: usize, n: usize) -> usize {
         (self.p_min..=self.p_max)
             .find(|&p| self.get(s, p).is_some_and(|g| g as usize >= n))
@@ -61,12 +76,12 @@ impl GTable {
 
     /// Number of decision points covered minus one (`d`).
     pub fn d(&self) -> usize {
-        self.values.len().saturating_sub(1)
+        self.values.nrows().saturating_sub(1)
     }
 
-    /// Enforces `g_s(p)` non-decreasing in `p` (cumulative max, spec §3.1 \[R\]).
+    /// Enforces `g_s(p)` non-decreasing in `p` (cumulative max: Monte Carlo noise can break it).
     pub fn monotonise(&mut self) {
-        for row in &mut self.values {
+        for mut row in self.values.rows_mut() {
             for i in 1..row.len() {
                 if row[i] < row[i - 1] {
                     row[i] = row[i - 1];
@@ -77,16 +92,17 @@ impl GTable {
 }
 
 /// How `g` is computed.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GConfig {
-    /// Monte Carlo runs per cell (spec recommends >= 1e5; see docs/decisions.md).
+    /// Monte Carlo runs per cell (100,000 or more; see docs/decisions.md).
     pub runs: usize,
     /// Use the exact pure-death chain for `s >= u` instead of Monte Carlo (it is exact there).
     pub exact_after_u: bool,
     /// Simulate only `p = p_max` below `u`, leaving NONE for smaller `p` there: what the
     /// thesis times in Fig. 5.17 and all that H3-H5 read (the forced branch; the base case
     /// uses `g_{d-1}`, exact). H1/H2 need the full table.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub p_max_only: bool,
 }
 
@@ -98,15 +114,15 @@ pub fn g_exact_row(params: &Params, s: usize, p: usize) -> Option<u32> {
     g_from_row(&h, params.y)
 }
 
-/// `g` from the backward Kolmogorov approximation (spec Appendix A: dt = 5 s, `n_states`).
+/// `g` from the backward Kolmogorov approximation (Poisson-rate approximation of the generator:
+/// RK2, dt = 5 s, `n_states` states).
 pub fn g_kolmogorov(params: &Params, profile: &ArrivalProfile, n_states: usize) -> GTable {
-    let cols: Vec<Vec<Vec<f64>>> = (params.p_min..=params.p_max)
-        .into_par_iter()
-        .map(|p| kolmogorov_q(params, profile, p, n_states, 5.0))
-        .collect();
-    let values = (0..=params.d)
-        .map(|s| cols.iter().map(|c| g_from_row(&c[s], params.y)).collect())
-        .collect();
+    let cols: Vec<Vec<Vec<f64>>> = map_range(params.p_min..params.p_max + 1, |p| {
+        kolmogorov_q(params, profile, p, n_states, 5.0)
+    });
+    let values = Array2::from_shape_fn((params.d + 1, cols.len()), |(s, pi)| {
+        g_from_row(&cols[pi][s], params.y)
+    });
     GTable {
         p_min: params.p_min,
         p_max: params.p_max,
@@ -115,12 +131,12 @@ pub fn g_kolmogorov(params: &Params, profile: &ArrivalProfile, n_states: usize) 
     }
 }
 
-/// Monte Carlo estimate of `Q_s(p, n)` (kernel (a) of spec §10.4) with `runs` runs.
+/// Monte Carlo estimate of `Q_s(p, n)` (§4.2.3) with `runs` runs.
 ///
 /// ```
 /// use slarm_provision::{gtable::q_monte_carlo, ArrivalProfile, Params};
 /// let p = Params::thesis();
-/// // a static cluster of 2 servers misses the deadline in most runs (spec §7.2: 0.837)
+/// // a static cluster of 2 servers misses the deadline in most runs (about 0.84)
 /// let q = q_monte_carlo(&p, &ArrivalProfile::thesis(), &slarm_stats::RngStreams::new(1), 0, 2, 0, 400);
 /// assert!(q < 0.3);
 /// ```
@@ -135,32 +151,31 @@ pub fn q_monte_carlo(
 ) -> f64 {
     let t0 = s as f64 * params.delta_secs;
     let deadline = params.d_secs();
-    let ok: usize = (0..runs)
-        .into_par_iter()
-        .map(|r| {
-            let smp = RunSample::draw(
-                streams,
-                TAG_G,
-                r as u64,
-                profile,
-                params.mean_service_secs,
-                n,
-            );
-            let w = smp.window(t0, f64::INFINITY);
-            usize::from(all_done_by(
-                p,
-                t0,
-                &smp.initial_service,
-                &smp.arrivals[w.clone()],
-                &smp.arrival_service[w],
-                deadline,
-            ))
-        })
-        .sum();
+    let ok: usize = map_range(0..runs, |r| {
+        let smp = RunSample::draw(
+            streams,
+            TAG_G,
+            r as u64,
+            profile,
+            params.mean_service_secs,
+            n,
+        );
+        let w = smp.window(t0, f64::INFINITY);
+        usize::from(all_done_by(
+            p,
+            t0,
+            &smp.initial_service,
+            &smp.arrivals[w.clone()],
+            &smp.arrival_service[w],
+            deadline,
+        ))
+    })
+    .into_iter()
+    .sum();
     ok as f64 / runs.max(1) as f64
 }
 
-/// One run's feasibility oracle for one server count `p` (the fast kernel (a) of spec §10.4).
+/// One run's feasibility oracle for one server count `p` (the fast g kernel of §4.2.3).
 ///
 /// The initial jobs all start at `t0`, so the workload vector after dispatching the first `n`
 /// of them is `t0 + V_n` with `V_n` independent of `s`: it is computed once per run and `p`
@@ -304,12 +319,12 @@ impl GCells<'_> {
 /// Monte Carlo `g_s(p)` for the decision points `s_list` and the server counts `servers`
 /// (`values[s index][p - servers.start()]`), with the number of jobs replayed.
 ///
-/// Per cell `g` is the `(f+1)`-th smallest `N_r` (spec §3.1 \[R\]). A pilot chunk of runs
-/// gives a ceiling per cell (its own `(f+1)`-th smallest `N_r`, which bounds `g` from above);
-/// the remaining runs are split into fixed chunks (rayon), where a run costs one feasibility
-/// check at the chunk's current cut and a binary search only when `N_r` lies below it. The
-/// result is the exact order statistic, so it depends on the inputs only, not on the chunking
-/// or the thread count.
+/// Per cell `g` is the `(f+1)`-th smallest `N_r` (the `Q >= y` cut of Eq. 4.4). A pilot chunk of
+/// runs gives a ceiling per cell (its own `(f+1)`-th smallest `N_r`, which bounds `g` from above);
+/// the remaining runs are split into fixed chunks (rayon), where a run costs one feasibility check
+/// at the chunk's current cut and a binary search only when `N_r` lies below it. The result is the
+/// exact order statistic, so it depends on the inputs only, not on the chunking or the thread
+/// count.
 pub fn g_monte_carlo(
     params: &Params,
     profile: &ArrivalProfile,
@@ -385,23 +400,25 @@ pub fn g_table(
     };
     let first = servers.start() - params.p_min;
     let (rows, replays) = g_monte_carlo(params, profile, streams, cfg.runs, &mc_s, servers);
-    let mut values = vec![vec![None; np]; params.d + 1];
+    let mut values = Array2::from_elem((params.d + 1, np), None);
     for (row, &s) in rows.into_iter().zip(&mc_s) {
-        values[s][first..].copy_from_slice(&row);
+        for (j, g) in row.into_iter().enumerate() {
+            values[[s, first + j]] = g;
+        }
     }
     if cfg.exact_after_u {
-        let exact: Vec<(usize, usize, Option<u32>)> = (params.u..params.d)
+        let cells: Vec<(usize, usize)> = (params.u..params.d)
             .flat_map(|s| (0..np).map(move |pi| (s, pi)))
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|(s, pi)| (s, pi, g_exact_row(params, s, params.p_min + pi)))
-            .collect();
+            .collect::<Vec<_>>();
+        let exact = map_vec(cells, |(s, pi)| {
+            (s, pi, g_exact_row(params, s, params.p_min + pi))
+        });
         for (s, pi, g) in exact {
-            values[s][pi] = g;
+            values[[s, pi]] = g;
         }
     }
     // g_d(p) = 0: at d only an empty system has n_d = 0.
-    values[params.d] = vec![Some(0); np];
+    values.row_mut(params.d).fill(Some(0));
     let mut t = GTable {
         p_min: params.p_min,
         p_max: params.p_max,

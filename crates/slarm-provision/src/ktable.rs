@@ -1,27 +1,28 @@
 //! One-interval transition probabilities `k_s(q, n, m)` and the domain bound `K_s`
-//! (spec §3.2, §10.4-10.5).
+//! (Sung 2006, §4.3.4).
 //!
 //! Two regimes, as in the thesis: for `n >= R_s = q + D_s` the change `n_{s+1} - n_s` is taken
 //! from a saturated simulation (2γ jobs at time 0, so all `q` servers stay busy) and does not
 //! depend on `n`; below `R_s` every `(s, q, n)` cell has its own "special" simulation of one
 //! interval. For `s >= u` (no arrivals) both regimes can be computed exactly from the
-//! pure-death chain, which is the default (spec §8 A13).
+//! pure-death chain, which is the default (the thesis simulates them; the chain is exact there).
 
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use ndarray::Array2;
 use slarm_stats::RngStreams;
 
 use crate::arrival::ArrivalProfile;
 use crate::error::{ProvisionError, Result};
 use crate::exact::{poisson_weights, pure_death_transition};
+use crate::par::map_range;
 use crate::params::Params;
-use crate::queue::{chunked, completions_per_interval, remaining_rows, RunSample};
+use crate::queue::{chunked_fold, completions_per_interval, remaining_rows, RunSample};
 
 const TAG_SAT: u64 = 0x6b01;
 const TAG_SPECIAL: u64 = 0x6b02;
 
 /// A distribution on the integers `offset, offset + 1, ...`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Dist {
     /// Value of the first entry.
     pub offset: i64,
@@ -31,7 +32,8 @@ pub struct Dist {
 
 impl Dist {
     /// From counts indexed by `value - offset`; trims zeros at both ends and normalises.
-    pub fn from_counts(offset: i64, counts: &[u64]) -> Self {
+    pub fn from_counts<C: Copy + Into<u64>>(offset: i64, counts: &[C]) -> Self {
+        let counts: Vec<u64> = counts.iter().map(|&c| c.into()).collect();
         let first = counts.iter().position(|&c| c > 0).unwrap_or(0);
         let last = counts.iter().rposition(|&c| c > 0).unwrap_or(0);
         let total: u64 = counts.iter().sum();
@@ -84,10 +86,14 @@ impl Dist {
 }
 
 /// Counts of integer outcomes (growable at both ends), merged across run chunks.
+///
+/// Counts are `u32` (saturating at 4.29e9 per outcome, far beyond the runs per cell of any
+/// table): the special k simulation keeps one histogram per `(s, q, n)` cell and worker
+/// thread, and half-size counts halve that peak memory.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Histogram {
     offset: i64,
-    counts: Vec<u64>,
+    counts: Vec<u32>,
 }
 
 impl Histogram {
@@ -103,25 +109,25 @@ impl Histogram {
     #[inline]
     pub fn add(&mut self, v: i64) {
         match usize::try_from(v - self.offset) {
-            Ok(i) if i < self.counts.len() => self.counts[i] += 1,
+            Ok(i) if i < self.counts.len() => self.counts[i] = self.counts[i].saturating_add(1),
             _ => self.add_n(v, 1),
         }
     }
 
-    fn add_n(&mut self, v: i64, c: u64) {
+    fn add_n(&mut self, v: i64, c: u32) {
         if self.counts.is_empty() {
             self.offset = v;
         }
         if v < self.offset {
             let grow = (self.offset - v) as usize;
-            self.counts.splice(0..0, std::iter::repeat(0).take(grow));
+            self.counts.splice(0..0, std::iter::repeat_n(0, grow));
             self.offset = v;
         }
         let i = (v - self.offset) as usize;
         if i >= self.counts.len() {
             self.counts.resize(i + 1, 0);
         }
-        self.counts[i] += c;
+        self.counts[i] = self.counts[i].saturating_add(c);
     }
 
     /// Adds every count of `other`.
@@ -148,7 +154,8 @@ impl Histogram {
 }
 
 /// `k` for one `(s, q)`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KCell {
     /// `R_s = q + D_s`: rows below it are special, at and above it the shift applies.
     pub r: usize,
@@ -163,18 +170,21 @@ pub struct KCell {
 }
 
 /// `k_s(q, n, m)` for `s = 0..d-1`, `q = p_min..=p_max`, plus `K_s` for `s = 0..=d`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KTable {
     /// Smallest server count.
     pub p_min: usize,
     /// Largest server count.
     pub p_max: usize,
-    /// `cells[s][q - p_min]`.
-    pub cells: Vec<Vec<KCell>>,
-    /// `K_s`: cumulative maximum increase from time 0 (spec §3.2).
+    /// `cells[[s, q - p_min]]` for `s = 0..d` (serialised as a list of rows).
+    #[cfg_attr(feature = "serde", serde(with = "crate::nd_serde::array2"))]
+    pub cells: Array2<KCell>,
+    /// `K_s`: cumulative maximum increase from time 0 (§4.3.4).
     pub bound: Vec<usize>,
-    /// Jobs replayed by the Monte Carlo kernels to build it (machine-independent work, E5).
-    #[serde(default)]
+    /// Jobs replayed by the Monte Carlo kernels to build it (machine-independent work, for timing
+    /// comparisons as in Fig. 5.17).
+    #[cfg_attr(feature = "serde", serde(default))]
     pub replays: u64,
 }
 
@@ -203,8 +213,7 @@ impl KTable {
     pub fn dist(&self, s: usize, q: usize, n: usize) -> Result<DistRef<'_>> {
         let cell = self
             .cells
-            .get(s)
-            .and_then(|row| row.get(q.wrapping_sub(self.p_min)))
+            .get((s, q.wrapping_sub(self.p_min)))
             .ok_or_else(|| ProvisionError::TableMismatch(format!("k has no cell s={s}, q={q}")))?;
         if n < cell.r {
             let d = &cell.rows[n];
@@ -233,11 +242,13 @@ impl KTable {
 }
 
 /// Monte Carlo sizes of the k phase.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KConfig {
     /// Runs of the saturated simulation per `q` (1,000 in the thesis).
     pub saturated_runs: usize,
-    /// Runs per special cell (unspecified in the thesis; spec recommends >= 1e4).
+    /// Runs per special cell (unspecified in the thesis; 10,000 or more keep the noise small,
+    /// docs/decisions.md).
     pub special_runs: usize,
     /// Exact pure-death transitions for `s >= u`.
     pub exact_after_u: bool,
@@ -263,7 +274,7 @@ fn exact_cell(params: &Params, q: usize) -> KCell {
     }
 }
 
-/// The saturated simulation (spec §3.2 (a)): `runs` runs from 0 with 2γ jobs, common random
+/// The saturated simulation (§4.3.4): `runs` runs from 0 with 2γ jobs, common random
 /// numbers across `q`; per `s < n_mc` and `q` the histogram of `δ = n_{s+1} - n_s`.
 fn saturated(
     params: &Params,
@@ -275,53 +286,53 @@ fn saturated(
     let n0 = 2 * params.gamma();
     let delta = params.delta_secs;
     let np = params.n_counts();
-    let parts = chunked(runs, |range| {
-        let mut hist = vec![vec![Histogram::default(); np]; n_mc];
-        let mut replays = 0u64;
-        for r in range {
-            let smp = RunSample::draw(
-                streams,
-                TAG_SAT,
-                r as u64,
-                profile,
-                params.mean_service_secs,
-                n0,
-            );
-            let arrivals: Vec<i64> = (0..n_mc)
-                .map(|s| smp.window(s as f64 * delta, (s + 1) as f64 * delta).len() as i64)
-                .collect();
-            for (qi, q) in (params.p_min..=params.p_max).enumerate() {
-                let (done, work) = completions_per_interval(
-                    q,
-                    &smp.initial_service,
-                    (&smp.arrivals, &smp.arrival_service),
-                    delta,
-                    n_mc,
+    chunked_fold(
+        runs,
+        || (vec![vec![Histogram::default(); np]; n_mc], 0u64),
+        |(hist, replays), range| {
+            for r in range {
+                let smp = RunSample::draw(
+                    streams,
+                    TAG_SAT,
+                    r as u64,
+                    profile,
+                    params.mean_service_secs,
+                    n0,
                 );
-                replays += work;
-                for (s, h) in hist.iter_mut().enumerate() {
-                    h[qi].add(arrivals[s] - i64::from(done[s]));
+                let arrivals: Vec<i64> = (0..n_mc)
+                    .map(|s| smp.window(s as f64 * delta, (s + 1) as f64 * delta).len() as i64)
+                    .collect();
+                for (qi, q) in (params.p_min..=params.p_max).enumerate() {
+                    let (done, work) = completions_per_interval(
+                        q,
+                        &smp.initial_service,
+                        (&smp.arrivals, &smp.arrival_service),
+                        delta,
+                        n_mc,
+                    );
+                    *replays += work;
+                    for (s, h) in hist.iter_mut().enumerate() {
+                        h[qi].add(arrivals[s] - i64::from(done[s]));
+                    }
                 }
             }
-        }
-        (hist, replays)
-    });
-    merge_parts(parts)
+        },
+        merge_parts,
+    )
 }
 
-/// Sums per-chunk histograms cell by cell, and the chunks' work.
-fn merge_parts(parts: Vec<(Vec<Vec<Histogram>>, u64)>) -> (Vec<Vec<Histogram>>, u64) {
-    let mut it = parts.into_iter();
-    let (mut acc, mut work) = it.next().unwrap_or_default();
-    for (part, w) in it {
-        work += w;
-        for (ra, rb) in acc.iter_mut().zip(&part) {
-            for (ha, hb) in ra.iter_mut().zip(rb) {
-                ha.merge(hb);
-            }
+/// Adds the histograms of `b` to those of `a` cell by cell, and its work.
+/// Counts are integers, so the result does not depend on the merge order.
+fn merge_parts(
+    (mut acc, work_a): (Vec<Vec<Histogram>>, u64),
+    (part, work_b): (Vec<Vec<Histogram>>, u64),
+) -> (Vec<Vec<Histogram>>, u64) {
+    for (ra, rb) in acc.iter_mut().zip(&part) {
+        for (ha, hb) in ra.iter_mut().zip(rb) {
+            ha.merge(hb);
         }
     }
-    (acc, work)
+    (acc, work_a + work_b)
 }
 
 /// Builds `k` and `K_s` (Monte Carlo below `u`, exact after it if configured).
@@ -348,10 +359,10 @@ pub fn k_table(
         .flat_map(|s| (0..np).map(move |qi| r_of(s, qi)))
         .max()
         .unwrap_or(0);
-    // special cells (spec §3.2 (b)): per (s, q, n < R_s) the histogram of n_{s+1}
+    // special cells (§4.3.4): per (s, q, n < R_s) the histogram of n_{s+1}
     let delta = params.delta_secs;
-    let parts = chunked(cfg.special_runs, |range| {
-        let mut hist: Vec<Vec<Histogram>> = (0..n_mc)
+    let special_init = || {
+        let hist: Vec<Vec<Histogram>> = (0..n_mc)
             .flat_map(|s| (0..np).map(move |qi| (s, qi)))
             .map(|(s, qi)| {
                 (0..r_of(s, qi))
@@ -359,8 +370,11 @@ pub fn k_table(
                     .collect()
             })
             .collect();
+        (hist, 0u64)
+    };
+    let special_chunk = |(hist, replays): &mut (Vec<Vec<Histogram>>, u64),
+                         range: std::ops::Range<usize>| {
         let mut rows = vec![0usize; max_r];
-        let mut replays = 0u64;
         for r in range {
             let smp = RunSample::draw(
                 streams,
@@ -377,7 +391,7 @@ pub fn k_table(
                 for qi in 0..np {
                     let cell = &mut hist[s * np + qi];
                     let out = &mut rows[..cell.len()];
-                    replays += remaining_rows(
+                    *replays += remaining_rows(
                         params.p_min + qi,
                         t0,
                         t0 + delta,
@@ -391,47 +405,43 @@ pub fn k_table(
                 }
             }
         }
-        (hist, replays)
-    });
-    let (special, special_work) = merge_parts(parts);
+    };
+    let (special, special_work) =
+        chunked_fold(cfg.special_runs, special_init, special_chunk, merge_parts);
     let exact: Vec<KCell> = if n_mc < d {
-        (params.p_min..=params.p_max)
-            .into_par_iter()
-            .map(|q| exact_cell(params, q))
-            .collect()
+        map_range(params.p_min..params.p_max + 1, |q| exact_cell(params, q))
     } else {
         Vec::new()
     };
-    let mut cells = Vec::with_capacity(d);
-    for s in 0..d {
+    let cells = Array2::from_shape_fn((d, np), |(s, qi)| {
         if s >= n_mc {
-            cells.push(exact.clone());
-            continue;
+            return exact[qi].clone();
         }
-        let mut row = Vec::with_capacity(np);
-        for qi in 0..np {
-            let shift = sat[s][qi].to_dist();
-            let rows: Vec<Dist> = special[s * np + qi]
-                .iter()
-                .map(Histogram::to_dist)
-                .collect();
-            let mut inc = shift.max_value().max(0);
-            for (n, dr) in rows.iter().enumerate() {
-                inc = inc.max(dr.max_value() - n as i64);
-            }
-            row.push(KCell {
-                r: rows.len(),
-                d_max_decrease: (-sat[s][qi].min()).max(0) as usize,
-                rows,
-                shift,
-                max_increase: inc.max(0) as usize,
-            });
+        let shift = sat[s][qi].to_dist();
+        let rows: Vec<Dist> = special[s * np + qi]
+            .iter()
+            .map(Histogram::to_dist)
+            .collect();
+        let mut inc = shift.max_value().max(0);
+        for (n, dr) in rows.iter().enumerate() {
+            inc = inc.max(dr.max_value() - n as i64);
         }
-        cells.push(row);
-    }
+        KCell {
+            r: rows.len(),
+            d_max_decrease: (-sat[s][qi].min()).max(0) as usize,
+            rows,
+            shift,
+            max_increase: inc.max(0) as usize,
+        }
+    });
     let mut bound = vec![0usize; d + 1];
     for s in 0..d {
-        let inc = cells[s].iter().map(|c| c.max_increase).max().unwrap_or(0);
+        let inc = cells
+            .row(s)
+            .iter()
+            .map(|c| c.max_increase)
+            .max()
+            .unwrap_or(0);
         bound[s + 1] = bound[s] + inc;
     }
     Ok(KTable {
@@ -443,27 +453,21 @@ pub fn k_table(
     })
 }
 
-/// Exact `k` for a model without arrivals (`u = 0`), e.g. spec Appendix B.
+/// Exact `k` for a model without arrivals (`u = 0`), e.g. a hand-checkable toy recursion.
 pub fn k_table_no_arrivals(params: &Params, n_max: usize) -> KTable {
     let np = params.n_counts();
     let t = 1.0 / params.x_units();
-    let cells: Vec<Vec<KCell>> = (0..params.d)
-        .map(|_| {
-            (params.p_min..=params.p_max)
-                .map(|q| {
-                    let mut c = exact_cell(params, q);
-                    // make rows cover 0..=n_max exactly (no shift approximation)
-                    let r = c.r.max(n_max + 1);
-                    c.rows = (0..r)
-                        .map(|n| Dist::from_probs(0, &pure_death_transition(q, n, t)))
-                        .collect();
-                    c.r = r;
-                    c
-                })
-                .collect()
-        })
-        .collect();
-    debug_assert_eq!(cells.first().map_or(np, Vec::len), np);
+    let cells = Array2::from_shape_fn((params.d, np), |(_, qi)| {
+        let q = params.p_min + qi;
+        let mut c = exact_cell(params, q);
+        // make rows cover 0..=n_max exactly (no shift approximation)
+        let r = c.r.max(n_max + 1);
+        c.rows = (0..r)
+            .map(|n| Dist::from_probs(0, &pure_death_transition(q, n, t)))
+            .collect();
+        c.r = r;
+        c
+    });
     KTable {
         p_min: params.p_min,
         p_max: params.p_max,

@@ -1,32 +1,24 @@
-//! # slarm-provision
+#![doc = include_str!("../README.md")]
 //!
-//! Cost-aware dynamic provisioning of a batch cluster with a common completion deadline:
-//! L. G. A. Sung, *Autonomic Resource Management for a Cluster that Executes Batch Jobs*
-//! (MMath thesis, Waterloo 2006), as extracted in `shared/specs/000_3ce2c9c407c4e766.md`.
+//! ## Modules
 //!
-//! **Model.** One FCFS queue, `p_min..=p_max` identical servers, exponential service, jobs
-//! arriving during `[0, u]` from the thesis's profile generator ([`ArrivalProfile`]), one
-//! common deadline `d`, decisions every interval. Servers cost `c_t` per unit time
-//! ([`CostFunction`]; the five presets are the spec's *reconstruction* of Fig. 5.4) from the
-//! start of deployment (`r_1`) to the end of removal (`r_2`). The SLA is
-//! `Pr[all jobs done by d] >= y`.
-//!
-//! **Pipeline.** Monte Carlo (common random numbers, one stream per purpose and run, rayon
-//! over fixed chunks, the same bits for any thread count) builds the confidence table
-//! `g_s(p)` ([`gtable`], NONE = `None`) and the one-interval transitions `k_s(q, n, m)` with
-//! the bound `K_s` ([`ktable`]), both on the FCFS kernels of [`queue`]; [`tables`] holds their
-//! Monte Carlo sizes; [`exact`] holds the validators (pure-death chain, saturated convolution,
-//! Appendix A's Kolmogorov ODE) and [`reference`](mod@reference) the spec's published and derived values.
-//! [`dp`] runs the backward recursion for `L`, `L'`, `L''` with argmin tables ([`dp::Plan`]).
-//! [`policy`] implements H1-H5 and static allocations behind [`Policy`]; [`evaluate`]
-//! simulates the controlled cluster and aggregates the per-run metrics; [`experiments`]
-//! reproduces the thesis's Chapter 5 (paper key `sung2006`).
+//! Monte Carlo (common random numbers, one stream per purpose and run, fixed chunks of runs,
+//! the same bits for any thread count) builds the confidence table `g_s(p)` ([`gtable`],
+//! NONE = `None`; §4.2.3) and the one-interval transitions `k_s(q, n, m)` with the bound
+//! `K_s` ([`ktable`]; §4.3.4), both on the FCFS kernels of [`queue`]; [`tables`] bundles them
+//! with their Monte Carlo sizes; [`exact`] holds the validators (pure-death chain, saturated
+//! convolution, backward Kolmogorov equation). [`dp`] runs the backward recursion for `L`,
+//! `L'`, `L''` with argmin tables ([`dp::Plan`]; §4.3.4-§4.3.6). [`arrival`] is the thesis's
+//! arrival generator (Eq. 5.1), [`cost`] the cost functions `c_t` (Eq. 4.1, Fig. 5.4),
+//! [`params`] the model parameters. [`policy`] implements H1-H5 and static allocations behind
+//! [`Policy`]; [`evaluate`] simulates the controlled cluster and aggregates the per-run
+//! metrics (§5.4). The tables are `ndarray` arrays, re-exported as [`ndarray`].
 //!
 //! ```
 //! use slarm_provision::{ArrivalProfile, Params};
 //! let p = Params::thesis().validated().unwrap();
-//! assert_eq!(p.gamma(), 345);
-//! assert!((ArrivalProfile::thesis().a(28_800.0) - 0.5).abs() < 1e-4);
+//! assert_eq!(p.gamma(), 345); // Eq. 4.6
+//! assert!((ArrivalProfile::thesis().a(28_800.0) - 0.5).abs() < 1e-4); // Eq. 5.1
 //! ```
 
 pub mod arrival;
@@ -35,14 +27,17 @@ pub mod dp;
 pub mod error;
 pub mod evaluate;
 pub mod exact;
-pub mod experiments;
 pub mod gtable;
 pub mod ktable;
+#[cfg(feature = "serde")]
+mod nd_serde;
+mod par;
 pub mod params;
 pub mod policy;
 pub mod queue;
-pub mod reference;
 pub mod tables;
+
+pub use ndarray;
 
 pub use arrival::ArrivalProfile;
 pub use cost::{Cost, CostFunction, CostShape};

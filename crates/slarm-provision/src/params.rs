@@ -1,23 +1,24 @@
-//! Model parameters and switches (spec 000 §10.1, §1.2, §6, §8).
-
-use serde::{Deserialize, Serialize};
+//! Model parameters and switches (Sung 2006, §4.1 and §5.1-§5.3, with switches for
+//! what the thesis leaves open).
 
 use crate::error::{ProvisionError, Result};
 
-/// How ties in the argmin over `q` are broken (spec §8 A11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+/// How ties in the argmin over `q` are broken (unspecified in the thesis).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum TieBreak {
-    /// The smallest minimising `q` (the spec's recommendation).
+    /// The smallest minimising `q` (the default).
     #[default]
     Smallest,
     /// Keep the current server count `p` when it is among the minimisers, else the smallest.
     PreferCurrent,
 }
 
-/// Which next-stage table H4 and H5 read inside `M` (spec §8 A5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
+/// Which next-stage table H4 and H5 read inside `M` (Eqs. 4.13/4.22 read `L_{s+1}`, H3's table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum NextTable {
     /// `L'_{s+1}` for H4 and `L''_{s+1}` for H5 (recommended).
     #[default]
@@ -28,7 +29,8 @@ pub enum NextTable {
 
 /// Parameters of Sung's model. Time is measured in decision intervals ("units") unless a
 /// field name ends in `_secs`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Params {
     /// Length of one decision interval in seconds (900 in the thesis).
     pub delta_secs: f64,
@@ -44,9 +46,9 @@ pub struct Params {
     pub y: f64,
     /// Mean exponential service time in seconds (1200).
     pub mean_service_secs: f64,
-    /// Deployment period `r_1` in seconds (25, spec §8 A3).
+    /// Deployment period `r_1` in seconds (25; measured in Ch. 3, §3.3).
     pub r1_secs: f64,
-    /// Removal period `r_2` in seconds (30, spec §8 A3).
+    /// Removal period `r_2` in seconds (30; measured in Ch. 3, §3.3).
     pub r2_secs: f64,
     /// Multiplier of the penalty `P = factor * x * c_max` (1 = Eq. 4.10 with x in units).
     pub penalty_factor: f64,
@@ -65,7 +67,7 @@ impl Default for Params {
 }
 
 impl Params {
-    /// The experimental set-up of the thesis (spec §6): 15-min intervals, u = 64, d = 92,
+    /// The experimental set-up of the thesis (Ch. 5): 15-min intervals, u = 64, d = 92,
     /// 1..5 servers, y = 99.99 %, exp(1200 s) service, r1 = 25 s, r2 = 30 s.
     pub fn thesis() -> Self {
         Self {
@@ -224,7 +226,7 @@ mod tests {
 
     #[test]
     fn thesis_gamma_is_345() {
-        // spec §2 Eq. 4.6: 5 * 92 / (4/3) = 345
+        // Eq. 4.6: 5 * 92 / (4/3) = 345
         assert_eq!(Params::thesis().gamma(), 345);
         assert_eq!(
             Params {

@@ -1,9 +1,8 @@
-//! The provisioning heuristics behind one trait (spec §4, §10.7): H1, H2 (stateful), H3, H4,
-//! H5 and a static allocation, all returning a change clamped so `p + Δ ∈ [p_min, p_max]`.
+//! The provisioning heuristics behind one trait (Sung 2006, §4.2.1-§4.2.2 and §4.3.3-§4.3.6): H1,
+//! H2 (stateful), H3, H4, H5 and a static allocation, all returning a change clamped so `p + Δ ∈
+//! [p_min, p_max]`.
 
 use std::sync::Arc;
-
-use serde::{Deserialize, Serialize};
 
 use crate::dp::{Plan, Variant};
 use crate::error::{ProvisionError, Result};
@@ -22,8 +21,9 @@ pub trait Policy: Send {
 }
 
 /// Which policy, as named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PolicyKind {
     /// Threshold-responding (Algorithm 1).
     H1,
@@ -235,10 +235,10 @@ mod tests {
         Arc::new(GTable {
             p_min: 1,
             p_max: 3,
-            values: vec![
-                vec![Some(2), Some(5), Some(9)],
-                vec![None, Some(1), Some(4)],
-                vec![Some(0), Some(0), Some(0)],
+            values: ndarray::array![
+                [Some(2), Some(5), Some(9)],
+                [None, Some(1), Some(4)],
+                [Some(0), Some(0), Some(0)],
             ],
             replays: 0,
         })

@@ -1,4 +1,4 @@
-//! FCFS multi-server queue kernels used by the table simulations (spec §10.4): one queue,
+//! FCFS multi-server queue kernels used by the table simulations of §4.2.3 and §4.3.4: one queue,
 //! `p` identical servers fixed over the simulated span, initial jobs queued in index order
 //! ahead of all later arrivals, service times given (common random numbers).
 //!
@@ -155,7 +155,7 @@ pub fn completion_times(q: usize, t0: f64, init: &[f64], arr_t: &[f64], arr_s: &
     out
 }
 
-/// Kernel (b) of spec §10.4 for every `n` at once: `out[n]` = jobs in the system at `t1`
+/// The special-cell kernel of §4.3.4 for every `n` at once: `out[n]` = jobs in the system at `t1`
 /// when `n` initial jobs with works `init[..n]` are present at `t0` and the arrivals `arr`
 /// (times in `(t0, t1]`, works) join, on `q` servers throughout (common random numbers across
 /// `n`). Returns the number of jobs replayed (the kernel's work).
@@ -201,7 +201,7 @@ pub fn remaining_rows(
     replays
 }
 
-/// Kernel (c) of spec §10.4: completions per interval `[kΔ, (k+1)Δ)`, `k < intervals`, when
+/// The saturated kernel of §4.3.4: completions per interval `[kΔ, (k+1)Δ)`, `k < intervals`, when
 /// `init.len()` jobs are present at time 0 (queued first) and the arrivals `arr_t` with works
 /// `arr_s` follow, on `q` servers. FCFS start times are non-decreasing, so the replay stops at
 /// the first start after `intervals · Δ`. Also returns the number of jobs replayed.
@@ -234,22 +234,63 @@ pub fn completions_per_interval(
     (counts, replays)
 }
 
-/// Runs `body` on a fixed split of `0..runs` into chunks, in parallel, and returns the chunk
-/// results in order: results depend on the inputs only, never on the thread count.
-pub fn chunked<T: Send>(runs: usize, body: impl Fn(std::ops::Range<usize>) -> T + Sync) -> Vec<T> {
-    use rayon::prelude::*;
-    /// Number of run chunks (parallel units).
-    const CHUNKS: usize = 32;
+/// Number of run chunks (parallel units) of [`chunked`] and [`chunked_fold`].
+const CHUNKS: usize = 32;
+
+/// The `c`-th of the [`CHUNKS`] fixed chunks of `0..runs`.
+fn chunk(c: usize, runs: usize) -> std::ops::Range<usize> {
     let len = runs.div_ceil(CHUNKS).max(1);
-    (0..CHUNKS)
-        .into_par_iter()
-        .map(|c| body((c * len).min(runs)..((c + 1) * len).min(runs)))
-        .collect()
+    (c * len).min(runs)..((c + 1) * len).min(runs)
 }
 
-/// Random inputs of one Monte Carlo run (common random numbers across cells): a full arrival
-/// stream from time 0 (spec §8 A14), one service time per arrival, and a separate service
-/// sequence for initial jobs.
+/// Runs `body` on a fixed split of `0..runs` into chunks (in parallel with the `parallel`
+/// feature) and returns the chunk results in order: results depend on the inputs only, never
+/// on the thread count.
+pub fn chunked<T: Send>(
+    runs: usize,
+    body: impl Fn(std::ops::Range<usize>) -> T + Sync + Send,
+) -> Vec<T> {
+    crate::par::map_range(0..CHUNKS, |c| body(chunk(c, runs)))
+}
+
+/// As [`chunked`] for results that add up (counts): `body` adds the chunk's runs into an
+/// accumulator made by `init`, and `merge` adds two accumulators. Each worker thread keeps
+/// one accumulator for all its chunks (one in total without the `parallel` feature), so peak
+/// memory grows with the thread count, not with the number of chunks. The sum must not
+/// depend on how the chunks are grouped (integer counts), so neither does the result.
+pub fn chunked_fold<T: Send>(
+    runs: usize,
+    init: impl Fn() -> T + Sync + Send,
+    body: impl Fn(&mut T, std::ops::Range<usize>) + Sync + Send,
+    merge: impl Fn(T, T) -> T + Sync + Send,
+) -> T {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..CHUNKS)
+            .into_par_iter()
+            .fold(&init, |mut acc, c| {
+                body(&mut acc, chunk(c, runs));
+                acc
+            })
+            .reduce_with(merge)
+            .unwrap_or_else(init)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = merge;
+        let mut acc = init();
+        for c in 0..CHUNKS {
+            body(&mut acc, chunk(c, runs));
+        }
+        acc
+    }
+}
+
+/// Random inputs of one Monte Carlo run (common random numbers across cells): a full arrival stream
+/// from time 0 (the generator is Markov in the last arrival time, so a simulation starting at
+/// `s > 0` keeps the arrivals after `sΔ` of a stream from 0), one service time per arrival, and a
+/// separate service sequence for initial jobs.
 #[derive(Debug, Clone)]
 pub struct RunSample {
     /// Arrival times in seconds.

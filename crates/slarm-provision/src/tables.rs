@@ -1,9 +1,8 @@
-//! All pre-computed tables of one configuration (spec §10.5) and the Monte Carlo sizes that
+//! All pre-computed tables of one configuration (Sung 2006, §5.2) and the Monte Carlo sizes that
 //! build them.
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use slarm_stats::RngStreams;
 
 use crate::arrival::ArrivalProfile;
@@ -15,7 +14,8 @@ use crate::ktable::{k_table, KConfig, KTable};
 use crate::params::Params;
 
 /// Monte Carlo sizes of the pre-computation.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct McSizes {
     /// g phase.
     pub g: GConfig,
@@ -39,21 +39,21 @@ impl McSizes {
         }
     }
 
-    /// The reproduction's sizes (`reproduce --scale paper`): 400,000 runs per g cell below `u`
-    /// (g within about ±2 jobs at 95 %), 1,000 saturated runs per `q` (the thesis) and 10,000
-    /// runs per special k cell (spec §8 A13); exact pure-death chains after `u`. Standard
+    /// The reproduction's sizes (`reproduce --scale paper`): 400,000 runs per g cell below `u` (g
+    /// within about ±2 jobs at 95 %), 1,000 saturated runs per `q` (the thesis) and 10,000 runs per
+    /// special k cell (sizes the thesis leaves open); exact pure-death chains after `u`. Standard
     /// errors in docs/decisions.md.
     pub fn paper() -> Self {
         Self::sizes(400_000, false, 1000, 10_000)
     }
 
-    /// The default of `slarm provision`: as [`McSizes::paper`] with the spec's minimum of
-    /// 100,000 runs per g cell (about ±4 jobs at 95 %).
+    /// The default of `slarm provision`: as [`McSizes::paper`] with 100,000 runs per g
+    /// cell (about ±4 jobs at 95 %).
     pub fn standard() -> Self {
         Self::sizes(100_000, false, 1000, 10_000)
     }
 
-    /// The scalability experiment E5 (Fig. 5.17): g only for `p = p_max` below `u` (what the
+    /// The scalability test of §5.4.4 (Fig. 5.17): g only for `p = p_max` below `u` (what the
     /// thesis times) with 20,000 runs, 1,000 saturated and 4,000 special k runs.
     pub fn scalability() -> Self {
         Self::sizes(20_000, true, 1000, 4000)

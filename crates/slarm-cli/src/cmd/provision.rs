@@ -183,12 +183,7 @@ fn tables(
         return Ok((t.g.clone(), Some(plan)));
     }
     let g = match kind {
-        PolicyKind::Static(_) => GTable {
-            p_min: params.p_min,
-            p_max: params.p_max,
-            values: Vec::new(),
-            replays: 0,
-        },
+        PolicyKind::Static(_) => GTable::empty(params.p_min, params.p_max),
         _ => g_table(params, profile, &streams.child(&[1]), &sizes.g).map_err(model_err)?,
     };
     Ok((Arc::new(g), None))

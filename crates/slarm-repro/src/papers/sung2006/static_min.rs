@@ -3,11 +3,11 @@
 use serde_json::{json, Value};
 use slarm_report::{Check, RunConfig};
 
+use super::reference::STATIC_MISS;
 use super::{by_scale, num, Report, PAPER};
-use crate::arrival::ArrivalProfile;
-use crate::gtable::q_monte_carlo;
-use crate::params::Params;
-use crate::reference::STATIC_MISS;
+use slarm_provision::arrival::ArrivalProfile;
+use slarm_provision::gtable::q_monte_carlo;
+use slarm_provision::params::Params;
 
 /// Runs E3: Pr[some job late] with 2, 3, 4 static servers from an empty start at time 0.
 pub(super) fn run(cfg: &RunConfig, id: &str) -> Value {

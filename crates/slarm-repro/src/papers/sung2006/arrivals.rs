@@ -4,9 +4,9 @@ use serde_json::{json, Value};
 use slarm_report::{Check, Figure, FigureKind, RunConfig, Series, Table};
 use slarm_stats::{RngStreams, Welford};
 
+use super::reference::{ARRIVALS_PER_INTERVAL, MEAN_ARRIVALS, MEAN_GAP_SECS, TABLE_5_1};
 use super::{by_scale, num, Report, PAPER};
-use crate::arrival::{stream_stats, ArrivalProfile};
-use crate::reference::{ARRIVALS_PER_INTERVAL, MEAN_ARRIVALS, MEAN_GAP_SECS, TABLE_5_1};
+use slarm_provision::arrival::{stream_stats, ArrivalProfile};
 
 /// Mean and sd of the per-stream count and mean gap over `n` streams of `prof`, and the mean
 /// arrivals per interval `s = 0..=63`.

@@ -7,14 +7,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use slarm_report::{Check, ExperimentError, Figure, FigureKind, RunConfig, Series, Table};
 
+use super::reference::CF2_N85;
 use super::{by_scale, err, field, sizes, Report, PAPER};
-use crate::arrival::ArrivalProfile;
-use crate::cost::{Cost, CostShape};
-use crate::evaluate::{evaluate, Evaluation};
-use crate::params::Params;
-use crate::policy::PolicyKind;
-use crate::reference::CF2_N85;
-use crate::tables::Tables;
+use slarm_provision::arrival::ArrivalProfile;
+use slarm_provision::cost::{Cost, CostShape};
+use slarm_provision::evaluate::{evaluate, Evaluation};
+use slarm_provision::params::Params;
+use slarm_provision::policy::PolicyKind;
+use slarm_provision::tables::Tables;
 
 /// The policies of Figs 5.5-5.16, in report order.
 const KINDS: [PolicyKind; 6] = [

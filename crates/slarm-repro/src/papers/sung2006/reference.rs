@@ -1,5 +1,10 @@
-//! Published and derived reference values of spec 000, used by the tests and by the
-//! reproduction (`experiments`) to print the published value beside ours.
+//! Published and derived reference values for Sung 2006, printed beside ours by the
+//! reproduction and used by the tests that validate `slarm-provision` against them.
+//!
+//! "Thesis" values are printed in the thesis (§5.1.1, §5.4.2, Table 5.1). The others were
+//! derived outside it from the stated model, as the thesis prints no such numbers: Appendix A
+//! (`g_s(p)` from the backward Kolmogorov equation), the static-allocation miss probabilities
+//! and the expected arrivals per interval (Fig. 5.3's shape).
 
 /// Spec Appendix A: `g_s(p)` for `p = 1..=5`, `s = 0..=79` (-1 = NONE), from the backward
 /// Kolmogorov equation of the `M_t/M/p` queue with the profile's Poisson rate (RK2, dt = 5 s,
@@ -91,8 +96,8 @@ pub const APPENDIX_A: [[i64; 5]; 80] = [
 /// `g_s(p)` of spec Appendix A for `s = 0..=92` (zeros from `s = 80`), -1 = NONE.
 ///
 /// ```
-/// assert_eq!(slarm_provision::reference::appendix_a(0, 5), 108);
-/// assert_eq!(slarm_provision::reference::appendix_a(85, 5), 0);
+/// assert_eq!(slarm_repro::papers::sung2006::reference::appendix_a(0, 5), 108);
+/// assert_eq!(slarm_repro::papers::sung2006::reference::appendix_a(85, 5), 0);
 /// ```
 pub fn appendix_a(s: usize, p: usize) -> i64 {
     match APPENDIX_A.get(s) {

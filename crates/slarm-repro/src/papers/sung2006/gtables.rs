@@ -3,11 +3,11 @@
 use serde_json::{json, Value};
 use slarm_report::{Check, ExperimentError, Figure, FigureKind, RunConfig, Series, Table};
 
+use super::reference::{appendix_a, THESIS_G_84_85};
 use super::{err, field, sizes, Report, PAPER};
-use crate::arrival::ArrivalProfile;
-use crate::gtable::{g_kolmogorov, g_table};
-use crate::params::Params;
-use crate::reference::{appendix_a, THESIS_G_84_85};
+use slarm_provision::arrival::ArrivalProfile;
+use slarm_provision::gtable::{g_kolmogorov, g_table};
+use slarm_provision::params::Params;
 
 /// Runs E2: the Monte Carlo table (the streams of E4's tables, so both use the same g) and
 /// our Kolmogorov solution.
@@ -18,7 +18,7 @@ pub(super) fn run(cfg: &RunConfig, id: &str) -> Result<Value, ExperimentError> {
     let st = cfg.streams(PAPER, "tables");
     let g = g_table(&params, &prof, &st.child(&[1]), &sz.g).map_err(|e| err(id, e))?;
     let ode = g_kolmogorov(&params, &prof, 260);
-    let rows = |t: &crate::GTable| -> Vec<Vec<i64>> {
+    let rows = |t: &slarm_provision::GTable| -> Vec<Vec<i64>> {
         (0..=params.d)
             .map(|s| (1..=params.p_max).map(|p| t.get_i64(s, p)).collect())
             .collect()

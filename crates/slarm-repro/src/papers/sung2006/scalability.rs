@@ -8,10 +8,10 @@ use serde_json::{json, Value};
 use slarm_report::{CellOutput, ExperimentError, Figure, FigureKind, RunConfig, Series, Table};
 
 use super::{by_scale, err, field, num, Report, PAPER};
-use crate::arrival::ArrivalProfile;
-use crate::cost::{Cost, CostShape};
-use crate::params::Params;
-use crate::tables::{McSizes, Tables};
+use slarm_provision::arrival::ArrivalProfile;
+use slarm_provision::cost::{Cost, CostShape};
+use slarm_provision::params::Params;
+use slarm_provision::tables::{McSizes, Tables};
 
 /// Phase names of Fig. 5.17.
 const PHASES: [&str; 5] = ["g", "k", "L", "L'", "L''"];
@@ -27,7 +27,7 @@ pub(super) fn run(cfg: &RunConfig, id: &str, p_max: usize) -> Result<Value, Expe
     let prof = ArrivalProfile::scaled_for(p_max).map_err(|e| err(id, e))?;
     let sz = by_scale(cfg.scale, McSizes::quick(), McSizes::scalability());
     let sz = McSizes {
-        g: crate::gtable::GConfig {
+        g: slarm_provision::gtable::GConfig {
             p_max_only: true,
             ..sz.g
         },
