@@ -1,6 +1,6 @@
 //! # slarm-repro
 //!
-//! Runs paper reproductions (design.md §4-§5). Each paper is a
+//! Runs paper reproductions. Each paper is a
 //! [`slarm_report::Experiment`]: a stable list of independent cells, a pure `run_cell`, and an
 //! `assemble` step. This crate
 //!
@@ -33,6 +33,7 @@ mod write;
 
 pub use compare::{compare_outputs, Comparison};
 pub use error::ReproError;
+pub use fsutil::write_output;
 pub use options::{Options, Shard};
 pub use run::{merge, reproduce, PaperSummary, RunSummary, TIMINGS};
 pub use svg::render_svg;

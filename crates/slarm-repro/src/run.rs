@@ -293,7 +293,7 @@ pub fn reproduce(
     let mut global = 0usize;
     for (p, pl) in planned.iter().enumerate() {
         for (c, spec) in pl.cells.iter().enumerate() {
-            let mine = opts.shard.map_or(true, |s| s.owns(global));
+            let mine = opts.shard.is_none_or(|s| s.owns(global));
             global += 1;
             if !mine {
                 continue;
