@@ -8,9 +8,10 @@
 //! `shard1`, `report`) land in the scratch folder. Without that trace folder the test says so
 //! and checks nothing.
 //!
-//! Not checked here: the `cargo run --release -p slarm-cli -- reproduce ...` and `cargo test`
-//! lines of the README (```sh blocks: full reproductions take minutes, and CI runs exactly
-//! those commands itself).
+//! Not checked here: the README's ```sh blocks, `cargo run --release -p slarm-cli -- reproduce
+//! ...` and `cargo test --workspace` (whole reproductions take minutes to hours): `.ci/run` runs
+//! the quick-scale reproduction and the tests itself; the paper-scale line with `--traces` is
+//! the one documented command no automatic check runs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
