@@ -1,4 +1,4 @@
-//! The exit-code policy of design.md §4, implemented once for every command.
+//! The exit-code policy of the command line, implemented once for every command.
 //!
 //! `0` success; `2` bad input or a model without an answer (unstable queue, infeasible SLA,
 //! malformed trace); `1` internal error. The message is one line on stderr.

@@ -1,6 +1,6 @@
 //! # slarm (command-line tool)
 //!
-//! The `slarm` binary of design.md §4: every command prints a readable table by default and
+//! The `slarm` binary (its contract: docs/cli.md): every command prints a readable table by default and
 //! exactly one JSON object on stdout with the global `--json` flag. Exit code 0 on success,
 //! 2 on bad input or a model without an answer, 1 on an internal error; the one-line reason
 //! goes to stderr. A panic is turned into exit code 1 with a one-line message, never a

@@ -5,7 +5,7 @@ use serde_json::Value;
 /// The result of a command: its JSON object and its human-readable rendering.
 #[derive(Debug, Clone)]
 pub struct Output {
-    /// The JSON object printed with `--json` (field names fixed by design.md §4).
+    /// The JSON object printed with `--json` (field names fixed by the contract in docs/cli.md).
     pub json: Value,
     /// The text printed otherwise.
     pub text: String,

@@ -1,27 +1,12 @@
-//! `slarm grid`: JSON contract of design.md §4 and exit codes.
+//! `slarm grid`: the JSON contract (docs/cli.md) and exit codes.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::Command;
+mod common;
 
-fn slarm(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_slarm"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::{one_line, slarm, slarm_json};
+use predicates::prelude::*;
 
-/// Runs `slarm` with `args`, which must succeed, and parses its one JSON object.
-fn slarm_json(args: &[&str]) -> serde_json::Value {
-    let out = slarm(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// The design.md §4 fields of `slarm grid` and their ranges, for a run of `bots` BoTs.
+/// The contract fields of `slarm grid` and their ranges, for a run of `bots` BoTs.
 fn assert_contract(v: &serde_json::Value, bots: u64) {
     assert!(v["c_d"].as_f64().unwrap() >= 1.0);
     assert!(v["c_s"].as_f64().unwrap() >= 0.0);
@@ -31,7 +16,7 @@ fn assert_contract(v: &serde_json::Value, bots: u64) {
 
 #[test]
 fn json_has_the_contract_fields() {
-    let v = slarm_json(&[
+    let v = slarm_json([
         "grid",
         "--strategy",
         "all",
@@ -65,13 +50,15 @@ fn same_seed_same_answer_and_text_output() {
         "60",
         "--json",
     ];
-    let a = slarm(&args);
-    let b = slarm(&args);
-    assert!(a.status.success());
-    assert_eq!(a.stdout, b.stdout);
-    let t = slarm(&args[..args.len() - 1]);
-    assert!(t.status.success());
-    assert!(String::from_utf8_lossy(&t.stdout).contains("C_d"));
+    let a = slarm(args).assert().success();
+    slarm(args)
+        .assert()
+        .success()
+        .stdout(a.get_output().stdout.clone());
+    slarm(&args[..args.len() - 1])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("C_d"));
 }
 
 #[test]
@@ -91,7 +78,7 @@ fn gwf_background_with_site_map_easy_lrm_and_table2_cap() {
         })
         .collect();
     std::fs::write(&trace, lines).unwrap();
-    let v = slarm_json(&[
+    let v = slarm_json([
         "grid",
         "--strategy",
         "dynamic",
@@ -154,8 +141,7 @@ fn bad_input_exits_2() {
             "200",
         ],
     ] {
-        let out = slarm(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        slarm(&args).assert().code(2);
     }
 }
 
@@ -176,7 +162,7 @@ fn custom_platform_gives_the_contract_fields() {
     )
     .unwrap();
     for strategy in ["none", "all", "largest", "number", "dynamic"] {
-        let v = slarm_json(&[
+        let v = slarm_json([
             "grid",
             "--platform",
             file.to_str().unwrap(),
@@ -205,7 +191,7 @@ fn custom_platform_gives_the_contract_fields() {
             );
         }
     }
-    let v = slarm_json(&["grid", "--bots", "60", "--json"]);
+    let v = slarm_json(["grid", "--bots", "60", "--json"]);
     assert_eq!(v["platform"]["source"], "das3");
     assert_eq!(v["platform"]["processors"].as_u64(), Some(544));
     // --site-map indices must name a site of the given platform (0 or 1 here).
@@ -216,7 +202,7 @@ fn custom_platform_gives_the_contract_fields() {
     )
     .unwrap();
     let with_map = |map: &str| {
-        slarm(&[
+        slarm([
             "grid",
             "--platform",
             file.to_str().unwrap(),
@@ -229,15 +215,11 @@ fn custom_platform_gives_the_contract_fields() {
             "--json",
         ])
     };
-    let ok = with_map("fs1:1");
-    assert!(
-        ok.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
-    let bad = with_map("fs1:2");
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--site-map fs1:2"));
+    with_map("fs1:1").assert().success();
+    with_map("fs1:2")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--site-map fs1:2"));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -280,19 +262,17 @@ fn malformed_platform_files_exit_2_naming_the_line() {
     ] {
         let file = dir.join(name);
         std::fs::write(&file, text).unwrap();
-        let out = slarm(&["grid", "--platform", file.to_str().unwrap(), "--bots", "10"]);
-        assert_eq!(out.status.code(), Some(2), "{name}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(needle), "{name}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+        slarm(["grid", "--platform", file.to_str().unwrap(), "--bots", "10"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(needle).and(one_line()));
     }
     let missing = dir.join("nonexistent.txt");
-    let out = slarm(&["grid", "--platform", missing.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("--platform") && err.contains("nonexistent.txt"),
-        "{err}"
-    );
+    slarm(["grid", "--platform", missing.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("--platform").and(predicate::str::contains("nonexistent.txt")),
+        );
     std::fs::remove_dir_all(&dir).ok();
 }

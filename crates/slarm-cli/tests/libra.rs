@@ -1,17 +1,14 @@
-//! CLI tests of `slarm libra` (design.md §4, spec 001): the JSON fields, every policy on a
+//! CLI tests of `slarm libra` (Yeo & Buyya): the JSON fields, every policy on a
 //! small hand-written trace, and exit code 2 for bad input.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn slarm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slarm"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::{one_line, slarm, slarm_json};
+use predicates::prelude::*;
 
 /// 40 jobs on an 8-processor machine: 1-4 processors, 100-900 s, 60 s apart.
 fn trace(dir: &Path) -> PathBuf {
@@ -33,24 +30,15 @@ fn trace(dir: &Path) -> PathBuf {
     p
 }
 
-fn json(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 #[test]
 fn every_policy_reports_the_contract_fields() {
     let dir = tempfile::tempdir().unwrap();
     let t = trace(dir.path());
     let t = t.to_str().unwrap();
     for policy in ["libra", "libra-plus", "fcfs-bf", "sjf-bf", "edf-bf"] {
-        let v = json(&slarm(&[
+        let v = slarm_json([
             "libra", "--trace", t, "--policy", policy, "--nodes", "8", "--json",
-        ]));
+        ]);
         let q = v["qos_satisfaction"].as_f64().unwrap();
         let p = v["profitability"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&q) && (0.0..=1.0).contains(&p), "{v}");
@@ -65,7 +53,8 @@ fn every_policy_reports_the_contract_fields() {
         assert!(v["rejected"]["cannot_meet_budget"].is_u64());
         assert!(v["rejected"]["deadline_lapsed_in_queue"].is_u64());
         if policy.starts_with("libra") {
-            // Spec §4.3: exact estimates, so every admitted job meets its deadline.
+            // Exact runtime estimates: Libra admits a job only if its proportional share meets
+            // the deadline, so every admitted job meets it.
             assert_eq!(v["deadline_misses"].as_u64(), Some(0), "{v}");
         }
     }
@@ -92,14 +81,14 @@ fn every_policy_reports_the_contract_fields() {
         "9",
         "--json",
     ];
-    let a = json(&slarm(&args));
-    let b = json(&slarm(&args));
+    let a = slarm_json(args);
+    let b = slarm_json(args);
     assert_eq!(a, b);
     assert_eq!(a["settings"]["inaccuracy_pct"].as_f64(), Some(-20.0));
     // The strict lapse rule drops, rather than starts, jobs that can no longer finish in
     // time: no more deadline misses among started baseline jobs than the paper's rule.
     let edf = |lapse: &str| {
-        json(&slarm(&[
+        slarm_json([
             "libra",
             "--trace",
             t,
@@ -112,7 +101,7 @@ fn every_policy_reports_the_contract_fields() {
             "--lapse",
             lapse,
             "--json",
-        ]))
+        ])
     };
     let (paper, strict) = (edf("deadline-passed"), edf("cannot-finish"));
     assert_eq!(strict["settings"]["lapse"], "cannot_finish");
@@ -156,13 +145,7 @@ fn bad_input_exits_with_2() {
             "libra", "--trace", t, "--policy", "edf-bf", "--lapse", "never", "--nodes", "8",
         ],
     ] {
-        let out = slarm(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        slarm(&args).assert().code(2);
     }
 }
 
@@ -178,12 +161,11 @@ fn negative_values_are_validated_by_slarm_not_rejected_by_the_parser() {
         ("--delay-factor", "delay factor must be > 0, got -1"),
         ("--high-urgency", "high_urgency_pct = -1"),
     ] {
-        let out = slarm(&[
+        slarm([
             "libra", "--trace", t, "--policy", "libra", flag, "-1", "--nodes", "8",
-        ]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
-        assert!(err.contains(want), "{flag}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{flag}: {err}");
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(want).and(one_line()));
     }
 }

@@ -1,8 +1,11 @@
 //! `slarm overbook` end to end on a small generated SWF file.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::io::Write;
-use std::process::Command;
+
+use common::{slarm, slarm_json};
 
 fn swf() -> tempfile::NamedTempFile {
     let mut f = tempfile::Builder::new().suffix(".swf").tempfile().unwrap();
@@ -23,18 +26,11 @@ fn swf() -> tempfile::NamedTempFile {
     f
 }
 
-fn slarm(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_slarm"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn json_fields_of_the_contract() {
     let f = swf();
     let path = f.path().to_str().unwrap();
-    let out = slarm(&[
+    let v = slarm_json([
         "--json",
         "overbook",
         "--trace",
@@ -50,12 +46,6 @@ fn json_fields_of_the_contract() {
         "--test-jobs",
         "200",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for k in [
         "fees",
         "penalties",
@@ -83,7 +73,6 @@ fn bad_input_exits_2() {
         vec!["overbook", "--trace", path, "--test", "pof:2"],
         vec!["overbook", "--trace", "/nonexistent.swf"],
     ] {
-        let out = slarm(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        slarm(&args).assert().code(2);
     }
 }

@@ -1,23 +1,15 @@
-//! `slarm queue` end to end: JSON fields of design.md §4 and exit code 2 on bad input.
+//! `slarm queue` end to end: the JSON fields of docs/cli.md and exit code 2 on bad input.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::Command;
+mod common;
 
-fn slarm(args: &[&str]) -> (i32, serde_json::Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_slarm"))
-        .args(args)
-        .output()
-        .expect("run slarm");
-    let code = out.status.code().unwrap_or(-1);
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let json = serde_json::from_str(stdout.trim()).unwrap_or(serde_json::Value::Null);
-    (code, json, String::from_utf8_lossy(&out.stderr).to_string())
-}
+use common::{slarm, slarm_json};
+use predicates::prelude::*;
 
-/// spec 003 §2.1/§2.3: m = 52, lambda = 39.9, x = 3.
+/// Erlang C and the response-time CDF, Hu 2009 Eq. (4.1): m = 52, lambda = 39.9, x = 3.
 #[test]
 fn cdf_fields_and_values() {
-    let (code, j, _) = slarm(&[
+    let j = slarm_json([
         "queue",
         "cdf",
         "--lambda",
@@ -30,7 +22,6 @@ fn cdf_fields_and_values() {
         "3",
         "--json",
     ]);
-    assert_eq!(code, 0);
     assert!((j["erlang_c"].as_f64().unwrap() - 0.044228790368).abs() < 1e-11);
     assert!((j["cdf"].as_f64().unwrap() - 0.950014551289).abs() < 1e-11);
     let mr = j["mean_response"].as_f64().unwrap();
@@ -39,7 +30,7 @@ fn cdf_fields_and_values() {
 
 #[test]
 fn cdf_unstable_exits_2() {
-    let (code, _, err) = slarm(&[
+    slarm([
         "queue",
         "cdf",
         "--lambda",
@@ -49,15 +40,16 @@ fn cdf_unstable_exits_2() {
         "--x",
         "3",
         "--json",
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("unstable"), "{err}");
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("unstable"));
 }
 
-/// spec 003 §5.2 case 2 (recomputed): DA 8, SA 10.
+/// Hu 2009, Table 4.2 case 2 (recomputed): DA 8, SA 10.
 #[test]
 fn size_two_classes() {
-    let (code, j, _) = slarm(&[
+    let j = slarm_json([
         "--json",
         "queue",
         "size",
@@ -68,7 +60,6 @@ fn size_two_classes() {
         "--class",
         "3.6:5:0.8",
     ]);
-    assert_eq!(code, 0);
     assert_eq!(j["classes"][0]["dedicated_nodes"], 4);
     assert_eq!(j["classes"][1]["dedicated_nodes"], 4);
     let strategies = j["strategies"].as_array().unwrap();
@@ -83,7 +74,7 @@ fn size_two_classes() {
 
 #[test]
 fn size_three_classes_and_pdp() {
-    let (code, j, _) = slarm(&[
+    let j = slarm_json([
         "queue",
         "size",
         "--class",
@@ -104,7 +95,6 @@ fn size_three_classes_and_pdp() {
         "2",
         "--json",
     ]);
-    assert_eq!(code, 0);
     assert_eq!(j["strategies"].as_array().unwrap().len(), 5);
     assert!(j["heuristic"]["partition"].as_str().is_some());
     let sa = j["strategies"][0]["nodes"].as_u64().unwrap();
@@ -114,18 +104,20 @@ fn size_three_classes_and_pdp() {
 
 #[test]
 fn size_infeasible_and_malformed_exit_2() {
-    let (code, _, err) = slarm(&["queue", "size", "--class", "10:2:0.95", "--json"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("infeasible"), "{err}");
+    slarm(["queue", "size", "--class", "10:2:0.95", "--json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("infeasible"));
     for bad in ["10:3", "a:3:0.9", "10:3:1.5", "-1:3:0.9", "nan:3:0.9"] {
-        let (code, _, _) = slarm(&["queue", "size", "--class", bad, "--json"]);
-        assert_eq!(code, 2, "{bad}");
+        slarm(["queue", "size", "--class", bad, "--json"])
+            .assert()
+            .code(2);
     }
 }
 
 #[test]
 fn simulate_fields() {
-    let (code, j, _) = slarm(&[
+    let j = slarm_json([
         "queue",
         "simulate",
         "--servers",
@@ -148,7 +140,6 @@ fn simulate_fields() {
         "5",
         "--json",
     ]);
-    assert_eq!(code, 0);
     let classes = j["classes"].as_array().unwrap();
     assert_eq!(classes.len(), 2);
     for c in classes {
@@ -164,7 +155,7 @@ fn simulate_fields() {
 
 #[test]
 fn simulate_unstable_exits_2() {
-    let (code, _, _) = slarm(&[
+    slarm([
         "queue",
         "simulate",
         "--servers",
@@ -176,6 +167,7 @@ fn simulate_unstable_exits_2() {
         "--discipline",
         "pdp",
         "--json",
-    ]);
-    assert_eq!(code, 2);
+    ])
+    .assert()
+    .code(2);
 }

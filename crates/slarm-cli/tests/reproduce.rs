@@ -8,26 +8,13 @@
 //! `cargo xtask repro-identity` (a step of `.ci/run`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
 
+use common::{json_of, one_line, slarm};
+use predicates::prelude::*;
 use slarm_repro::compare_outputs;
-
-fn slarm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slarm"))
-        .args(args)
-        .env_remove("SLARM_TRACES")
-        .output()
-        .unwrap()
-}
-
-fn ok(out: &Output) {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -43,17 +30,10 @@ fn sharded_equals_unsharded(papers: &[&str]) {
         let mut a = args.clone();
         a.extend_from_slice(&["--scale", "quick", "--seed", "3", "--out", path(out)]);
         a.extend_from_slice(extra);
-        let o = slarm(&a);
-        ok(&o);
-        o
+        slarm(&a).assert().success()
     };
-    let o = run(&whole, &["--jobs", "2"]);
     // Progress bars only on a terminal: nothing on a piped stderr.
-    assert!(
-        o.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    run(&whole, &["--jobs", "2"]).stderr(predicate::str::is_empty());
     let mut shards = Vec::new();
     for k in 1..=3 {
         let d = tmp.path().join(format!("shard{k}"));
@@ -64,7 +44,7 @@ fn sharded_equals_unsharded(papers: &[&str]) {
     let merged = tmp.path().join("merged");
     let mut m = vec!["merge", "--out", path(&merged)];
     m.extend(shards.iter().map(|d| path(d)));
-    ok(&slarm(&m));
+    slarm(&m).assert().success();
     let c = compare_outputs(&whole, &merged).unwrap();
     assert!(c.identical(), "{c}");
     // Every paper's report files are there.
@@ -112,7 +92,7 @@ fn sharded_and_merged_equals_one_run_on_quick_papers() {
 }
 
 #[test]
-#[ignore = "all five papers, minutes in a debug build; fails on sung2006 while its Fig. 5.17 cells store wall-clock seconds (docs/decisions.md, [ci] What of issue 9 runs in .ci/run)"]
+#[ignore = "all five papers, minutes in a debug build; fails on sung2006 while its Fig. 5.17 cells store wall-clock seconds (docs/decisions.md, the [ci] entry on what runs in .ci/run)"]
 fn sharded_and_merged_equals_one_run_on_all_papers() {
     sharded_equals_unsharded(&[]);
 }
@@ -129,7 +109,7 @@ fn resume_reuses_complete_cells_and_refuses_another_configuration() {
         "--out",
         path(&out),
     ];
-    ok(&slarm(&base));
+    slarm(base).assert().success();
     let first = std::fs::read(out.join("yigitbasi2010/report.json")).unwrap();
     // Lose two cells, as an interrupted run would.
     let cells: Vec<_> = std::fs::read_dir(out.join("yigitbasi2010/cells"))
@@ -141,9 +121,7 @@ fn resume_reuses_complete_cells_and_refuses_another_configuration() {
     }
     let mut resume = base.to_vec();
     resume.extend_from_slice(&["--resume", "--json"]);
-    let o = slarm(&resume);
-    ok(&o);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json_of(&slarm(&resume).assert().success());
     assert_eq!(v["papers"][0]["ran"], 2);
     assert_eq!(v["papers"][0]["reused"], cells.len() - 2);
     assert_eq!(
@@ -152,9 +130,10 @@ fn resume_reuses_complete_cells_and_refuses_another_configuration() {
     );
     let mut other = resume.clone();
     other.extend_from_slice(&["--seed", "9"]);
-    let o = slarm(&other);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("another configuration"));
+    slarm(&other)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("another configuration"));
 }
 
 #[test]
@@ -164,19 +143,17 @@ fn trace_folder_from_the_environment_is_recorded_with_only_the_traces_read() {
     std::fs::create_dir_all(&traces).unwrap();
     std::fs::write(traces.join("X-1.swf"), "; empty log\n").unwrap();
     let out = tmp.path().join("o");
-    let o = Command::new(env!("CARGO_BIN_EXE_slarm"))
-        .args([
-            "reproduce",
-            "yigitbasi2010",
-            "--scale",
-            "quick",
-            "--out",
-            path(&out),
-        ])
-        .env("SLARM_TRACES", &traces)
-        .output()
-        .unwrap();
-    ok(&o);
+    slarm([
+        "reproduce",
+        "yigitbasi2010",
+        "--scale",
+        "quick",
+        "--out",
+        path(&out),
+    ])
+    .env("SLARM_TRACES", &traces)
+    .assert()
+    .success();
     let run: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("yigitbasi2010/run.json")).unwrap())
             .unwrap();
@@ -205,15 +182,14 @@ fn bad_input_exits_2_with_one_line() {
         ),
         (vec!["merge", "--out", o, path(&missing)], "nope"),
     ] {
-        let r = slarm(&args);
-        let err = String::from_utf8_lossy(&r.stderr);
-        assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(names), "{args:?}: {err}");
+        slarm(&args)
+            .assert()
+            .code(2)
+            .stderr(one_line().and(predicate::str::contains(names)));
     }
     // A merge that misses a shard names the missing cell.
     let shard = tmp.path().join("s1");
-    ok(&slarm(&[
+    slarm([
         "reproduce",
         "yigitbasi2010",
         "--scale",
@@ -222,8 +198,11 @@ fn bad_input_exits_2_with_one_line() {
         "1/2",
         "--out",
         path(&shard),
-    ]));
-    let r = slarm(&["merge", "--out", o, path(&shard)]);
-    assert_eq!(r.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("no shard holds cell"));
+    ])
+    .assert()
+    .success();
+    slarm(["merge", "--out", o, path(&shard)])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no shard holds cell"));
 }

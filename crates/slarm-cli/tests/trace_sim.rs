@@ -1,11 +1,15 @@
-//! CLI tests of `slarm trace stats` and `slarm simulate` (design.md §4): JSON fields, the
+//! CLI tests of `slarm trace stats` and `slarm simulate`: JSON fields, the
 //! schedule CSV, and exit code 2 with a message naming the line for bad input.
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use common::{slarm, slarm_json, stderr_of};
+use predicates::prelude::*;
 
 const GOOD: &str = "; MaxProcs: 8\n\
 1 0 -1 100 4 -1 -1 4 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n\
@@ -13,12 +17,8 @@ const GOOD: &str = "; MaxProcs: 8\n\
 3 2 -1 90 4 -1 -1 4 90 -1 1 -1 -1 -1 -1 -1 -1 -1\n\
 4 3 -1 0 4 -1 -1 4 90 -1 5 -1 -1 -1 -1 -1 -1 -1\n";
 
-fn slarm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slarm"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+/// The schedule CSV of GOOD under EASY.
+const EASY_CSV: &str = "job_id,submit,start,end,procs\n1,0,0,100,4\n2,1,100,150,6\n3,2,2,92,4\n";
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let p = dir.join(name);
@@ -26,20 +26,11 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
-fn json(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 #[test]
 fn trace_stats_reports_counts() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "t.swf", GOOD.as_bytes());
-    let v = json(&slarm(&["trace", "stats", f.to_str().unwrap(), "--json"]));
+    let v = slarm_json(["trace", "stats", f.to_str().unwrap(), "--json"]);
     assert_eq!(v["jobs"], 3);
     assert_eq!(v["dropped"], 1);
     assert_eq!(v["skipped_lines"], 0);
@@ -48,13 +39,7 @@ fn trace_stats_reports_counts() {
     // Lenient mode skips a malformed line and counts it.
     let bad = format!("{GOOD}5 6 7\n");
     let f = write(dir.path(), "b.swf", bad.as_bytes());
-    let v = json(&slarm(&[
-        "--json",
-        "trace",
-        "stats",
-        f.to_str().unwrap(),
-        "--lenient",
-    ]));
+    let v = slarm_json(["--json", "trace", "stats", f.to_str().unwrap(), "--lenient"]);
     assert_eq!(v["skipped_lines"], 1);
 }
 
@@ -63,7 +48,7 @@ fn simulate_easy_backfills_and_writes_csv() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "t.swf", GOOD.as_bytes());
     let csv = dir.path().join("s.csv");
-    let v = json(&slarm(&[
+    let v = slarm_json([
         "simulate",
         "--trace",
         f.to_str().unwrap(),
@@ -72,25 +57,22 @@ fn simulate_easy_backfills_and_writes_csv() {
         "--schedule-out",
         csv.to_str().unwrap(),
         "--json",
-    ]));
+    ]);
     assert_eq!(v["jobs"], 3);
     // Job 2 waits for job 1 (starts 100); job 3 backfills at 2 and ends at 92 <= 100.
     assert_eq!(v["mean_wait_s"], (0.0 + 99.0 + 0.0) / 3.0);
     assert_eq!(v["makespan_s"], 150.0);
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(
-        text,
-        "job_id,submit,start,end,procs\n1,0,0,100,4\n2,1,100,150,6\n3,2,2,92,4\n"
-    );
+    assert_eq!(text, EASY_CSV);
     for policy in ["fcfs", "conservative"] {
-        let v = json(&slarm(&[
+        let v = slarm_json([
             "simulate",
             "--trace",
             f.to_str().unwrap(),
             "--policy",
             policy,
             "--json",
-        ]));
+        ]);
         assert_eq!(v["jobs"], 3);
         assert!(v["utilization"].as_f64().unwrap() <= 1.0);
         assert!(v["mean_bounded_slowdown"].as_f64().unwrap() >= 1.0);
@@ -98,11 +80,10 @@ fn simulate_easy_backfills_and_writes_csv() {
 }
 
 fn expect_bad(args: &[&str], needle: &str) {
-    let out = slarm(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
-    assert!(!err.contains("panicked"));
+    slarm(args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(needle).and(predicate::str::contains("panicked").not()));
 }
 
 #[test]
@@ -160,4 +141,121 @@ fn bad_input_exits_2_naming_the_line() {
         ],
         "--procs",
     );
+}
+
+/// `slarm simulate` on GOOD under EASY with `--schedule-out OUT`.
+fn simulate_to(trace: &Path, out: &Path) -> assert_cmd::Command {
+    let mut cmd = slarm(["simulate", "--policy", "easy", "--json", "--trace"]);
+    cmd.arg(trace).arg("--schedule-out").arg(out);
+    cmd
+}
+
+/// The names in `dir` that look like a writer's temporary file.
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn schedule_out_through_a_symlink_updates_the_target_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "t.swf", GOOD.as_bytes());
+    let target = write(dir.path(), "target.csv", b"old\n");
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink("target.csv", &link).unwrap();
+    simulate_to(&f, &link).assert().success();
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("target.csv"));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), EASY_CSV);
+    assert!(temporaries(dir.path()).is_empty());
+}
+
+#[cfg(unix)]
+#[test]
+fn schedule_out_to_dev_null_leaves_a_character_device() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "t.swf", GOOD.as_bytes());
+    simulate_to(&f, Path::new("/dev/null")).assert().success();
+    let meta = std::fs::metadata("/dev/null").unwrap();
+    assert!(meta.file_type().is_char_device());
+    // `-` is stdout: the CSV, then the JSON object.
+    slarm([
+        "simulate",
+        "--trace",
+        f.to_str().unwrap(),
+        "--policy",
+        "easy",
+        "--schedule-out",
+        "-",
+    ])
+    .assert()
+    .success()
+    .stdout(predicate::str::starts_with(EASY_CSV));
+}
+
+#[cfg(unix)]
+#[test]
+fn schedule_out_to_a_fifo_delivers_the_bytes() {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "t.swf", GOOD.as_bytes());
+    let fifo = dir.path().join("schedule.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(&fifo)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        })
+    };
+    simulate_to(&f, &fifo)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    // Checked before joining: a writer that replaced the FIFO would leave the reader blocked.
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(reader.join().unwrap(), EASY_CSV);
+    assert!(temporaries(dir.path()).is_empty());
+}
+
+#[test]
+fn schedule_out_into_a_missing_folder_fails_in_one_line_and_leaves_no_temporary() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "t.swf", GOOD.as_bytes());
+    let out = dir.path().join("missing").join("s.csv");
+    let a = simulate_to(&f, &out)
+        .assert()
+        .code(predicate::in_iter([1, 2]))
+        .stderr(predicate::str::contains("s.csv").and(common::one_line()));
+    assert!(stderr_of(&a).contains("--schedule-out"));
+    assert!(!out.exists());
+    assert!(
+        temporaries(dir.path()).is_empty(),
+        "{:?}",
+        temporaries(dir.path())
+    );
+    // A folder given as the output is refused the same way, and stays a folder.
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    simulate_to(&f, &sub)
+        .assert()
+        .code(predicate::in_iter([1, 2]))
+        .stderr(common::one_line());
+    assert!(sub.is_dir());
+    assert!(temporaries(dir.path()).is_empty());
 }

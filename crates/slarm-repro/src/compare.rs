@@ -1,4 +1,4 @@
-//! Byte-for-byte comparison of two output folders (design.md §5: a merged sharded run must
+//! Byte-for-byte comparison of two output folders (a merged sharded run must
 //! equal one unsharded run).
 
 use std::collections::BTreeMap;

@@ -19,21 +19,96 @@ pub fn ensure_dir(dir: &Path) -> Result<(), ReproError> {
     std::fs::create_dir_all(dir).map_err(io(dir))
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename.
+/// Writes `bytes` to `path` atomically (see [`write_output`]), creating its folder first.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ReproError> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    ensure_dir(dir)?;
-    let name = path
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        ensure_dir(dir)?;
+    }
+    write_output(path, |w| w.write_all(bytes)).map_err(io(path))
+}
+
+/// The temporary-file prefix for `name`: `.NAME.`; with the suffix `.tmp`, a temporary of
+/// [`write_output`] is `.NAME.XXXXXX.tmp` in the target's folder ([`is_temporary`]).
+fn temporary_affixes(name: &str) -> (String, &'static str) {
+    (format!(".{name}."), ".tmp")
+}
+
+/// Writes the output file `path` with `write`, so that no reader ever sees it half written.
+///
+/// - `-` is standard output.
+/// - A symbolic link is followed: its target is written and the link stays.
+/// - An existing file that is not a regular file (a FIFO, a character device such as
+///   `/dev/null` or `/dev/stdout`) is opened and written in place, never replaced.
+/// - A regular file, or a new path, is written to a temporary file in the same folder
+///   (`.NAME.XXXXXX.tmp`, from [`tempfile`]), flushed to disk and renamed over `path`; on every
+///   error the temporary is removed. The folder must exist.
+pub fn write_output<F>(path: &Path, write: F) -> std::io::Result<()>
+where
+    F: FnOnce(&mut dyn Write) -> std::io::Result<()>,
+{
+    if path.as_os_str() == "-" {
+        let stdout = std::io::stdout();
+        let mut lock = stdout.lock();
+        write(&mut lock)?;
+        return lock.flush();
+    }
+    let target = resolve_links(path)?;
+    if let Ok(meta) = std::fs::metadata(&target) {
+        if !meta.is_file() {
+            let mut f = std::fs::OpenOptions::new().write(true).open(&target)?;
+            write(&mut f)?;
+            return f.flush();
+        }
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp: PathBuf = dir.join(format!(".{name}.tmp{}", std::process::id()));
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"))?;
+    let (prefix, suffix) = temporary_affixes(&name);
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(suffix);
+    // The mode `File::create` asks for (0666, narrowed by the umask), not tempfile's 0600:
+    // the file outlives this process and is meant to be read by others.
+    #[cfg(unix)]
     {
-        let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-        f.write_all(bytes).map_err(io(&tmp))?;
-        f.sync_all().map_err(io(&tmp))?;
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    std::fs::rename(&tmp, path).map_err(io(path))
+    let tmp = builder.tempfile_in(dir)?;
+    let mut out = std::io::BufWriter::new(tmp);
+    write(&mut out)?;
+    let tmp = out
+        .into_inner()
+        .map_err(std::io::IntoInnerError::into_error)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(&target).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The path a chain of symbolic links at `path` ends in (relative targets resolved against the
+/// link's folder); `path` itself when it is not a link or does not exist.
+fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "{}: too many levels of symbolic links",
+        path.display()
+    )))
 }
 
 /// Reads a whole file.
@@ -54,7 +129,8 @@ pub fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, ReproError> {
     Ok(v)
 }
 
-/// Whether `name` is a temporary file of [`write_atomic`].
+/// Whether `name` is a temporary file of [`write_output`] (`.NAME.XXXXXX.tmp`) or of the
+/// hand-written writer of earlier versions (`.NAME.tmpPID`).
 fn is_temporary(name: &str) -> bool {
     name.starts_with('.') && name.contains(".tmp")
 }
@@ -104,4 +180,57 @@ pub fn to_json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}").into_bytes());
     v.push(b'\n');
     v
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn temporaries_are_recognised_and_removed_on_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let (prefix, suffix) = temporary_affixes("report.json");
+        let t = tempfile::Builder::new()
+            .prefix(&prefix)
+            .suffix(suffix)
+            .tempfile_in(dir.path())
+            .unwrap();
+        let name = t.path().file_name().unwrap().to_string_lossy().into_owned();
+        assert!(is_temporary(&name), "{name}");
+        assert!(is_temporary(".report.json.tmp1234"));
+        assert!(!is_temporary("report.json"));
+        drop(t);
+        // A failing writer leaves neither the file nor a temporary.
+        let path = dir.path().join("a.csv");
+        let err = write_output(&path, |_| Err(std::io::Error::other("boom")));
+        assert!(err.is_err());
+        assert!(list_dir(dir.path()).unwrap().is_empty());
+        // A successful one leaves just the file, readable by others as with `File::create`.
+        write_atomic(&path, b"x\n").unwrap();
+        assert_eq!(list_dir(dir.path()).unwrap(), vec![path.clone()]);
+        assert_eq!(read(&path).unwrap(), b"x\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_and_devices_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.csv");
+        std::fs::write(&target, "old").unwrap();
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink("target.csv", &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(read(&target).unwrap(), b"new");
+        write_atomic(Path::new("/dev/null"), b"gone").unwrap();
+        assert!(std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
 }

@@ -1,8 +1,6 @@
-//! # slarm-repro
+#![doc = include_str!("../README.md")]
 //!
-//! Runs paper reproductions (design.md §4-§5). Each paper is a
-//! [`slarm_report::Experiment`]: a stable list of independent cells, a pure `run_cell`, and an
-//! `assemble` step. This crate
+//! ## What a run does
 //!
 //! - runs the cells of the selected papers in parallel (rayon; `jobs` threads), writing each
 //!   cell's output atomically to `DIR/<paper>/cells/<cell>.json`, so an interrupted run loses
@@ -18,8 +16,11 @@
 //!   `DIR/<paper>/timings.json` (seconds per cell): the only files ([`TIMINGS`]) that differ
 //!   between two runs, as [`compare_outputs`] checks.
 //!
-//! Main entry points: [`reproduce`], [`merge`], [`compare_outputs`], [`Options`], [`Shard`],
-//! [`RunSummary`].
+//! ## Entry points
+//!
+//! [`reproduce`], [`merge`], [`compare_outputs`], [`Options`], [`Shard`], [`RunSummary`]; the
+//! paper registry in [`papers`]; [`write_output`], the atomic writer every output file goes
+//! through (the `slarm` command line uses it for its own output files too).
 
 mod compare;
 mod error;
@@ -36,6 +37,7 @@ pub use slarm_report as report;
 
 pub use compare::{compare_outputs, Comparison};
 pub use error::ReproError;
+pub use fsutil::write_output;
 pub use options::{Options, Shard};
 pub use run::{merge, reproduce, PaperSummary, RunSummary, TIMINGS};
 pub use svg::render_svg;

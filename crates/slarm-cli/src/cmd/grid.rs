@@ -1,5 +1,5 @@
-//! `slarm grid` (design.md §4): one overprovisioning scenario of Yigitbasi & Epema 2010
-//! (spec 004) on DAS-3 with the Iosup BoT model: consistency (C_d, C_s), CPU-hours and BoTs.
+//! `slarm grid`: one overprovisioning scenario of Yigitbasi & Epema 2010
+//! on DAS-3 (Table I) with the Iosup BoT model: consistency (C_d, C_s), CPU-hours and BoTs.
 
 use std::path::PathBuf;
 
@@ -49,14 +49,14 @@ pub struct GridArgs {
     /// Utilisation of every site by the synthetic background.
     #[arg(long, allow_negative_numbers = true, default_value_t = 0.15)]
     background_util: f64,
-    /// Processors per synthetic background job (1 = the spec default; more = rigid parallel jobs).
+    /// Processors per synthetic background job (1 = the paper's setting; more = rigid parallel jobs).
     #[arg(long, default_value_t = 1)]
     background_procs: u64,
     /// Mapping of trace site ids or names to clusters (site ids of the platform), e.g.
     /// "fs0:0,fs1:4" (default: numeric ids or trailing numbers modulo the number of sites).
     #[arg(long)]
     site_map: Option<String>,
-    /// Local resource managers: fcfs (spec default) or easy (EASY backfilling).
+    /// Local resource managers: fcfs (the paper's setting) or easy (EASY backfilling).
     #[arg(long, default_value = "fcfs")]
     lrm: String,
     /// Dynamic strategy: monitoring period, seconds.
@@ -71,10 +71,10 @@ pub struct GridArgs {
     /// Dynamic strategy: cloud pool at t = 0: target, lower-bound or one (kappa(0) = 1).
     #[arg(long, default_value = "target")]
     dynamic_start: String,
-    /// Table II runtime spread: stddev (6.1 is the std dev, spec default) or variance.
+    /// Table II runtime spread: stddev (6.1 is the standard deviation, the default) or variance.
     #[arg(long, default_value = "stddev")]
     runtime_spread: String,
-    /// Runtimes within a BoT: per-task (spec default) or per-bot (one shared runtime).
+    /// Runtimes within a BoT: per-task (the default) or per-bot (one shared runtime).
     #[arg(long, default_value = "per-task")]
     runtime_sharing: String,
     /// Trace time (s) that becomes t = 0 (e.g. 2008-06-01 00:00 for the DAS-3 June trace).
@@ -90,7 +90,8 @@ pub struct GridArgs {
     #[arg(long, default_value = "busy-grid-plus-cloud-leases")]
     cost_model: String,
     /// Optional cap of task runtimes: seconds, or "table2" for the cap at which the mean
-    /// task runtime is Table II's 7859.7 s (the experiments' setting); default off (spec A9).
+    /// task runtime is Table II's 7859.7 s (the experiments' setting); default off (the paper
+    /// states no cap).
     #[arg(long)]
     max_runtime: Option<String>,
 }

@@ -1,5 +1,5 @@
 //! `slarm libra --trace FILE --policy libra|libra-plus|fcfs-bf|sjf-bf|edf-bf [options]`
-//! (design.md §4, spec 001): runs the Yeo & Buyya evaluation on the last `--jobs` jobs of an
+//! (Yeo & Buyya): runs the Yeo & Buyya evaluation on the last `--jobs` jobs of an
 //! SWF trace with the Table I defaults, overridable by `--alpha`, `--beta`, `--delay-factor`,
 //! `--high-urgency`, `--underestimate` and `--seed` (and `--lapse` for the baselines), and reports Job QoS Satisfaction,
 //! Cluster Profitability, accepted jobs and rejections by reason.

@@ -1,4 +1,4 @@
-//! `slarm overbook` (design.md §4): one strategy of Birkenheuer 2012 on a trace, summarised
+//! `slarm overbook`: one strategy of Birkenheuer 2012 on a trace, summarised
 //! per 1000-job battery (means with 95 % confidence half-widths).
 
 use std::path::PathBuf;

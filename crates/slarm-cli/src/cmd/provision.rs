@@ -1,4 +1,4 @@
-//! `slarm provision` (design.md §4): evaluate one of Sung's provisioning heuristics (spec 000)
+//! `slarm provision`: evaluate one of Sung's provisioning heuristics (Sung 2006, Ch. 4)
 //! over Monte Carlo runs of the thesis's 23-hour day.
 
 use std::path::PathBuf;
@@ -20,7 +20,7 @@ pub struct ProvisionArgs {
     /// Heuristic: h1, h2, h3, h4, h5 or static:K.
     #[arg(long)]
     heuristic: String,
-    /// Cost function 1..5 (the spec's reconstruction of Fig. 5.4); ignored with --cost-file.
+    /// Cost function 1..5 (reconstructed from Sung 2006, Fig. 5.4); ignored with --cost-file.
     #[arg(long, default_value_t = 1)]
     cost_function: usize,
     /// Lowest cost of the presets (per server and decision interval).
@@ -224,8 +224,8 @@ pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
             "l2": plan.as_ref().map(|p| &p.h5),
         });
         let text = serde_json::to_string(&doc).map_err(CliError::internal)?;
-        std::fs::write(path, text)
-            .map_err(|e| CliError::bad_input(format!("{}: {e}", path.display())))?;
+        slarm_repro::write_output(path, |w| w.write_all(text.as_bytes()))
+            .map_err(|e| CliError::bad_input(format!("--tables-out {}: {e}", path.display())))?;
     }
     let make = || kind.build(&params, &g, plan.as_ref());
     let ev = evaluate(

@@ -1,4 +1,4 @@
-//! `slarm queue`: multiclass M/M/m response-time SLAs after Hu 2009 (design.md §4, spec 003).
+//! `slarm queue`: multiclass M/M/m response-time SLAs after Hu 2009.
 //!
 //! - `cdf`: Erlang C, the response-time CDF F(x) and the means of one M/M/m FCFS pool.
 //! - `size`: nodes per class (DA), per strategy (every set partition), the best strategy,

@@ -1,4 +1,4 @@
-//! `slarm reproduce` and `slarm merge` (design.md §4-§5): argument mapping only; the engine is
+//! `slarm reproduce` and `slarm merge`: argument mapping only; the engine is
 //! `slarm-repro` and the experiments live in the model crates.
 
 use std::io::IsTerminal;

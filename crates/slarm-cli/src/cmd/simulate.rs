@@ -1,9 +1,8 @@
 //! `slarm simulate --trace FILE [--procs N] --policy fcfs|easy|conservative
-//! [--schedule-out CSV] [--lenient]` (design.md §4): replays a cleaned SWF trace under a
+//! [--schedule-out CSV] [--lenient]`: replays a cleaned SWF trace under a
 //! space-sharing policy and reports wait, bounded slowdown (tau = 10 s), utilisation and
 //! makespan; optionally writes the per-job schedule as CSV (atomically).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -35,35 +34,12 @@ pub struct SimulateArgs {
     lenient: bool,
 }
 
-fn write_atomically(path: &Path, records: &[slarm::sim::batch::JobRecord]) -> CliResult<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| CliError::bad_input(format!("{}: not a file name", path.display())))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let io = |e: std::io::Error| CliError::bad_input(format!("{}: {e}", path.display()));
-    let file = std::fs::File::create(&tmp).map_err(io)?;
-    let mut out = std::io::BufWriter::new(file);
-    let result = write_schedule_csv(records, &mut out).and_then(|()| {
-        out.flush()?;
-        out.get_ref().sync_all()
-    });
-    drop(out);
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
-    })
+/// Writes the schedule CSV to `path` through [`slarm_repro::write_output`]: `-` is stdout,
+/// a symbolic link is followed, a FIFO or device is written in place, and a regular file is
+/// replaced atomically (temporary file in the same folder, then a rename).
+fn write_schedule(path: &Path, records: &[slarm::sim::batch::JobRecord]) -> CliResult<()> {
+    slarm_repro::write_output(path, |w| write_schedule_csv(records, w))
+        .map_err(|e| CliError::bad_input(format!("--schedule-out {}: {e}", path.display())))
 }
 
 /// Runs `slarm simulate`.
@@ -73,7 +49,7 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
         .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
     let m = Metrics::of(&schedule, DEFAULT_TAU_S);
     if let Some(path) = &args.schedule_out {
-        write_atomically(path, &schedule.records)?;
+        write_schedule(path, &schedule.records)?;
     }
     let json = json!({
         "trace": w.name,

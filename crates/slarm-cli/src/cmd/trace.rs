@@ -1,5 +1,6 @@
-//! `slarm trace stats FILE [--lenient] [--procs N]` (design.md §4): reads an SWF trace
-//! (plain or gzip), applies the drop rules of design.md §3 and reports counts.
+//! `slarm trace stats FILE [--lenient] [--procs N]`: reads an SWF trace
+//! (plain or gzip), applies slarm-workload's cleaning rules (jobs with a non-positive runtime or
+//! processor count, or more processors than the machine, are dropped) and reports counts.
 
 use std::path::PathBuf;
 

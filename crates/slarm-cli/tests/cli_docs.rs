@@ -1,0 +1,54 @@
+//! Every `console` block of README.md and docs/cli.md runs as written (trycmd): each `$ slarm
+//! ...` line is run and its output compared with the lines below it (`...` skips lines, `[..]`
+//! the rest of a line, `? N` is the exit code).
+//!
+//! The commands run in a scratch folder that stands for the repository root, with
+//! the folder `shared` beside it linked to the real one next to this checkout, so the
+//! examples' trace paths read the traces and their output files (`kth-easy.csv`,
+//! `shard1`, `report`) land in the scratch folder. Without that trace folder the test says so
+//! and checks nothing.
+//!
+//! Not checked here: the README's ```sh blocks, `cargo run --release -p slarm-cli -- reproduce
+//! ...` and `cargo test --workspace` (whole reproductions take minutes to hours): `.ci/run` runs
+//! the quick-scale reproduction and the tests itself; the paper-scale line with `--traces` is
+//! the one documented command no automatic check runs.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+#[cfg(unix)]
+#[test]
+fn readme_and_cli_md_examples_run_as_written() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let shared = repo.join("../shared");
+    if !shared.join("data/traces").is_dir() {
+        eprintln!(
+            "skipped: the documented examples read traces in {}, which is absent",
+            shared.join("data/traces").display()
+        );
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let root = scratch.path().join("slarm");
+    std::fs::create_dir(&root).unwrap();
+    std::os::unix::fs::symlink(
+        shared.canonicalize().unwrap(),
+        scratch.path().join("shared"),
+    )
+    .unwrap();
+    // trycmd runs a Markdown case in the current folder; this test binary has no other test.
+    std::env::set_current_dir(&root).unwrap();
+    let cases = trycmd::TestCases::new();
+    cases
+        .register_bin("slarm", PathBuf::from(env!("CARGO_BIN_EXE_slarm")))
+        .env(
+            "SLARM_TRACES",
+            shared.join("data/traces").display().to_string(),
+        )
+        .case(repo.join("README.md"))
+        .case(repo.join("docs/cli.md"));
+    cases.run();
+}
