@@ -15,12 +15,12 @@
 //! ```
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{check_time, Result, SimError};
 
 /// Whether a node goes down or comes back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FailureKind {
     /// The node fails.
     Fail,
@@ -29,7 +29,8 @@ pub enum FailureKind {
 }
 
 /// One failure or repair of one node.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FailureEvent {
     /// Time of the event.
     pub time: f64,
@@ -40,7 +41,8 @@ pub struct FailureEvent {
 }
 
 /// Exponential failure (rate `lambda`) and repair (rate `mu`) per node.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExponentialFailures {
     lambda: f64,
     mu: f64,
@@ -106,7 +108,8 @@ fn exp_sample<R: Rng>(rate: f64, rng: &mut R) -> f64 {
 
 /// A validated failure trace for replay: per node, events alternate Fail, Repair, ...
 /// starting from "up" at time 0.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FailureTrace {
     nodes: u32,
     events: Vec<FailureEvent>,

@@ -23,15 +23,14 @@
 
 use std::io::Write;
 
-use serde::{Deserialize, Serialize};
-
 use crate::batch::{JobRecord, Schedule};
 
 /// Default bounded-slowdown threshold in seconds (design.md §4).
 pub const DEFAULT_TAU_S: f64 = 10.0;
 
 /// Aggregate metrics of a schedule.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Metrics {
     /// Jobs that ran.
     pub jobs: usize,

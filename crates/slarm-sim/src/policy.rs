@@ -27,14 +27,13 @@
 
 use std::collections::BTreeSet;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::Result;
 use crate::profile::Profile;
 
 /// The three space-sharing policies of design.md §3.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum PolicyKind {
     /// First come, first served without backfilling.
     Fcfs,
@@ -59,7 +58,8 @@ impl std::str::FromStr for PolicyKind {
 }
 
 /// A queued job as a pass sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Candidate {
     /// Caller's identifier (e.g. an index into its job table).
     pub key: usize,
@@ -70,7 +70,8 @@ pub struct Candidate {
 }
 
 /// A total order on `f64` (via `total_cmp`) for use in ordered sets.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OrdF64(pub f64);
 impl Eq for OrdF64 {}
 impl PartialOrd for OrdF64 {
@@ -118,7 +119,8 @@ impl RunningSet {
 }
 
 /// The outcome of one pass: positions in the queue slice to start now, in start order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PassOutcome {
     /// Positions (indices into the candidate slice) of the jobs to start now.
     pub start: Vec<usize>,

@@ -24,12 +24,11 @@
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{check_time, Result, SimError};
 
 /// Free processors from `time` until the next breakpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Step {
     /// Start of the step.
     pub time: f64,
@@ -38,12 +37,13 @@ pub struct Step {
 }
 
 /// A step function of free processors over `[origin, inf)`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Profile {
     capacity: u32,
     steps: Vec<Step>,
     /// Planning profile: unchecked bookings, every reservation boundary kept.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     planning: bool,
 }
 

@@ -34,7 +34,6 @@ use std::cell::RefCell;
 
 use realfft::num_complex::Complex;
 use realfft::RealFftPlanner;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{Result, StatsError};
 use crate::grid::{check_same_step, GridDist};
@@ -53,7 +52,8 @@ pub const DIRECT_MAX_SHORT_LEN: usize = 32;
 pub const FFT_COST_RATIO: f64 = 3.0;
 
 /// Which algorithm a convolution uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Method {
     /// The exact `O(n m)` sum.
     Direct,
@@ -255,10 +255,10 @@ mod tests {
         assert_eq!(fft_len(700, 700), 1440);
         for n in 1..300 {
             let l = fft_len(n, 17);
-            assert!(l >= n + 16 && l % 2 == 0);
+            assert!(l >= n + 16 && l.is_multiple_of(2));
             let mut r = l;
             for p in [2, 3, 5] {
-                while r % p == 0 {
+                while r.is_multiple_of(p) {
                     r /= p;
                 }
             }

@@ -39,8 +39,6 @@
 //! assert_eq!(joint.quantile(1.0).unwrap(), 4.0);
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{check_finite, check_probability, Result, StatsError};
 
 /// How far the total mass of a distribution may deviate from 1 and still count as proper.
@@ -69,7 +67,8 @@ fn bin_index(name: &'static str, value: f64, k: f64) -> Result<usize> {
 const POSITION_EPS: f64 = 1e-9;
 
 /// How a position between two grid points is mapped to a grid point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Rounding {
     /// To the next grid point at or above (conservative for end times, spec 002 §3.3).
     #[default]
@@ -93,13 +92,15 @@ impl Rounding {
 }
 
 /// Unvalidated wire form of [`GridDist`]; deserialisation goes through [`GridDist::defective`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg(feature = "serde")]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct GridDistRaw {
     origin: f64,
     step: f64,
     masses: Vec<f64>,
 }
 
+#[cfg(feature = "serde")]
 impl TryFrom<GridDistRaw> for GridDist {
     type Error = StatsError;
     fn try_from(raw: GridDistRaw) -> Result<Self> {
@@ -107,6 +108,7 @@ impl TryFrom<GridDistRaw> for GridDist {
     }
 }
 
+#[cfg(feature = "serde")]
 impl From<GridDist> for GridDistRaw {
     fn from(g: GridDist) -> Self {
         GridDistRaw {
@@ -118,8 +120,12 @@ impl From<GridDist> for GridDistRaw {
 }
 
 /// A probability distribution on the points `origin + i * step` (see the module docs).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "GridDistRaw", into = "GridDistRaw")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "GridDistRaw", into = "GridDistRaw")
+)]
 pub struct GridDist {
     origin: f64,
     step: f64,
@@ -650,8 +656,11 @@ pub(crate) mod tests {
         let h = GridDist::new(0.0, 2.0, vec![1.0]).unwrap();
         assert!(max_of_independent(&[&g, &h]).is_err());
         // Deserialisation validates too.
-        let bad = r#"{"origin":0.0,"step":0.0,"masses":[1.0]}"#;
-        assert!(serde_json::from_str::<GridDist>(bad).is_err());
+        #[cfg(feature = "serde")]
+        {
+            let bad = r#"{"origin":0.0,"step":0.0,"masses":[1.0]}"#;
+            assert!(serde_json::from_str::<GridDist>(bad).is_err());
+        }
     }
 
     #[test]
@@ -724,8 +733,11 @@ pub(crate) mod tests {
                                                                            // Floating positions: 0.3 / 0.1 is bin 3.
         let f = GridDist::new(0.0, 0.1, vec![0.25; 4]).unwrap();
         assert_eq!(f.cdf(0.3), 1.0);
-        let json = serde_json::to_string(&d).unwrap();
-        assert_eq!(serde_json::from_str::<GridDist>(&json).unwrap(), d);
+        #[cfg(feature = "serde")]
+        {
+            let json = serde_json::to_string(&d).unwrap();
+            assert_eq!(serde_json::from_str::<GridDist>(&json).unwrap(), d);
+        }
     }
 
     /// A random proper distribution on up to `max_len` bins with an integer origin.

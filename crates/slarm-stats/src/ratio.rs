@@ -29,8 +29,6 @@
 //! assert!((g.cdf(60.0) - 2.0 / 3.0).abs() < 1e-12 && g.end() == 120.0);
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{check_non_negative, Result, StatsError};
 use crate::grid::{GridDist, Rounding, MASS_TOLERANCE};
 
@@ -51,7 +49,8 @@ pub fn percent_bin(runtime: f64, estimate: f64, rounding: Rounding) -> Result<Op
 }
 
 /// Incremental learner of a [`RatioDist`] from `(runtime, estimate)` samples.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RatioLearner {
     rounding: Rounding,
     counts: Vec<u64>,
@@ -113,20 +112,26 @@ impl RatioLearner {
 }
 
 /// A distribution over the 101 percent bins of runtime / estimate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "RatioDistRaw", into = "RatioDistRaw")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "RatioDistRaw", into = "RatioDistRaw")
+)]
 pub struct RatioDist {
     masses: Vec<f64>,
     samples: u64,
 }
 
 /// Unvalidated wire form of [`RatioDist`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg(feature = "serde")]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct RatioDistRaw {
     masses: Vec<f64>,
     samples: u64,
 }
 
+#[cfg(feature = "serde")]
 impl TryFrom<RatioDistRaw> for RatioDist {
     type Error = StatsError;
     fn try_from(raw: RatioDistRaw) -> Result<Self> {
@@ -136,6 +141,7 @@ impl TryFrom<RatioDistRaw> for RatioDist {
     }
 }
 
+#[cfg(feature = "serde")]
 impl From<RatioDist> for RatioDistRaw {
     fn from(d: RatioDist) -> Self {
         RatioDistRaw {
@@ -329,9 +335,12 @@ mod tests {
         assert!(d.to_time_grid(0.0, 1.0, Rounding::Up).is_err());
         assert!(d.to_time_grid(10.0, 0.0, Rounding::Up).is_err());
         assert!(d.prob_within(f64::NAN, 1.0, Rounding::Down).is_err());
-        let json = serde_json::to_string(&d).unwrap();
-        assert_eq!(serde_json::from_str::<RatioDist>(&json).unwrap(), d);
-        assert!(serde_json::from_str::<RatioDist>(r#"{"masses":[1.0],"samples":1}"#).is_err());
+        #[cfg(feature = "serde")]
+        {
+            let json = serde_json::to_string(&d).unwrap();
+            assert_eq!(serde_json::from_str::<RatioDist>(&json).unwrap(), d);
+            assert!(serde_json::from_str::<RatioDist>(r#"{"masses":[1.0],"samples":1}"#).is_err());
+        }
     }
 
     proptest! {

@@ -15,12 +15,11 @@
 //! assert!((ci.half_width - student_t_quantile(0.975, 7.0).unwrap() * (32.0f64 / 7.0 / 8.0).sqrt()).abs() < 1e-12);
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{check_finite, Result, StatsError};
 
 /// One-pass mean/variance/min/max accumulator (Welford's algorithm).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Welford {
     n: u64,
     mean: f64,
@@ -140,7 +139,8 @@ impl FromIterator<f64> for Welford {
 }
 
 /// A two-sided confidence interval `mean +- half_width`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConfidenceInterval {
     /// Point estimate.
     pub mean: f64,

@@ -17,15 +17,14 @@
 //! # Ok::<(), slarm_workload::WorkloadError>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{invalid, Result, WorkloadError};
 use crate::header::SwfHeader;
 use crate::job::Job;
 use crate::reader::Trace;
 
 /// Jobs removed by the drop rules, counted under the first reason that applies.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DropCounts {
     /// Run time <= 0 (or missing).
     pub runtime_nonpositive: u64,
@@ -43,7 +42,8 @@ impl DropCounts {
 }
 
 /// Why a job is dropped, if it is (design.md §3, reasons checked in this order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DropReason {
     /// Run time <= 0.
     RuntimeNonPositive,
@@ -68,7 +68,8 @@ pub fn drop_reason(job: &Job, machine_procs: u32) -> Option<DropReason> {
 
 /// A cleaned workload: jobs that pass the drop rules, sorted by submit time then job
 /// number (the queue order of design.md §3), plus the machine size and provenance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Workload {
     /// Trace name or generator label.
     pub name: String,

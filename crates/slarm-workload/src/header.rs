@@ -1,10 +1,9 @@
 //! SWF header comments (`; Key: value`).
 
-use serde::{Deserialize, Serialize};
-
 /// The header of an SWF file. Well-known keys are parsed; every `; Key: value` line is kept
 /// in `entries` in file order so that a writer can reproduce it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SwfHeader {
     /// `MaxProcs` (first integer of the value).
     pub max_procs: Option<u64>,

@@ -1,9 +1,8 @@
 //! The job record: the 18 SWF fields plus the derived quantities of design.md §3.
 
-use serde::{Deserialize, Serialize};
-
 /// One SWF job line. `-1` means missing, as in the archive. Times are seconds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Job {
     /// Field 1: job number.
     pub id: u64,

@@ -17,7 +17,6 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_distr::{Distribution, Normal};
-use serde::{Deserialize, Serialize};
 
 use crate::error::{invalid, Result};
 use crate::job::Job;
@@ -53,7 +52,8 @@ pub fn fee_and_penalty(job: &Job, penalty_ratio: f64) -> Result<(f64, f64)> {
 }
 
 /// Urgency class of a job (spec 001 §3.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Urgency {
     /// Short deadline, large budget.
     High,
@@ -62,7 +62,8 @@ pub enum Urgency {
 }
 
 /// Synthesised SLA attributes of one job.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SlaAttributes {
     /// Urgency class.
     pub urgency: Urgency,
@@ -73,7 +74,8 @@ pub struct SlaAttributes {
 }
 
 /// How jobs are assigned to the urgency classes (spec 001 §5 item 9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ClassAssignment {
     /// Exactly round(share x n) high-urgency jobs, placed by a seeded random permutation
     /// (the spec's decision; e.g. 1000 of 5000).
@@ -83,7 +85,8 @@ pub enum ClassAssignment {
 }
 
 /// Parameters of spec 001 Table I (defaults) for urgency-class synthesis.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UrgencyConfig {
     /// Share of high-urgency jobs (0.2).
     pub high_share: f64,

@@ -32,14 +32,14 @@
 
 use rand::Rng;
 use rand_distr::Distribution;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{invalid, Result};
 use crate::header::{SwfHeader, SYNTHETIC_KEY};
 use crate::{Job, Workload};
 
 /// Parameters of the synthetic model (see the module documentation).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SyntheticModel {
     /// Number of jobs to generate.
     pub jobs: usize,
