@@ -1,5 +1,5 @@
 //! The trace-driven batch simulator: replays a cleaned workload on a space-shared machine
-//! under FCFS, EASY or conservative backfilling (design.md §3), on top of the
+//! under FCFS, EASY or conservative backfilling (Mu'alem & Feitelson 2001), on top of the
 //! [`kernel`](crate::kernel).
 //!
 //! Event order at one instant: completions (class 0) release processors, then arrivals
@@ -37,7 +37,7 @@ use crate::policy::{
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum QueueOrder {
-    /// Submit time, then job number (design.md §3).
+    /// Submit time, then job number.
     Fcfs,
     /// Shortest estimate first.
     ShortestEstimate,

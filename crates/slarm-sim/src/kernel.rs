@@ -2,7 +2,7 @@
 //! driver loop that delivers events to a [`Handler`]. The kernel knows no policy; it only
 //! orders and delivers events (the shape of dslab-core).
 //!
-//! Tie order (design.md §3): events are delivered by time, then by a caller-given priority
+//! Tie order: events are delivered by time, then by a caller-given priority
 //! class (smaller first), then by insertion sequence. A trace simulator therefore uses class 0
 //! for completions, class 1 for arrivals and class 2 for the scheduling pass, which yields
 //! "completions release processors, then arrivals join the queue, then one pass runs".

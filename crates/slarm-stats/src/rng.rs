@@ -1,4 +1,4 @@
-//! Seeded, version-stable random streams (design.md §2).
+//! Seeded, version-stable random streams.
 //!
 //! Every experiment derives one independent generator per *(experiment, cell, replication)*
 //! from a root seed and a path of indices, so results never depend on thread count, the

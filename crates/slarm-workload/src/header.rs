@@ -101,7 +101,7 @@ impl SwfHeader {
         self.get(SYNTHETIC_KEY).is_some()
     }
 
-    /// Machine size from the header: `MaxProcs`, else `MaxNodes` (design.md §3).
+    /// Machine size from the header: `MaxProcs`, else `MaxNodes` (SWF header comments).
     pub fn machine_size(&self) -> Option<u64> {
         self.max_procs
             .filter(|&p| p > 0)

@@ -1,4 +1,5 @@
-//! Streaming SWF reader for `.swf` and gzip-compressed `.swf.gz` (design.md §3).
+//! Streaming reader of the Standard Workload Format (Chapin et al. 1999; the format of
+//! Feitelson's Parallel Workloads Archive) for `.swf` and gzip-compressed `.swf.gz`.
 //!
 //! Compression is detected from the gzip magic bytes, not the file name (the archive has a
 //! `lublin_256_new2.gz` without `.swf`). Lines are read one at a time, so memory stays a

@@ -375,8 +375,8 @@ const fn preset(
     }
 }
 
-/// [`SyntheticModel::calibrate`] on each of the 17 traces of `../shared/data/traces`
-/// (strict read, drop rules of design.md §3), as printed by
+/// [`SyntheticModel::calibrate`] on each of the 17 Parallel Workloads Archive traces of the
+/// trace folder ([`crate::traces`]; strict read, drop rules of [`crate::clean`]), as printed by
 /// `cargo run --release -p slarm-workload --example calibrate`; a test checks them against
 /// the traces whenever the folder is present.
 pub const PRESETS: &[Preset] = &[
