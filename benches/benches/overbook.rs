@@ -6,19 +6,18 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use slarm::overbook::{
     acceptance::TestSpec,
     failure::FailureModel,
-    grid::{GridCdf, TimeGrid},
+    grid::TimeGrid,
     harness::{FailureMode, TraceSetup},
     pos::heuristic_pos,
-    ratio::{BinRounding, RatioDistribution},
     sim::SimConfig,
     strategy::Strategy,
     workload::{prepare, synthetic_jobs},
 };
-use slarm::stats::rng::RngStreams;
+use slarm::stats::{rng::RngStreams, RatioDist, Rounding};
 
-fn dist() -> RatioDistribution {
-    let samples: Vec<(i64, i64)> = (0..1000).map(|i| ((i * 37) % 1000, 1000)).collect();
-    RatioDistribution::learn(samples, BinRounding::Ceil).unwrap()
+fn dist() -> RatioDist {
+    let samples = (0..1000).map(|i| (f64::from((i * 37) % 1000), 1000.0));
+    RatioDist::learn(samples, Rounding::Up).unwrap()
 }
 
 fn bench_pos(c: &mut Criterion) {
@@ -28,13 +27,21 @@ fn bench_pos(c: &mut Criterion) {
         b.iter(|| heuristic_pos(black_box(&d), 4 * 3600, 2 * 3600, 16, &m).pos())
     });
     let g = TimeGrid::new(60.0).unwrap();
-    let a = GridCdf::step_at(0).convolve(&g.runtime_pmf(&d, 8 * 3600), 480);
-    let bb = GridCdf::step_at(10).convolve(&g.runtime_pmf(&d, 6 * 3600), 370);
-    let rt = g.runtime_pmf(&d, 8 * 3600);
+    let a = g
+        .end(&g.point(0).unwrap(), &g.runtime(&d, 8 * 3600).unwrap(), 480)
+        .unwrap();
+    let bb = g
+        .end(
+            &g.point(10).unwrap(),
+            &g.runtime(&d, 6 * 3600).unwrap(),
+            370,
+        )
+        .unwrap();
+    let rt = g.runtime(&d, 8 * 3600).unwrap();
     c.bench_function("overbook/comprehensive_joint_convolve_8h", |b| {
         b.iter(|| {
-            let j = GridCdf::joint(&[&a, &bb], 0);
-            j.convolve(black_box(&rt), 700)
+            let j = g.joint(&[&a, &bb], 0).unwrap();
+            g.end(&j, black_box(&rt), 700).unwrap()
         })
     });
 }

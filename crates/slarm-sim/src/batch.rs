@@ -1,5 +1,5 @@
 //! The trace-driven batch simulator: replays a cleaned workload on a space-shared machine
-//! under FCFS, EASY or conservative backfilling (design.md §3), on top of the
+//! under FCFS, EASY or conservative backfilling (Mu'alem & Feitelson 2001), on top of the
 //! [`kernel`](crate::kernel).
 //!
 //! Event order at one instant: completions (class 0) release processors, then arrivals
@@ -24,7 +24,6 @@
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
 use slarm_workload::Job;
 
 use crate::error::{check_time, Result, SimError};
@@ -35,9 +34,10 @@ use crate::policy::{
 };
 
 /// Priority order of the waiting queue; ties always break by submit time, then job number.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum QueueOrder {
-    /// Submit time, then job number (design.md §3).
+    /// Submit time, then job number.
     Fcfs,
     /// Shortest estimate first.
     ShortestEstimate,
@@ -47,7 +47,8 @@ pub enum QueueOrder {
 }
 
 /// Configuration of one batch simulation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BatchConfig {
     /// The scheduling policy.
     pub policy: PolicyKind,
@@ -70,7 +71,8 @@ impl BatchConfig {
 }
 
 /// What happened to one job.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobRecord {
     /// Job number.
     pub id: u64,
@@ -107,7 +109,8 @@ impl JobRecord {
 }
 
 /// The result of a batch simulation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Schedule {
     /// Machine size.
     pub capacity: u32,

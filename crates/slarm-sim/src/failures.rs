@@ -1,7 +1,7 @@
 //! Node failure and repair processes: an alternating renewal process per node with
 //! exponential up times (rate `lambda`) and repair times (rate `mu`), or the replay of a
-//! recorded failure trace. Rates are per unit of the caller's clock (spec 002 uses
-//! lambda = 1.2904e-4 and mu = 0.4333 per hour for the LANL nodes).
+//! recorded failure trace. Rates are per unit of the caller's clock (Birkenheuer 2012, §5.1.1,
+//! estimates lambda = 1.2904e-4 and mu = 0.4333 for the LANL nodes, per hour).
 //!
 //! ```
 //! use slarm_sim::failures::{ExponentialFailures, FailureTrace};
@@ -15,12 +15,13 @@
 //! ```
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
+use rand_distr::Exp1;
 
 use crate::error::{check_time, Result, SimError};
 
 /// Whether a node goes down or comes back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FailureKind {
     /// The node fails.
     Fail,
@@ -29,7 +30,8 @@ pub enum FailureKind {
 }
 
 /// One failure or repair of one node.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FailureEvent {
     /// Time of the event.
     pub time: f64,
@@ -40,7 +42,8 @@ pub struct FailureEvent {
 }
 
 /// Exponential failure (rate `lambda`) and repair (rate `mu`) per node.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExponentialFailures {
     lambda: f64,
     mu: f64,
@@ -99,14 +102,17 @@ impl ExponentialFailures {
     }
 }
 
-/// Inverse-transform exponential draw: -ln(1 - U) / rate, U uniform on [0, 1).
+/// Exponential draw with the given rate: a standard exponential from `rand_distr` (`Exp1`,
+/// ziggurat method) divided by `rate` (validated by [`ExponentialFailures::new`]).
 fn exp_sample<R: Rng>(rate: f64, rng: &mut R) -> f64 {
-    -(-rng.gen::<f64>()).ln_1p() / rate
+    let e: f64 = rng.sample(Exp1);
+    e / rate
 }
 
 /// A validated failure trace for replay: per node, events alternate Fail, Repair, ...
 /// starting from "up" at time 0.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FailureTrace {
     nodes: u32,
     events: Vec<FailureEvent>,

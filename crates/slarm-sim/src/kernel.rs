@@ -2,7 +2,7 @@
 //! driver loop that delivers events to a [`Handler`]. The kernel knows no policy; it only
 //! orders and delivers events (the shape of dslab-core).
 //!
-//! Tie order (design.md §3): events are delivered by time, then by a caller-given priority
+//! Tie order: events are delivered by time, then by a caller-given priority
 //! class (smaller first), then by insertion sequence. A trace simulator therefore uses class 0
 //! for completions, class 1 for arrivals and class 2 for the scheduling pass, which yields
 //! "completions release processors, then arrivals join the queue, then one pass runs".
@@ -35,12 +35,11 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{check_time, Result, SimError};
 
 /// Identifier of a scheduled event (its insertion sequence number), used to cancel it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EventId(pub u64);
 
 /// An event taken out of the queue, with its delivery key.
@@ -242,7 +241,8 @@ pub trait Handler<E> {
 }
 
 /// What a [`Simulation::run`] call did.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunStats {
     /// Events delivered in this call.
     pub delivered: u64,

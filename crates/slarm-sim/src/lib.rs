@@ -1,6 +1,6 @@
-//! # slarm-sim
+#![doc = include_str!("../README.md")]
 //!
-//! The simulation base of slarm (design.md §1, §3; issue 4).
+//! ## Modules
 //!
 //! - [`kernel`]: a discrete-event kernel — [`kernel::EventQueue`] ordered by (time, priority
 //!   class, insertion sequence), [`kernel::Simulation`] (clock + queue) and the
@@ -16,21 +16,6 @@
 //! - [`failures`]: exponential node failure/repair processes and failure-trace replay.
 //!
 //! Every failure is a [`SimError`].
-//!
-//! ```
-//! use slarm_sim::{batch::{simulate, BatchConfig}, metrics::Metrics, policy::PolicyKind};
-//! use slarm_workload::Job;
-//!
-//! let jobs: Vec<Job> = (0..20)
-//!     .map(|i| Job::new(i, i as f64 * 10.0, 100.0 + i as f64, 1 + (i % 4) as i64, 150.0))
-//!     .collect();
-//! for policy in [PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative] {
-//!     let s = simulate(&jobs, 6, &BatchConfig::new(policy))?;
-//!     assert_eq!(s.records.len(), 20);
-//!     assert!(Metrics::of(&s, 10.0).utilization <= 1.0);
-//! }
-//! # Ok::<(), slarm_sim::SimError>(())
-//! ```
 
 pub mod batch;
 pub mod error;

@@ -1,12 +1,11 @@
 //! The machine model: a space-shared cluster of identical processors, optionally grouped
 //! into nodes (for the models that fail and repair whole nodes).
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{Result, SimError};
 
 /// A homogeneous, space-shared machine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Machine {
     nodes: u32,
     procs_per_node: u32,

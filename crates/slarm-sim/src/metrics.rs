@@ -23,15 +23,15 @@
 
 use std::io::Write;
 
-use serde::{Deserialize, Serialize};
-
 use crate::batch::{JobRecord, Schedule};
 
-/// Default bounded-slowdown threshold in seconds (design.md §4).
+/// Default bounded-slowdown threshold in seconds (the customary 10 s of Feitelson et al.,
+/// "Theory and practice in parallel job scheduling", JSSPP 1997).
 pub const DEFAULT_TAU_S: f64 = 10.0;
 
 /// Aggregate metrics of a schedule.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Metrics {
     /// Jobs that ran.
     pub jobs: usize,
@@ -103,8 +103,8 @@ fn fmt_time(t: f64) -> String {
     }
 }
 
-/// Writes the schedule CSV of design.md §4: header `job_id,submit,start,end,procs`, one
-/// row per started job in record order.
+/// Writes the schedule CSV that `slarm check-schedule` reads: header
+/// `job_id,submit,start,end,procs`, one row per started job in record order.
 pub fn write_schedule_csv<W: Write>(records: &[JobRecord], mut out: W) -> std::io::Result<()> {
     writeln!(out, "job_id,submit,start,end,procs")?;
     for r in records {

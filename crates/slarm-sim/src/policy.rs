@@ -1,4 +1,5 @@
-//! Scheduling passes of FCFS, EASY and conservative backfilling (design.md §3), written as
+//! Scheduling passes of FCFS, EASY and conservative backfilling (Mu'alem & Feitelson 2001;
+//! EASY after Lifka 1995), written as
 //! reusable building blocks that know nothing about the event loop:
 //!
 //! - [`fcfs_pass`]: start queued jobs in order while they fit; stop at the first that does not.
@@ -27,14 +28,13 @@
 
 use std::collections::BTreeSet;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::Result;
 use crate::profile::Profile;
 
-/// The three space-sharing policies of design.md §3.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// The three space-sharing policies (Mu'alem & Feitelson 2001).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum PolicyKind {
     /// First come, first served without backfilling.
     Fcfs,
@@ -59,7 +59,8 @@ impl std::str::FromStr for PolicyKind {
 }
 
 /// A queued job as a pass sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Candidate {
     /// Caller's identifier (e.g. an index into its job table).
     pub key: usize,
@@ -70,7 +71,8 @@ pub struct Candidate {
 }
 
 /// A total order on `f64` (via `total_cmp`) for use in ordered sets.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OrdF64(pub f64);
 impl Eq for OrdF64 {}
 impl PartialOrd for OrdF64 {
@@ -118,7 +120,8 @@ impl RunningSet {
 }
 
 /// The outcome of one pass: positions in the queue slice to start now, in start order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PassOutcome {
     /// Positions (indices into the candidate slice) of the jobs to start now.
     pub start: Vec<usize>,
@@ -150,7 +153,8 @@ pub(crate) fn fcfs_pass_into(free: u32, queue: &[Candidate], out: &mut PassOutco
     }
 }
 
-/// EASY pass at time `now` with `free` processors free and `running` jobs (design.md §3).
+/// EASY pass at time `now` with `free` processors free and `running` jobs (Mu'alem & Feitelson
+/// 2001).
 ///
 /// Jobs are started in order while they fit. The first job that does not fit (the head)
 /// gets a reservation at the shadow time: the earliest predicted end at which enough
@@ -212,8 +216,8 @@ pub(crate) fn easy_pass_into(
     }
 }
 
-/// The head's shadow time and `extra` (design.md §3): releases of the running jobs and of
-/// the jobs just started (both sorted by predicted end) are merged until `need` processors
+/// The head's shadow time and `extra` (Mu'alem & Feitelson 2001): releases of the running jobs and
+/// of the jobs just started (both sorted by predicted end) are merged until `need` processors
 /// are free; every release at that same instant still counts towards `extra`. Infinite
 /// shadow and no extra when the head can never fit (not reachable for a job that fits the
 /// machine).
@@ -428,7 +432,8 @@ mod tests {
         let p = easy_pass(0.0, 2, &r, &q);
         assert_eq!(p.shadow, Some(200.0));
         assert_eq!(p.start, vec![1]); // uses the 2 extra; job 2 no longer fits (free 0)
-                                      // Extra exhausted: a long job that does not fit in extra must wait.
+                                      // Extra exhausted: a long job that does not fit in extra must
+                                      // wait.
         let q = [c(0, 10, 10.0), c(1, 2, 1000.0)];
         let p = easy_pass(0.0, 2, &r, &q);
         assert_eq!((p.shadow, p.start.len()), (Some(200.0), 0));

@@ -1,10 +1,11 @@
 //! Availability profile: free processors over time as a step function, with earliest-fit
 //! queries. Shared by EASY (shadow time), conservative backfilling (one reservation per
-//! queued job) and the heuristic planning schedulers of `slarm-overbook` (spec 002), which
-//! use a *planning* profile ([`Profile::planning`]): free counts may go negative (an
+//! queued job) and the heuristic planning schedulers of `slarm-overbook` (Birkenheuer 2012),
+//! which use a *planning* profile ([`Profile::planning`]): free counts may go negative (an
 //! overbooked plan), every reservation boundary stays a breakpoint (the planner's candidate
-//! starts, spec 002 part 1 §8 A3), and [`Profile::gaps`], [`Profile::earliest_fit_until`],
-//! [`Profile::free_until`] and [`Profile::first_negative`] answer its queries.
+//! starts, the planned start and end times of Birkenheuer 2012 §3.1, Listing 3.1), and
+//! [`Profile::gaps`], [`Profile::earliest_fit_until`], [`Profile::free_until`] and
+//! [`Profile::first_negative`] answer its queries.
 //!
 //! The profile starts at an origin time and extends to infinity; every reservation is a
 //! rectangle `[start, end) x procs`. Breakpoints live in a sorted vector, so queries are a
@@ -24,12 +25,11 @@
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{check_time, Result, SimError};
 
 /// Free processors from `time` until the next breakpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Step {
     /// Start of the step.
     pub time: f64,
@@ -38,12 +38,13 @@ pub struct Step {
 }
 
 /// A step function of free processors over `[origin, inf)`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Profile {
     capacity: u32,
     steps: Vec<Step>,
     /// Planning profile: unchecked bookings, every reservation boundary kept.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     planning: bool,
 }
 
@@ -70,9 +71,9 @@ impl Profile {
 
     /// A planning profile with `capacity` free nodes from `origin` on (`capacity` may be 0,
     /// e.g. every node is down). Unlike [`Profile::new`], [`Profile::book`] may drive free
-    /// counts negative (an overbooked plan, spec 002) and every reservation boundary stays a
-    /// breakpoint even where the free count does not change, because the planner's candidate
-    /// starts are the start and end times of reservations (spec 002 part 1 §8 A3): see
+    /// counts negative (an overbooked plan, Birkenheuer 2012) and every reservation boundary stays
+    /// a breakpoint even where the free count does not change, because the planner's candidate
+    /// starts are the start and end times of reservations (Birkenheuer 2012 §3.1, Listing 3.1): see
     /// [`Profile::gaps`].
     ///
     /// ```
@@ -292,8 +293,8 @@ impl Profile {
 
     /// Candidate gaps for `need` processors starting in `[from, until)`, in time order: the
     /// starts are `from` and every later breakpoint with at least `need` free; each gap ends
-    /// at the first later time with fewer free, capped at `until` (spec 002 part 1 §8 A3/A4;
-    /// with a planning profile every reservation boundary is a breakpoint).
+    /// at the first later time with fewer free, capped at `until` (Birkenheuer 2012 §3.1, Listing
+    /// 3.1; with a planning profile every reservation boundary is a breakpoint).
     pub fn gaps(&self, from: f64, until: f64, need: i64) -> Vec<(f64, f64)> {
         let n = self.steps.len();
         let k0 = self.step_index(from);
@@ -433,7 +434,7 @@ mod tests {
         assert_eq!(p.earliest_fit(0.0, 1, 1.0).unwrap(), 5.0);
     }
 
-    /// The heuristic planner's queries of spec 002 (moved from `slarm-overbook`).
+    /// The heuristic planner's queries (Birkenheuer 2012 §3.3.2; moved from `slarm-overbook`).
     #[test]
     fn planning_profile_gaps_and_fits() {
         let mut p = Profile::planning(10, 0.0).unwrap();
@@ -454,7 +455,7 @@ mod tests {
         assert_eq!(p.free_at(60.0), 4);
         assert_eq!(p.free_until(0.0, 5), 0.0);
         assert_eq!(p.free_until(100.0, 5), f64::INFINITY);
-        // The released booking's boundaries stay candidate starts (spec 002 part 1 §8 A3).
+        // The released booking's boundaries stay candidate starts (Birkenheuer 2012, Listing 3.1).
         assert_eq!(
             p.gaps(0.0, 1000.0, 4),
             vec![

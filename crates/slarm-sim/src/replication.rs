@@ -1,5 +1,5 @@
 //! Replication driver: runs independent replications, each with its own seeded stream
-//! from [`slarm_stats::RngStreams`], in parallel, and collects the results in replication
+//! from [`slarm_stats::RngStreams`], in parallel (feature `parallel`), and collects the results in replication
 //! order so the outcome never depends on the number of threads.
 //!
 //! ```
@@ -17,6 +17,7 @@
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 use slarm_stats::{ConfidenceInterval, RngStreams, SimRng};
 
@@ -24,20 +25,34 @@ use crate::error::Result;
 
 /// Runs `n` replications of `f(index, rng)`; replication `i` uses the stream at
 /// `path ++ [i]`. Results are returned in replication order.
+///
+/// With the `parallel` feature the replications run on the rayon thread pool; without it
+/// they run one after another. Each replication owns its stream, so the results are the
+/// same either way.
 pub fn replicate<T, F>(streams: &RngStreams, path: &[u64], n: usize, f: F) -> Vec<T>
 where
     T: Send,
     F: Fn(usize, &mut SimRng) -> T + Sync,
 {
-    (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let mut p = path.to_vec();
-            p.push(i as u64);
-            let mut rng = streams.stream(&p);
-            f(i, &mut rng)
-        })
-        .collect()
+    let one = |i: usize| {
+        let mut p = path.to_vec();
+        p.push(i as u64);
+        let mut rng = streams.stream(&p);
+        f(i, &mut rng)
+    };
+    map_indices(n, one)
+}
+
+/// `(0..n).map(g)` in index order, on the rayon pool.
+#[cfg(feature = "parallel")]
+fn map_indices<T: Send, G: Fn(usize) -> T + Sync + Send>(n: usize, g: G) -> Vec<T> {
+    (0..n).into_par_iter().map(g).collect()
+}
+
+/// `(0..n).map(g)` in index order, on the calling thread.
+#[cfg(not(feature = "parallel"))]
+fn map_indices<T: Send, G: Fn(usize) -> T + Sync + Send>(n: usize, g: G) -> Vec<T> {
+    (0..n).map(g).collect()
 }
 
 /// A Student-t confidence interval at `level` over replication results.

@@ -1,5 +1,5 @@
-//! Invariants of every policy (issue 4 "Must show"), on random small workloads (proptest)
-//! and on real traces when the shared folder is present:
+//! Invariants of every policy, on random small workloads (proptest) and on real traces when
+//! the trace folder is present:
 //! no over-allocation at any instant, no start before submit, every job runs exactly once
 //! for min(run time, estimate); conservative never starts a job after its first
 //! reservation; with exact estimates EASY never starts the head after its reservation;

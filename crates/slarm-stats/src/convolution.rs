@@ -1,12 +1,12 @@
 //! Convolution of grid distributions: the distribution of the sum of two independent
-//! lattice variables (spec 002 part 1 §3.5, `PDF_combined = PDF_joint * PDF_new`).
+//! lattice variables (Birkenheuer 2012, §3.2.3: `PDF_combined = PDF_joint * PDF_new`).
 //!
 //! * [`convolve_direct`]: the exact `O(n m)` sum `c_k = sum_i a_i b_{k-i}`.
 //! * [`convolve_fft`]: real FFTs (`realfft` on `rustfft`) of zero-padded inputs, pointwise
 //!   product, inverse real FFT, `O(L log L)` with `L >= n + m - 1` the next 5-smooth even
 //!   length. Round-off then leaves tiny negative (and tiny positive) values where the exact
 //!   result is 0: values below `2^-45` of the peak are set to 0 and the result is rescaled to
-//!   the exact total mass `mass(a) * mass(b)` (spec 002 §8 B7). The result agrees with the
+//!   the exact total mass `mass(a) * mass(b)`. The result agrees with the
 //!   direct method to `1e-12` of the peak (proptest).
 //! * [`convolve`]: picks the cheaper of the two with the cost model of [`prefers_fft`],
 //!   whose constants are the crossover measured by `benches/benches/stats.rs`
@@ -34,7 +34,6 @@ use std::cell::RefCell;
 
 use realfft::num_complex::Complex;
 use realfft::RealFftPlanner;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{Result, StatsError};
 use crate::grid::{check_same_step, GridDist, Rounding};
@@ -53,7 +52,8 @@ pub const DIRECT_MAX_SHORT_LEN: usize = 32;
 pub const FFT_COST_RATIO: f64 = 3.0;
 
 /// Which algorithm a convolution uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Method {
     /// The exact `O(n m)` sum.
     Direct,
@@ -294,9 +294,10 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn spec002_3_8_comprehensive_toy_example() {
-        // Spec 002 part 1 §3.8: PDF_joint = (0, .16, .20, .44, .20) at t = 0..4 h, runtime PDF
-        // (1 h: .4, 2 h: .2, 3 h: .2, 4 h: .2); P(end <= 6 h) = 0.832.
+    fn comprehensive_toy_example() {
+        // Toy example in the setting of Birkenheuer (2012) §3.2.2-§3.2.3: PDF_joint = (0, .16, .20,
+        // .44, .20) at t = 0..4 h, runtime PDF (1 h: .4, 2 h: .2, 3 h: .2, 4 h: .2); P(end <= 6 h)
+        // = 0.832.
         let a = GridDist::from_cdf(1.0, 1.0, &[0.4, 0.6, 0.8, 1.0]).unwrap();
         let b = GridDist::from_cdf(1.0, 1.0, &[0.4, 0.6, 1.0]).unwrap();
         let joint = max_of_independent(&[&a, &b]).unwrap();
@@ -318,10 +319,10 @@ mod tests {
         assert_eq!(fft_len(700, 700), 1440);
         for n in 1..300 {
             let l = fft_len(n, 17);
-            assert!(l >= n + 16 && l % 2 == 0);
+            assert!(l >= n + 16 && l.is_multiple_of(2));
             let mut r = l;
             for p in [2, 3, 5] {
-                while r % p == 0 {
+                while r.is_multiple_of(p) {
                     r /= p;
                 }
             }

@@ -25,12 +25,11 @@
 //! assert!(!ks.rejects(0.05).unwrap());
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{check_finite, check_probability, Result, StatsError};
 
 /// The empirical distribution function of a finite sample.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ecdf {
     sorted: Vec<f64>,
 }
@@ -103,7 +102,8 @@ impl Ecdf {
 }
 
 /// The outcome of a one-sample Kolmogorov-Smirnov comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KsResult {
     /// Sample size.
     pub n: usize,

@@ -1,9 +1,9 @@
-//! Discrete distributions on a uniform time grid (spec 002 part 1 §3.3-§3.5).
+//! Discrete distributions on a uniform time grid (Birkenheuer 2012, §3.2.2-§3.2.3).
 //!
 //! A [`GridDist`] is a lattice distribution: mass `m_i` sits on the point
 //! `x_i = origin + i * step`, `i = 0..len`. It is the representation of runtime, start-time
-//! and end-time distributions of the overbooking papers (Birkenheuer 2012, spec 002 part 1
-//! §3.3: "the basic PDFs of the jobs are firstly transformed into a PDF format that is based
+//! and end-time distributions of the overbooking papers (Birkenheuer 2012, §3.2.2: "the
+//! basic PDFs of the jobs are firstly transformed into a PDF format that is based
 //! on fixed time step intervals").
 //!
 //! * Construction is validated: finite origin, finite positive step, at least one bin, every
@@ -22,15 +22,15 @@
 //! * [`GridDist::regrid`] / [`GridDist::rebin`] move every point's mass to a point of another
 //!   grid with an explicit [`Rounding`]; [`GridDist::truncate_at`] kills at a time
 //!   (`min(X, k)`); [`max_of_independent`] multiplies CDFs (joint start of a job after its
-//!   predecessors, §3.4); [`GridDist::given_exceeds`] conditions on not having ended yet
-//!   (§8 B5 option).
+//!   predecessors, Birkenheuer 2012 §3.2.2); [`GridDist::given_exceeds`] conditions on not
+//!   having ended yet (an option the thesis does not use).
 //!
 //! Positions are compared with a tolerance of `1e-9` steps, so `0.3 / 0.1` lands on bin 3.
 //!
 //! ```
 //! use slarm_stats::grid::{max_of_independent, GridDist};
 //!
-//! // Spec 002 part 1 §3.8: predecessor end-time CDFs at t = 1..4 h on a 1 h grid.
+//! // Predecessor end-time CDFs at t = 1..4 h on a 1 h grid (toy example, Birkenheuer 2012 §3.2.2).
 //! let a = GridDist::from_cdf(1.0, 1.0, &[0.4, 0.6, 0.8, 1.0]).unwrap();
 //! let b = GridDist::from_cdf(1.0, 1.0, &[0.4, 0.6, 1.0]).unwrap();
 //! let joint = max_of_independent(&[&a, &b]).unwrap();
@@ -38,8 +38,6 @@
 //! assert!((joint.cdf(3.0) - 0.8).abs() < 1e-12);
 //! assert_eq!(joint.quantile(1.0).unwrap(), 4.0);
 //! ```
-
-use serde::{Deserialize, Serialize};
 
 use crate::error::{check_finite, check_probability, Result, StatsError};
 
@@ -69,9 +67,10 @@ fn bin_index(name: &'static str, value: f64, k: f64) -> Result<usize> {
 const POSITION_EPS: f64 = 1e-9;
 
 /// How a position between two grid points is mapped to a grid point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Rounding {
-    /// To the next grid point at or above (conservative for end times, spec 002 §3.3).
+    /// To the next grid point at or above (conservative for end times, Birkenheuer 2012 §3.2.2).
     #[default]
     Up,
     /// To the grid point at or below.
@@ -93,13 +92,15 @@ impl Rounding {
 }
 
 /// Unvalidated wire form of [`GridDist`]; deserialisation goes through [`GridDist::defective`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg(feature = "serde")]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct GridDistRaw {
     origin: f64,
     step: f64,
     masses: Vec<f64>,
 }
 
+#[cfg(feature = "serde")]
 impl TryFrom<GridDistRaw> for GridDist {
     type Error = StatsError;
     fn try_from(raw: GridDistRaw) -> Result<Self> {
@@ -107,6 +108,7 @@ impl TryFrom<GridDistRaw> for GridDist {
     }
 }
 
+#[cfg(feature = "serde")]
 impl From<GridDist> for GridDistRaw {
     fn from(g: GridDist) -> Self {
         GridDistRaw {
@@ -118,8 +120,12 @@ impl From<GridDist> for GridDistRaw {
 }
 
 /// A probability distribution on the points `origin + i * step` (see the module docs).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "GridDistRaw", into = "GridDistRaw")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "GridDistRaw", into = "GridDistRaw")
+)]
 pub struct GridDist {
     origin: f64,
     step: f64,
@@ -435,7 +441,7 @@ impl GridDist {
 
     /// The distribution of `min(X, kill_time)`: a job killed at `kill_time` ends there.
     /// Mass beyond the kill time moves to the first grid point `>= kill_time` (end times are
-    /// rounded up to the grid, spec 002 §3.3); a defective distribution's missing mass is
+    /// rounded up to the grid, Birkenheuer 2012 §3.2.2); a defective distribution's missing mass is
     /// killed too, so the result is proper when the input carried any missing mass.
     pub fn truncate_at(&self, kill_time: f64) -> Result<Self> {
         check_finite("kill time", kill_time)?;
@@ -464,7 +470,8 @@ impl GridDist {
     }
 
     /// The conditional distribution given `X > now`:
-    /// `P(X <= t | X > now) = (F(t) - F(now)) / (1 - F(now))` (spec 002 §8 B5 option).
+    /// `P(X <= t | X > now) = (F(t) - F(now)) / (1 - F(now))`: a running predecessor's end
+    /// conditioned on its elapsed time (an option; Birkenheuer 2012 §3.2.2 does not condition).
     /// Errors when `P(X > now)` is zero.
     pub fn given_exceeds(&self, now: f64) -> Result<Self> {
         check_finite("conditioning time", now)?;
@@ -515,7 +522,7 @@ pub(crate) fn check_same_step(a: f64, b: f64) -> Result<()> {
 }
 
 /// The distribution of `max(X_1, ..., X_k)` of independent grid variables:
-/// `F_max(t) = prod_i F_i(t)` (spec 002 part 1 §3.4, joint start after all predecessors).
+/// `F_max(t) = prod_i F_i(t)` (Birkenheuer 2012, §3.2.2: joint start after all predecessors).
 ///
 /// All inputs must share the step and have origins an integer number of steps apart. The
 /// result lives on `[max origin, max end]`; its total mass is the product of the inputs'.
@@ -570,9 +577,10 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn spec002_3_8_joint_start_cdf() {
-        // Spec 002 part 1 §3.8: A = (0.4, 0.6, 0.8, 1) at t = 1..4, B (x = 3 h, quarters
-        // rounded up) = (0.4, 0.6, 1) at t = 1..3; CDF_joint = (0, .16, .36, .8, 1) at t = 0..4
+    fn toy_example_joint_start_cdf() {
+        // Toy example (Birkenheuer 2012 §3.2.2): A = (0.4, 0.6, 0.8, 1) at t = 1..4, B (x = 3 h,
+        // quarters rounded up) = (0.4, 0.6, 1) at t = 1..3; CDF_joint = (0, .16, .36, .8, 1) at t =
+        // 0..4
         // and PDF_joint = (0, .16, .20, .44, .20).
         let a = GridDist::from_cdf(1.0, 1.0, &[0.4, 0.6, 0.8, 1.0]).unwrap();
         let b = GridDist::from_cdf(1.0, 1.0, &[0.4, 0.6, 1.0]).unwrap();
@@ -650,15 +658,19 @@ pub(crate) mod tests {
         let h = GridDist::new(0.0, 2.0, vec![1.0]).unwrap();
         assert!(max_of_independent(&[&g, &h]).is_err());
         // Deserialisation validates too.
-        let bad = r#"{"origin":0.0,"step":0.0,"masses":[1.0]}"#;
-        assert!(serde_json::from_str::<GridDist>(bad).is_err());
+        #[cfg(feature = "serde")]
+        {
+            let bad = r#"{"origin":0.0,"step":0.0,"masses":[1.0]}"#;
+            assert!(serde_json::from_str::<GridDist>(bad).is_err());
+        }
     }
 
     #[test]
     fn moments_quantiles_and_transforms() {
         let d = GridDist::new(10.0, 2.0, vec![0.25, 0.0, 0.5, 0.25]).unwrap();
         assert!(close(d.mean().unwrap(), 10.0 + 2.0 * 1.75, 1e-12));
-        // E[i^2] = 0 + 2 + 2.25 = 4.25 + ... : i in {0,2,3}: 0.5*4 + 0.25*9 = 4.25; var = 4.25 - 1.75^2.
+        // E[i^2] = 0 + 2 + 2.25 = 4.25 + ... : i in {0,2,3}: 0.5*4 + 0.25*9 = 4.25; var = 4.25 -
+        // 1.75^2.
         assert!(close(
             d.variance().unwrap(),
             4.0 * (4.25 - 1.75 * 1.75),
@@ -721,11 +733,15 @@ pub(crate) mod tests {
             })
         ));
         assert_eq!(d.rebin(2e-6, Rounding::Up).unwrap().len(), 3_000_001); // (16 - 10) / 2e-6 + 1
-                                                                           // Floating positions: 0.3 / 0.1 is bin 3.
+                                                                           // Floating positions:
+                                                                           // 0.3 / 0.1 is bin 3.
         let f = GridDist::new(0.0, 0.1, vec![0.25; 4]).unwrap();
         assert_eq!(f.cdf(0.3), 1.0);
-        let json = serde_json::to_string(&d).unwrap();
-        assert_eq!(serde_json::from_str::<GridDist>(&json).unwrap(), d);
+        #[cfg(feature = "serde")]
+        {
+            let json = serde_json::to_string(&d).unwrap();
+            assert_eq!(serde_json::from_str::<GridDist>(&json).unwrap(), d);
+        }
     }
 
     /// A random proper distribution on up to `max_len` bins with an integer origin.

@@ -1,18 +1,19 @@
-//! The empirical ratio distribution of real to estimated runtime (spec 002 part 1 §3.1-§3.3).
+//! The empirical ratio distribution of real to estimated runtime (Birkenheuer 2012, §3.2,
+//! §3.2.2).
 //!
 //! Birkenheuer (2012) assigns the ratio `omega / x` (real runtime over user estimate) of every
 //! historical job to one of **101 integer percent bins** `0, 1, ..., 100`:
 //! `PDF(k) = #{jobs in bin k} / n`, `CDF(k) = sum_{i <= k} PDF(i)` = P(the job ends within
 //! `k`% of its estimate). No parametric fit is used.
 //!
-//! The thesis does not say how a ratio is rounded to a bin (spec 002 §8 B1). We follow the
-//! spec's conservative recommendation by default, and make it configurable ([`Rounding`]):
+//! The thesis does not say how a ratio is rounded to a bin ("integrated percent values",
+//! §3.2). We round conservatively by default, and make it configurable ([`Rounding`]):
 //! * learning: `bin = clamp(ceil(100 omega / x), 0, 100)` ([`Rounding::Up`]; `omega = 0` is
-//!   bin 0, ratios above 100% are clamped to bin 100 (§8 B2), jobs with `x = 0` are dropped
-//!   and counted);
-//! * heuristic lookup (§3.7): `P(job ends within an allotted l < x) = CDF(floor(100 l / x))`
+//!   bin 0, ratios above 100% (jobs killed at their estimate) are clamped to bin 100, jobs
+//!   with `x = 0` are dropped and counted);
+//! * heuristic lookup (§3.3.2): `P(job ends within an allotted l < x) = CDF(floor(100 l / x))`
 //!   ([`Rounding::Down`]), and 1 for `l >= x`;
-//! * time grid (§3.3): bin `k` of a job with estimate `x` ends at `tau_k = k x / 100` after its
+//! * time grid (§3.2.2): bin `k` of a job with estimate `x` ends at `tau_k = k x / 100` after its
 //!   start, mapped to the grid point `ceil(tau_k / step)` ([`Rounding::Up`]).
 //!
 //! ```
@@ -29,8 +30,6 @@
 //! assert!((g.cdf(60.0) - 2.0 / 3.0).abs() < 1e-12 && g.end() == 120.0);
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{check_non_negative, Result, StatsError};
 use crate::grid::{GridDist, Rounding, MASS_TOLERANCE};
 
@@ -39,7 +38,7 @@ pub const PERCENT_BINS: usize = 101;
 
 /// The percent bin of a job with real runtime `runtime` and estimate `estimate` (both in the
 /// same unit, finite, non-negative): `clamp(rounding(100 runtime / estimate), 0, 100)`.
-/// Returns `None` for `estimate == 0` (such jobs are dropped from learning, §8 B1).
+/// Returns `None` for `estimate == 0` (such jobs are dropped from learning).
 pub fn percent_bin(runtime: f64, estimate: f64, rounding: Rounding) -> Result<Option<usize>> {
     check_non_negative("runtime", runtime)?;
     check_non_negative("runtime estimate", estimate)?;
@@ -51,7 +50,8 @@ pub fn percent_bin(runtime: f64, estimate: f64, rounding: Rounding) -> Result<Op
 }
 
 /// Incremental learner of a [`RatioDist`] from `(runtime, estimate)` samples.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RatioLearner {
     rounding: Rounding,
     counts: Vec<u64>,
@@ -113,20 +113,26 @@ impl RatioLearner {
 }
 
 /// A distribution over the 101 percent bins of runtime / estimate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "RatioDistRaw", into = "RatioDistRaw")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "RatioDistRaw", into = "RatioDistRaw")
+)]
 pub struct RatioDist {
     masses: Vec<f64>,
     samples: u64,
 }
 
 /// Unvalidated wire form of [`RatioDist`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg(feature = "serde")]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct RatioDistRaw {
     masses: Vec<f64>,
     samples: u64,
 }
 
+#[cfg(feature = "serde")]
 impl TryFrom<RatioDistRaw> for RatioDist {
     type Error = StatsError;
     fn try_from(raw: RatioDistRaw) -> Result<Self> {
@@ -136,6 +142,7 @@ impl TryFrom<RatioDistRaw> for RatioDist {
     }
 }
 
+#[cfg(feature = "serde")]
 impl From<RatioDist> for RatioDistRaw {
     fn from(d: RatioDist) -> Self {
         RatioDistRaw {
@@ -200,8 +207,9 @@ impl RatioDist {
     }
 
     /// Probability that a job with estimate `estimate` ends within `allotted` time
-    /// (heuristic `P_executable`, spec 002 §3.7): 1 if `allotted >= estimate`, else
-    /// `CDF(lookup(100 allotted / estimate))` (default lookup [`Rounding::Down`], §8 B1).
+    /// (heuristic `P_executable`, Birkenheuer 2012 §3.3.2): 1 if `allotted >= estimate`, else
+    /// `CDF(lookup(100 allotted / estimate))` (default lookup [`Rounding::Down`]; the thesis leaves
+    /// the rounding open).
     pub fn prob_within(&self, allotted: f64, estimate: f64, lookup: Rounding) -> Result<f64> {
         check_non_negative("allotted time", allotted)?;
         check_non_negative("runtime estimate", estimate)?;
@@ -221,8 +229,8 @@ impl RatioDist {
 
     /// The runtime distribution of a job with estimate `estimate` on the time grid
     /// `0, step, 2 step, ...` counted from the job's start: bin `k` (ending at
-    /// `tau_k = k estimate / 100`) goes to grid point `rounding(tau_k / step)` (spec 002 §3.3;
-    /// [`Rounding::Up`] is the conservative default). Shift the result by the start time to
+    /// `tau_k = k estimate / 100`) goes to grid point `rounding(tau_k / step)` (Birkenheuer 2012
+    /// §3.2.2; [`Rounding::Up`] is the conservative default). Shift the result by the start time to
     /// get an end-time distribution on an absolute grid.
     pub fn to_time_grid(&self, estimate: f64, step: f64, rounding: Rounding) -> Result<GridDist> {
         let g = self
@@ -246,7 +254,8 @@ mod tests {
     use crate::grid::max_of_independent;
     use proptest::prelude::*;
 
-    /// Spec 002 part 1 §3.8: the percent PDF coarsened to quarters.
+    /// The comprehensive toy example (setting of Birkenheuer 2012 §3.2.2-§3.2.3): the
+    /// percent PDF coarsened to quarters.
     fn quarters() -> RatioDist {
         let mut m = vec![0.0; PERCENT_BINS];
         m[25] = 0.4;
@@ -257,8 +266,9 @@ mod tests {
     }
 
     #[test]
-    fn spec002_3_8_heuristic_cdf_at_half_estimate() {
-        // §3.8: "The heuristic would give CDF(50%) = 0.6 for the same situation" (x = 4 h, l = 2 h).
+    fn toy_example_heuristic_cdf_at_half_estimate() {
+        // Toy example: the heuristic lookup (Birkenheuer 2012 §3.3.2) gives CDF(50%) = 0.6 for the
+        // same situation (x = 4 h, l = 2 h).
         let d = quarters();
         let p = d
             .prob_within(2.0 * 3600.0, 4.0 * 3600.0, Rounding::Down)
@@ -268,10 +278,10 @@ mod tests {
     }
 
     #[test]
-    fn spec002_3_8_end_to_end_from_percent_bins() {
-        // §3.8 from the percent PDF: A (x = 4 h) and B (x = 3 h, ends 0.75/1.5/2.25/3 h rounded up
-        // to 1, 2, 3, 3) started at 0 on a 1 h grid; joint start convolved with the new job's
-        // runtime (x = 4 h) gives P(end <= 6 h) = 0.832.
+    fn toy_example_end_to_end_from_percent_bins() {
+        // Toy example (Birkenheuer 2012 §3.2.2-§3.2.3) from the percent PDF: A (x = 4 h) and B (x =
+        // 3 h, ends 0.75/1.5/2.25/3 h rounded up to 1, 2, 3, 3) started at 0 on a 1 h grid; joint
+        // start convolved with the new job's runtime (x = 4 h) gives P(end <= 6 h) = 0.832.
         let h = 3600.0;
         let d = quarters();
         let a = d.to_time_grid(4.0 * h, h, Rounding::Up).unwrap();
@@ -329,9 +339,12 @@ mod tests {
         assert!(d.to_time_grid(0.0, 1.0, Rounding::Up).is_err());
         assert!(d.to_time_grid(10.0, 0.0, Rounding::Up).is_err());
         assert!(d.prob_within(f64::NAN, 1.0, Rounding::Down).is_err());
-        let json = serde_json::to_string(&d).unwrap();
-        assert_eq!(serde_json::from_str::<RatioDist>(&json).unwrap(), d);
-        assert!(serde_json::from_str::<RatioDist>(r#"{"masses":[1.0],"samples":1}"#).is_err());
+        #[cfg(feature = "serde")]
+        {
+            let json = serde_json::to_string(&d).unwrap();
+            assert_eq!(serde_json::from_str::<RatioDist>(&json).unwrap(), d);
+            assert!(serde_json::from_str::<RatioDist>(r#"{"masses":[1.0],"samples":1}"#).is_err());
+        }
     }
 
     proptest! {

@@ -1,4 +1,4 @@
-//! Seeded, version-stable random streams (design.md §2).
+//! Seeded, version-stable random streams.
 //!
 //! Every experiment derives one independent generator per *(experiment, cell, replication)*
 //! from a root seed and a path of indices, so results never depend on thread count, the
@@ -19,7 +19,6 @@
 //! ```
 
 use rand::SeedableRng;
-use serde::{Deserialize, Serialize};
 
 /// The generator used throughout slarm.
 pub type SimRng = rand_chacha::ChaCha8Rng;
@@ -44,7 +43,8 @@ pub fn label(name: &str) -> u64 {
 }
 
 /// A root seed from which independent streams are derived by path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RngStreams {
     root: u64,
 }

@@ -15,12 +15,13 @@
 //! assert!((ci.half_width - student_t_quantile(0.975, 7.0).unwrap() * (32.0f64 / 7.0 / 8.0).sqrt()).abs() < 1e-12);
 //! ```
 
-use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use crate::error::{check_finite, Result, StatsError};
 
 /// One-pass mean/variance/min/max accumulator (Welford's algorithm).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Welford {
     n: u64,
     mean: f64,
@@ -140,7 +141,8 @@ impl FromIterator<f64> for Welford {
 }
 
 /// A two-sided confidence interval `mean +- half_width`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConfidenceInterval {
     /// Point estimate.
     pub mean: f64,
@@ -206,69 +208,15 @@ impl ConfidenceInterval {
     }
 }
 
-/// Natural log of the gamma function (Lanczos, g = 7, n = 9; relative error below 1e-14).
+/// Natural log of the gamma function, `ln Γ(x)` (statrs' Lanczos approximation, relative
+/// error around 1e-15 for `x > 0`).
 pub fn ln_gamma(x: f64) -> f64 {
-    const G: f64 = 7.0;
-    const C: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
-        1.505_632_735_149_311_6e-7,
-    ];
-    if x < 0.5 {
-        // Reflection formula.
-        let pi = std::f64::consts::PI;
-        return (pi / (pi * x).sin()).abs().ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let mut a = C[0];
-    let t = x + G + 0.5;
-    for (i, &c) in C.iter().enumerate().skip(1) {
-        a += c / (x + i as f64);
-    }
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+    statrs::function::gamma::ln_gamma(x)
 }
 
-/// One step of the modified Lentz algorithm: updates `(c, d)` with coefficient `aa` and
-/// returns the factor by which the continued fraction changes.
-fn lentz_step(aa: f64, c: &mut f64, d: &mut f64) -> f64 {
-    const TINY: f64 = 1e-300;
-    let guard = |x: f64| if x.abs() < TINY { TINY } else { x };
-    *d = 1.0 / guard(1.0 + aa * *d);
-    *c = guard(1.0 + aa / *c);
-    *c * *d
-}
-
-/// Continued fraction of the regularised incomplete beta function (modified Lentz).
-fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
-    let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
-    let mut c = 1.0;
-    let first = 1.0 - qab * x / qap;
-    let mut d = 1.0 / if first.abs() < 1e-300 { 1e-300 } else { first };
-    let mut h = d;
-    for m in 1..=300 {
-        let m = m as f64;
-        let m2 = 2.0 * m;
-        h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &mut c, &mut d);
-        let del = lentz_step(
-            -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)),
-            &mut c,
-            &mut d,
-        );
-        h *= del;
-        if (del - 1.0).abs() < 1e-16 {
-            break;
-        }
-    }
-    h
-}
-
-/// Regularised incomplete beta function `I_x(a, b)` for `a, b > 0`, `x` in `[0, 1]`.
+/// Regularised incomplete beta function `I_x(a, b)` for `a, b > 0`, `x` in `[0, 1]`
+/// (statrs' continued fraction). `x` below 0 gives 0 and above 1 gives 1; `a` or `b` not
+/// positive (or NaN) gives NaN.
 pub fn regularized_incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
     if x <= 0.0 {
         return 0.0;
@@ -276,28 +224,34 @@ pub fn regularized_incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
     if x >= 1.0 {
         return 1.0;
     }
-    let ln_front = ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln();
-    if x < (a + 1.0) / (a + b + 2.0) {
-        ln_front.exp() * beta_cf(a, b, x) / a
+    statrs::function::beta::checked_beta_reg(a, b, x).unwrap_or(f64::NAN)
+}
+
+/// The standard Student's t distribution with `df` degrees of freedom, or `None` when `df`
+/// is not positive and finite.
+fn standard_t(df: f64) -> Option<StudentsT> {
+    if df.is_finite() && df > 0.0 {
+        StudentsT::new(0.0, 1.0, df).ok()
     } else {
-        1.0 - ln_front.exp() * beta_cf(b, a, 1.0 - x) / b
+        None
     }
 }
 
-/// CDF of Student's t distribution with `df > 0` degrees of freedom.
+/// CDF of Student's t distribution with `df > 0` degrees of freedom (NaN when `t` is NaN or
+/// `df` is not positive and finite).
 pub fn student_t_cdf(t: f64, df: f64) -> f64 {
-    let x = df / (df + t * t);
-    let tail = 0.5 * regularized_incomplete_beta(df / 2.0, 0.5, x);
-    if t >= 0.0 {
-        1.0 - tail
-    } else {
-        tail
+    match standard_t(df) {
+        Some(d) if !t.is_nan() => d.cdf(t),
+        _ => f64::NAN,
     }
 }
 
-/// Quantile of Student's t distribution: the `t` with `student_t_cdf(t, df) = p`.
+/// Quantile of Student's t distribution: the `t` with `student_t_cdf(t, df) = p`, for `p` in
+/// (0, 1) and finite `df > 0`.
 ///
-/// Solved by bisection on the exact CDF to full double precision; `p` in (0, 1), `df > 0`.
+/// Bisection on statrs' exact CDF to full double precision. statrs' own `inverse_cdf`
+/// (AS 64 inverse incomplete beta) is not used: in statrs 0.19 it panics for extreme
+/// arguments (e.g. `p = 1e-300` with `df = 1e-300`), and this function must not.
 pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
     if p.is_nan() || p <= 0.0 || p >= 1.0 {
         return Err(StatsError::InvalidParameter {
@@ -306,13 +260,11 @@ pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
             reason: "must lie in (0, 1)",
         });
     }
-    if df.is_nan() || df <= 0.0 || !df.is_finite() {
-        return Err(StatsError::InvalidParameter {
-            name: "degrees of freedom",
-            value: df,
-            reason: "must be positive and finite",
-        });
-    }
+    let d = standard_t(df).ok_or(StatsError::InvalidParameter {
+        name: "degrees of freedom",
+        value: df,
+        reason: "must be positive and finite",
+    })?;
     if p == 0.5 {
         return Ok(0.0);
     }
@@ -320,7 +272,7 @@ pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
         return student_t_quantile(1.0 - p, df).map(|t| -t);
     }
     let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
-    while student_t_cdf(hi, df) < p {
+    while d.cdf(hi) < p {
         hi *= 2.0;
         if hi > 1e300 {
             break;
@@ -328,7 +280,7 @@ pub fn student_t_quantile(p: f64, df: f64) -> Result<f64> {
     }
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
-        if student_t_cdf(mid, df) < p {
+        if d.cdf(mid) < p {
             lo = mid;
         } else {
             hi = mid;

@@ -1,5 +1,9 @@
-//! Drop rules and the cleaned, time-ordered [`Workload`] that simulators consume
-//! (design.md §3).
+//! Drop rules and the cleaned, time-ordered [`Workload`] that simulators consume.
+//!
+//! A job is dropped when its run time is <= 0, its processors are <= 0, or it needs more
+//! processors than the machine has (counted under the first reason that applies, in that
+//! order). The rest are ordered by submit time, then job number: the queue order of the
+//! simulators.
 //!
 //! ```
 //! use slarm_workload::{Job, Workload};
@@ -17,15 +21,14 @@
 //! # Ok::<(), slarm_workload::WorkloadError>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{invalid, Result, WorkloadError};
 use crate::header::SwfHeader;
 use crate::job::Job;
 use crate::reader::Trace;
 
 /// Jobs removed by the drop rules, counted under the first reason that applies.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DropCounts {
     /// Run time <= 0 (or missing).
     pub runtime_nonpositive: u64,
@@ -42,8 +45,9 @@ impl DropCounts {
     }
 }
 
-/// Why a job is dropped, if it is (design.md §3, reasons checked in this order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Why a job is dropped, if it is (reasons checked in this order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DropReason {
     /// Run time <= 0.
     RuntimeNonPositive,
@@ -67,8 +71,9 @@ pub fn drop_reason(job: &Job, machine_procs: u32) -> Option<DropReason> {
 }
 
 /// A cleaned workload: jobs that pass the drop rules, sorted by submit time then job
-/// number (the queue order of design.md §3), plus the machine size and provenance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// number (the simulators' queue order), plus the machine size and provenance.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Workload {
     /// Trace name or generator label.
     pub name: String,
@@ -175,7 +180,7 @@ impl Workload {
     }
 
     /// Offered load by estimates: sum of procs x estimate over (machine x submit span),
-    /// the "InputUtil" of spec 002 part 1 §7.3. `None` when the span is zero (or the times
+    /// the "InputUtil" of Birkenheuer (2012) §5.1.1. `None` when the span is zero (or the times
     /// are so large that the load overflows).
     pub fn offered_load_by_estimate(&self) -> Option<f64> {
         self.offered_load_with(Job::estimate)

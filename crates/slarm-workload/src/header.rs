@@ -1,10 +1,9 @@
 //! SWF header comments (`; Key: value`).
 
-use serde::{Deserialize, Serialize};
-
 /// The header of an SWF file. Well-known keys are parsed; every `; Key: value` line is kept
 /// in `entries` in file order so that a writer can reproduce it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SwfHeader {
     /// `MaxProcs` (first integer of the value).
     pub max_procs: Option<u64>,
@@ -102,7 +101,7 @@ impl SwfHeader {
         self.get(SYNTHETIC_KEY).is_some()
     }
 
-    /// Machine size from the header: `MaxProcs`, else `MaxNodes` (design.md §3).
+    /// Machine size from the header: `MaxProcs`, else `MaxNodes` (SWF header comments).
     pub fn machine_size(&self) -> Option<u64> {
         self.max_procs
             .filter(|&p| p > 0)

@@ -1,9 +1,15 @@
-//! The job record: the 18 SWF fields plus the derived quantities of design.md §3.
+//! The job record: the 18 fields of the Standard Workload Format (Chapin et al. 1999) plus
+//! the derived processors, estimate and effective run time.
+//!
+//! [`Job`] is slarm's **canonical trace job**: the one record every trace-driven model reads
+//! (the SWF reader produces it, the cleaning, transforms, SLA synthesis and generators of this
+//! crate work on it, and slarm-sim schedules it). A model crate that keeps a job type of its
+//! own converts from this one rather than parsing traces itself.
 
-use serde::{Deserialize, Serialize};
-
-/// One SWF job line. `-1` means missing, as in the archive. Times are seconds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// One SWF job line, the canonical trace job of slarm (see the [module docs](self)). `-1`
+/// means missing, as in the archive. Times are seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Job {
     /// Field 1: job number.
     pub id: u64,
@@ -70,7 +76,7 @@ impl Job {
     }
 
     /// Processors of the job: requested processors (field 8) if > 0, else allocated
-    /// (field 5) (design.md §3). May be <= 0 for a job that the drop rules remove.
+    /// (field 5). May be <= 0 for a job that the drop rules remove.
     pub fn procs(&self) -> i64 {
         if self.req_procs > 0 {
             self.req_procs
@@ -79,7 +85,7 @@ impl Job {
         }
     }
 
-    /// Runtime estimate: requested time (field 9) if > 0, else the run time (design.md §3).
+    /// Runtime estimate: requested time (field 9) if > 0, else the run time.
     pub fn estimate(&self) -> f64 {
         if self.req_time > 0.0 {
             self.req_time
@@ -89,7 +95,7 @@ impl Job {
     }
 
     /// How long the job occupies its processors: min(run time, estimate), since it is
-    /// killed when its estimate runs out (design.md §3).
+    /// killed when its estimate runs out.
     pub fn effective_runtime(&self) -> f64 {
         self.runtime.min(self.estimate())
     }

@@ -1,4 +1,5 @@
-//! Streaming SWF reader for `.swf` and gzip-compressed `.swf.gz` (design.md §3).
+//! Streaming reader of the Standard Workload Format (Chapin et al. 1999; the format of
+//! Feitelson's Parallel Workloads Archive) for `.swf` and gzip-compressed `.swf.gz`.
 //!
 //! Compression is detected from the gzip magic bytes, not the file name (the archive has a
 //! `lublin_256_new2.gz` without `.swf`). Lines are read one at a time, so memory stays a
@@ -25,7 +26,6 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{Result, WorkloadError};
 use crate::header::SwfHeader;
@@ -35,14 +35,16 @@ use crate::job::Job;
 pub const SWF_FIELDS: usize = 18;
 
 /// How to treat malformed lines.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ReadOptions {
     /// Skip malformed job lines (and count them) instead of failing.
     pub lenient: bool,
 }
 
 /// A trace as read from a file: header, job lines in file order, skipped-line count.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Trace {
     /// File name (or a label for in-memory input).
     pub name: String,
@@ -237,7 +239,7 @@ pub fn parse_job_line(bytes: &[u8]) -> std::result::Result<Job, (usize, String)>
             i += 1;
         }
         let digits = i - digits_from;
-        if (1..=15).contains(&digits) && bytes.get(i).map_or(true, |&b| is_space(b)) {
+        if (1..=15).contains(&digits) && bytes.get(i).is_none_or(|&b| is_space(b)) {
             let f = v as f64;
             vals[n] = if neg { -f } else { f };
             exact_int |= 1 << n;

@@ -1,6 +1,7 @@
 //! SLA attribute synthesis for traces that have none: deadlines d = submit + k x estimate
-//! (spec 002 part 1 §7.3, k = 2), fee and penalty in node-hours (spec 002 §7.3), and
-//! urgency classes with normally distributed deadline and budget factors (spec 001 §3.3).
+//! (Birkenheuer 2012, §5.1.1, k = 2), fee and penalty in node-hours (Birkenheuer 2012,
+//! §5.1.1), and urgency classes with normally distributed deadline and budget factors (Yeo &
+//! Buyya, §VII.B and Table I).
 //!
 //! ```
 //! use slarm_stats::RngStreams;
@@ -17,12 +18,11 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_distr::{Distribution, Normal};
-use serde::{Deserialize, Serialize};
 
 use crate::error::{invalid, Result};
 use crate::job::Job;
 
-/// Deadlines d = submit + k x estimate (spec 002: k = 2).
+/// Deadlines d = submit + k x estimate (Birkenheuer 2012 §5.1.1: k = 2).
 pub fn deadlines(jobs: &[Job], k: f64) -> Result<Vec<f64>> {
     if !(k.is_finite() && k > 0.0) {
         return Err(invalid("deadline factor k", k, "must be finite and > 0"));
@@ -30,7 +30,7 @@ pub fn deadlines(jobs: &[Job], k: f64) -> Result<Vec<f64>> {
     Ok(jobs.iter().map(|j| j.submit + k * j.estimate()).collect())
 }
 
-/// Fee in node-hours (processors x estimate / 3600, spec 002 §7.3: 1 VC per booked
+/// Fee in node-hours (processors x estimate / 3600, Birkenheuer 2012 §5.1.1: 1 VC per booked
 /// CPU-hour) and penalty = `penalty_ratio` x fee.
 pub fn fee_and_penalty(job: &Job, penalty_ratio: f64) -> Result<(f64, f64)> {
     if !(penalty_ratio.is_finite() && penalty_ratio >= 0.0) {
@@ -52,8 +52,9 @@ pub fn fee_and_penalty(job: &Job, penalty_ratio: f64) -> Result<(f64, f64)> {
     Ok((fee, penalty))
 }
 
-/// Urgency class of a job (spec 001 §3.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Urgency class of a job (Yeo & Buyya §VII.B).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Urgency {
     /// Short deadline, large budget.
     High,
@@ -62,28 +63,32 @@ pub enum Urgency {
 }
 
 /// Synthesised SLA attributes of one job.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SlaAttributes {
     /// Urgency class.
     pub urgency: Urgency,
     /// Absolute deadline DT = submit + factor x run time.
     pub deadline: f64,
-    /// Budget B = factor x run time (f(R) = R, spec 001 §3.3 decision).
+    /// Budget B = factor x run time (f(R) = R: Yeo & Buyya §VII.B call f "the minimum budget
+    /// the user will quote" and state the high:low ratio on B/R).
     pub budget: f64,
 }
 
-/// How jobs are assigned to the urgency classes (spec 001 §5 item 9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// How jobs are assigned to the urgency classes (Yeo & Buyya §VII.B: "random order").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ClassAssignment {
     /// Exactly round(share x n) high-urgency jobs, placed by a seeded random permutation
-    /// (the spec's decision; e.g. 1000 of 5000).
+    /// (our default; e.g. 1000 of 5000).
     ExactCount,
     /// Each job is high urgency with probability `share`, independently.
     Bernoulli,
 }
 
-/// Parameters of spec 001 Table I (defaults) for urgency-class synthesis.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// Parameters of Yeo & Buyya's Table I (defaults) for urgency-class synthesis.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UrgencyConfig {
     /// Share of high-urgency jobs (0.2).
     pub high_share: f64,
@@ -96,8 +101,8 @@ pub struct UrgencyConfig {
     pub budget_low_mean: f64,
     /// Budget high:low ratio (4.0).
     pub budget_ratio: f64,
-    /// Standard deviation as a fraction of each class mean (0.25; not given in the paper,
-    /// spec 001 §5 item 8).
+    /// Standard deviation as a fraction of each class mean (0.25; Yeo & Buyya §VII.B do
+    /// not give it).
     pub cv: f64,
     /// Class assignment (default [`ClassAssignment::ExactCount`]).
     pub assignment: ClassAssignment,
@@ -117,7 +122,8 @@ impl Default for UrgencyConfig {
     }
 }
 
-/// Draws from `dist` until `accept` holds (truncation by resampling, spec 001 §5 item 8).
+/// Draws from `dist` until `accept` holds (truncation by resampling: Yeo & Buyya
+/// draw normal factors but state that "deadlines are always set as larger factors of runtimes").
 /// Gives up with an error after `MAX_DRAWS` rejections, so a mean far outside the accepted
 /// range is reported instead of looping forever.
 fn draw_truncated<R: Rng>(
@@ -182,7 +188,7 @@ impl UrgencyConfig {
         }
     }
 
-    /// Draws class, deadline and budget per job (spec 001 §3.3, §5 items 8-9): classes in
+    /// Draws class, deadline and budget per job (Yeo & Buyya §VII.B, Table I): classes in
     /// random order; D/R and B/f(R) factors normal with standard deviation `cv` x the class
     /// mean, truncated by resampling to D/R > 1 ("deadlines are always set as larger factors
     /// of runtimes") and B/f(R) >= 1 (f is the minimum budget quoted).
@@ -245,9 +251,9 @@ mod tests {
 
     #[test]
     fn class_shares_and_means_match_table_i() {
-        // Spec 001 §3.3 / Table I: 20 % high urgency (exactly 4000 of 20000, §5 item 9), D/R
+        // Yeo & Buyya §VII.B / Table I: 20 % high urgency (exactly 4000 of 20000), D/R
         // means 2 (high) and 8 (low), B/f means 8 (high) and 2 (low); sd = 0.25 x mean,
-        // truncated by resampling to D/R > 1 and B/f >= 1 (§5 item 8).
+        // truncated by resampling to D/R > 1 and B/f >= 1.
         let jobs: Vec<Job> = (0..20_000)
             .map(|i| Job::new(i, 0.0, 100.0, 1, 100.0))
             .collect();

@@ -32,14 +32,14 @@
 
 use rand::Rng;
 use rand_distr::Distribution;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{invalid, Result};
 use crate::header::{SwfHeader, SYNTHETIC_KEY};
 use crate::{Job, Workload};
 
 /// Parameters of the synthetic model (see the module documentation).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SyntheticModel {
     /// Number of jobs to generate.
     pub jobs: usize,
@@ -375,8 +375,8 @@ const fn preset(
     }
 }
 
-/// [`SyntheticModel::calibrate`] on each of the 17 traces of `../shared/data/traces`
-/// (strict read, drop rules of design.md §3), as printed by
+/// [`SyntheticModel::calibrate`] on each of the 17 Parallel Workloads Archive traces of the
+/// trace folder ([`crate::traces`]; strict read, drop rules of [`crate::clean`]), as printed by
 /// `cargo run --release -p slarm-workload --example calibrate`; a test checks them against
 /// the traces whenever the folder is present.
 pub const PRESETS: &[Preset] = &[

@@ -1,9 +1,9 @@
 //! Locating the real PWA traces for tests, examples and benches.
 //!
-//! The traces are never copied into the repository (design.md §1). They are looked up in
-//! `$SLARM_TRACES` if set, else in `../shared/data/traces` relative to the workspace root
-//! (where the project's shared data lives). Code that needs a trace asks [`locate`] (a
-//! typed answer) or [`or_skip`] (prints one "skipping" line on stderr and returns `None`, so
+//! The traces are never copied into the repository. They are looked up in `$SLARM_TRACES`
+//! if set, else in a default folder beside the workspace ([`configured_dir`]). Code that
+//! needs a trace asks [`locate`] (a typed answer) or [`or_skip`] (prints one "skipping" line
+//! on stderr and returns `None`, so
 //! a test can `return` early and still pass on a machine without the traces).
 //!
 //! ```
@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 /// The environment variable naming the trace folder.
 pub const ENV_VAR: &str = "SLARM_TRACES";
 
-/// The default folder: `../shared/data/traces` next to the workspace root.
+/// The default folder, beside the workspace root.
 const DEFAULT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/traces");
 
 /// A trace (or the trace folder) that is not there, with the reason as its message.
@@ -49,7 +49,7 @@ impl std::fmt::Display for MissingTrace {
 
 impl std::error::Error for MissingTrace {}
 
-/// The trace folder: `$SLARM_TRACES` if set, else the workspace's `../shared/data/traces`.
+/// The trace folder: `$SLARM_TRACES` if set, else the default folder beside the workspace.
 /// The folder may not exist; [`dir`] checks.
 pub fn configured_dir() -> PathBuf {
     match std::env::var_os(ENV_VAR) {

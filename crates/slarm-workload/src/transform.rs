@@ -1,6 +1,6 @@
 //! Filters and transforms of a cleaned [`Workload`]: first/last N jobs, time windows,
-//! load scaling by compressing inter-arrival times (spec 002 part 1 §7.3) and runtime
-//! under-estimate injection (spec 001 §3.5).
+//! load scaling by compressing inter-arrival times (Birkenheuer 2012, §5.1.1) and runtime
+//! under-estimate injection (Yeo & Buyya, §VII.B and §VII.E).
 //!
 //! ```
 //! use slarm_workload::{transform, Job, Workload};
@@ -88,7 +88,7 @@ pub fn compress_arrivals(w: &Workload, factor: f64) -> Result<Workload> {
     ))
 }
 
-/// Compresses arrivals so that the offered load by estimates (spec 002 part 1 §7.3:
+/// Compresses arrivals so that the offered load by estimates (Birkenheuer 2012, §5.1.1:
 /// InputUtil = sum n_j x_j / (N x submit span)) equals `target`; returns the workload and
 /// the factor used (= InputUtil / target, e.g. 0.1 for HPC2N at 200%).
 pub fn scale_to_load(w: &Workload, target: f64) -> Result<(Workload, f64)> {
@@ -107,7 +107,7 @@ pub fn scale_to_load(w: &Workload, target: f64) -> Result<(Workload, f64)> {
 }
 
 /// Sets every estimate to run time x (1 + inaccuracy/100) with `inaccuracy_pct` in
-/// (-100, 0] (spec 001 §3.5: only under-estimates; 0 % means estimate = run time).
+/// (-100, 0] (Yeo & Buyya §VII.B: only under-estimates; 0 % means estimate = run time).
 pub fn inject_underestimates(w: &Workload, inaccuracy_pct: f64) -> Result<Workload> {
     if !(inaccuracy_pct.is_finite() && inaccuracy_pct <= 0.0 && inaccuracy_pct > -100.0) {
         return Err(invalid(
