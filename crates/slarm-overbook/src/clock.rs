@@ -1,9 +1,9 @@
-//! The clock of negotiation latencies: CPU time of the calling thread (Linux), so that a
-//! latency does not grow when other processes share the machine; a monotonic wall clock
-//! elsewhere.
+//! The clock of negotiation latencies: CPU time of the calling thread (the `cpu-time` crate),
+//! so that a latency does not grow when other processes share the machine; a monotonic wall
+//! clock where the platform has no thread CPU clock.
 
-/// Nanoseconds of CPU time consumed by the calling thread (Linux), else of a monotonic wall
-/// clock since the first call. Only differences are meaningful.
+/// Nanoseconds of CPU time consumed by the calling thread, else (no thread CPU clock) of a
+/// monotonic wall clock since the first call. Only differences are meaningful.
 ///
 /// ```
 /// let a = slarm_overbook::clock::thread_cpu_ns();
@@ -12,18 +12,14 @@
 /// assert!(x > 0 && slarm_overbook::clock::thread_cpu_ns() >= a);
 /// ```
 pub fn thread_cpu_ns() -> u64 {
-    #[cfg(target_os = "linux")]
-    {
-        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-        (t.tv_sec as u64)
-            .saturating_mul(1_000_000_000)
-            .saturating_add(t.tv_nsec as u64)
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        use std::sync::OnceLock;
-        use std::time::Instant;
-        static START: OnceLock<Instant> = OnceLock::new();
-        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
-    }
+    let elapsed = match cpu_time::ThreadTime::try_now() {
+        Ok(t) => t.as_duration(),
+        Err(_) => {
+            use std::sync::OnceLock;
+            use std::time::Instant;
+            static START: OnceLock<Instant> = OnceLock::new();
+            START.get_or_init(Instant::now).elapsed()
+        }
+    };
+    u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX)
 }
