@@ -88,7 +88,7 @@ fn unexplained_differs(checks: &Value) -> Vec<String> {
         .into_iter()
         .flatten()
         .filter(|c| {
-            c["verdict"] == "differs" && c["reason"].as_str().map_or(true, |r| r.trim().is_empty())
+            c["verdict"] == "differs" && c["reason"].as_str().is_none_or(|r| r.trim().is_empty())
         })
         .map(|c| c["id"].as_str().unwrap_or("?").to_string())
         .collect()

@@ -185,7 +185,7 @@ fn compare_one(
             None => (o.1, format!("job {id} missing from the reference")),
         };
         differ += 1;
-        if earliest.as_ref().map_or(true, |(e, _)| at < *e) {
+        if earliest.as_ref().is_none_or(|(e, _)| at < *e) {
             earliest = Some((at, what));
         }
     }
