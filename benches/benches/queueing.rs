@@ -1,4 +1,4 @@
-//! Hot paths of slarm-queueing (spec 003): F(x) given Erlang C, Erlang C, Algorithm 1
+//! Hot paths of slarm-queueing (Hu 2009): F(x) given Erlang C, Erlang C, Algorithm 1
 //! sizing (response-time SLA) and waiting-time-SLA sizing (pyworkforce's query) at m ~ 10,
 //! 10^3, 10^5.
 #![allow(missing_docs, clippy::unwrap_used)]

@@ -1,4 +1,4 @@
-//! The `hu2009` reproduction for `slarm reproduce` (spec 003 §5): Tables 4.2-4.7, 5.1-5.2,
+//! The `hu2009` reproduction for `slarm reproduce` (thesis Chapters 4-6): Tables 4.2-4.7, 5.1-5.2,
 //! 6.1-6.4 and the data of Figures 4.6/4.8, each number beside the thesis's.
 //!
 //! Cells: `analytic` (Tables 4.2-4.5, the G table, Figures 4.6/4.8), `table4.7-<setting>`,
@@ -74,7 +74,7 @@ fn budget(scale: Scale) -> Budget {
     }
 }
 
-// Published values (spec 003 §5).
+// Published values (thesis Tables 4.7, 5.1, 5.2 and 6.1-6.4).
 const T47: [f64; 6] = [0.973, 0.979, 0.961, 0.966, 0.982, 0.984];
 const T51: [[f64; 3]; 6] = [
     [0.016, 0.255, 0.983],
@@ -105,9 +105,10 @@ const T63: [[f64; 2]; 6] = [
 const T64: [f64; 6] = [1.82, 1.67, 1.88, 1.85, 1.90, 1.86];
 
 /// Why the simulated tables (5.1, 5.2, 6.3, 6.4) are checked with wide tolerances.
-/// Why the Table 6.1 ordering can differ (spec 003 §5.9, §6 #15).
+/// Why the Table 6.1 ordering (thesis §6.2) can differ; the thesis does not state the
+/// distributions Procedure 3 samples, so U(0,40)/U(2,5) is our assumption.
 const TABLE61_REASON: &str = "spec 003 §5.9 [R]: the sampling of Table 6.1 is unstated (U(0,40)/U(2,5) assumed, §6 #15) and the thesis's M_2, M_4 differ by 0.26 node; ours has solution 4 (the random mix, whose mean is that of 1-3) below solution 2 at L = 10,000 too (3 < 4 < 2 < 1), and small L cannot separate 2 and 4; solution 3, Algorithm 3's choice, is checked separately (decision '[slarm-queueing] 24. Sampled claims of Tables 6.1 and 6.3')";
-/// Why "SA+PDP is always the best PDP strategy" can differ (spec 003 §4.3, §5.13 #6).
+/// Why "SA+PDP is always the best PDP strategy" (thesis §6.4) can differ.
 const SA_PDP_REASON: &str = "spec 003 §4.3 / §5.13 #6 say 'always'; ours is the fraction of samples where SA+PDP needs no more nodes than the best mixed PDP strategy, decided by simulated sizing on a reduced budget: a mixed strategy wins in under 1 % of samples at paper scale (0.990-0.997), and at quick scale one of L = 3 samples moves the fraction by 0.33 (decisions '[slarm-queueing] Paper-scale simulation budget' and '24. Sampled claims of Tables 6.1 and 6.3')";
 const SIM_BUDGET_REASON: &str = "simulated sizing on a reduced budget: fewer samples and shorter runs than the thesis (decision 'Paper-scale simulation budget')";
 

@@ -1,4 +1,5 @@
-//! E2: the confidence table `g_s(p)` (thesis §4.2.3) against spec Appendix A.
+//! E2: the confidence table `g_s(p)` (thesis §4.2.3) against our reference table
+//! `reference::APPENDIX_A` (derived outside the thesis, which prints no g table).
 
 use serde_json::{json, Value};
 use slarm_report::{Check, ExperimentError, Figure, FigureKind, RunConfig, Series, Table};

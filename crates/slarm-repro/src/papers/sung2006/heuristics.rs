@@ -1,5 +1,5 @@
 //! E4: H1-H5 and static 4 under the five cost functions (thesis §5.4, Figs 5.5-5.16) and the
-//! directional criteria of spec §7.3.
+//! directional criteria we draw from the claims of thesis §5.4.1-§5.4.3.
 
 use std::sync::Arc;
 
@@ -218,7 +218,8 @@ fn summary_tables(rows: &Rows, rep: &mut Report) {
         ]);
     }
     rep.tables.push(t);
-    // thesis §5.4.2: mean n_85 under CF2 (driven by g_84 = 9 -> g_85 = 3, spec §8 A1)
+    // thesis §5.4.1: mean n_85 under CF2 (driven by g_84 = 9 -> g_85 = 3, which the stated
+    // model cannot produce: by our computation g_s(p_max) = 0 from s = 80)
     let mut t = Table::new(
         "cf2-n85",
         "CF2: mean n_85 (sd), thesis beside ours, and our late peak of servers (spec §8 A1: g_s(p_max) = 0 from s = 80, so the thesis's s = 85 peak moves to s = 77-80)",
@@ -499,7 +500,8 @@ fn deployment_and_late_checks(rows: &Rows, rep: &mut Report) {
     }
 }
 
-/// The server-trajectory shapes of spec §7.1 items 9-14, on mean servers after the decision.
+/// The server-trajectory shapes that thesis §5.4.1 describes for Figs 5.6-5.11 (items 9-14 of
+/// the check texts), on mean servers after the decision.
 fn shape_checks(rows: &Rows, rep: &mut Report) {
     let h1 = |cf: usize| {
         rows.get(cf, "H1")
@@ -509,7 +511,8 @@ fn shape_checks(rows: &Rows, rep: &mut Report) {
     let same = (2..=5).all(|cf| h1(cf) == h1(1));
     let t = h1(1);
     let at = |s: usize| t.get(s - 1).copied().unwrap_or(f64::NAN);
-    // up to s = 79: from s = 80 every g is 0 (spec §8 A1) and one job left means p_max
+    // up to s = 79: from s = 80 every g is 0 (our computation from the stated model; the
+    // thesis's g_85(p_max) = 3 of §5.4.1 is not reproducible) and one job left means p_max
     let declining = (30..79).all(|s| at(s + 1) <= at(s) + 0.05);
     rep.checks.push(Check::claim(
         "e4-shape-h12",

@@ -1,12 +1,13 @@
 //! Published and derived reference values for Sung 2006, printed beside ours by the
 //! reproduction and used by the tests that validate `slarm-provision` against them.
 //!
-//! "Thesis" values are printed in the thesis (§5.1.1, §5.4.2, Table 5.1). The others were
-//! derived outside it from the stated model, as the thesis prints no such numbers: Appendix A
-//! (`g_s(p)` from the backward Kolmogorov equation), the static-allocation miss probabilities
-//! and the expected arrivals per interval (Fig. 5.3's shape).
+//! "Thesis" values are printed in the thesis (§5.1.1, §5.4.1, §5.4.2, Table 5.1). The others
+//! were derived outside it from the stated model, as the thesis prints no such numbers:
+//! [`APPENDIX_A`] (`g_s(p)` from the backward Kolmogorov equation), the static-allocation miss
+//! probabilities and the expected arrivals per interval (Fig. 5.3's shape).
 
-/// Spec Appendix A: `g_s(p)` for `p = 1..=5`, `s = 0..=79` (-1 = NONE), from the backward
+/// Reference `g_s(p)` (thesis §4.2.3, §5.2) for `p = 1..=5`, `s = 0..=79` (-1 = NONE), derived
+/// outside the thesis, which prints no g table, from its stated model: the backward
 /// Kolmogorov equation of the `M_t/M/p` queue with the profile's Poisson rate (RK2, dt = 5 s,
 /// 260 states, y = 99.99 %). Exact for `s >= u = 64`; an approximation of the thesis's
 /// generator below. `g_s(p) = 0` for every `s` in `80..=92`.
@@ -93,7 +94,7 @@ pub const APPENDIX_A: [[i64; 5]; 80] = [
     [1, 1, 1, 1, 1],
 ];
 
-/// `g_s(p)` of spec Appendix A for `s = 0..=92` (zeros from `s = 80`), -1 = NONE.
+/// `g_s(p)` of [`APPENDIX_A`] for `s = 0..=92` (zeros from `s = 80`), -1 = NONE.
 ///
 /// ```
 /// assert_eq!(slarm_repro::papers::sung2006::reference::appendix_a(0, 5), 108);
@@ -120,24 +121,27 @@ pub const TABLE_5_1: [(usize, f64, f64); 4] = [
     (30, 878.38, 65.98),
 ];
 
-/// Spec Appendix C: Pr[some job late] with `p` static servers from time 0 (1M runs of the
-/// generator): `(p, probability, 95 % half-width)`; 4 servers: no late run in 1.02M runs.
+/// Pr[some job late] with `p` static servers from time 0, from an independent Monte Carlo of
+/// the thesis's generator (§5.1.1; 1M runs) made outside the thesis, which states only that four
+/// servers are the minimum (§5.4.2): `(p, probability, 95 % half-width)`; 4 servers: no late
+/// run in 1.02M runs.
 pub const STATIC_MISS: [(usize, f64, f64); 3] =
     [(2, 0.8385, 0.0007), (3, 0.00884, 0.00018), (4, 0.0, 0.0)];
 
-/// Thesis §5.4.2 (CF2): mean `n_85` (sd) under H3, H4, H5, explained by `g_84(5) = 9` and
-/// `g_85(5) = 3`, which the stated model cannot produce (spec §8 A1: both are 0).
+/// Thesis §5.4.1 (CF2): mean `n_85` (sd) under H3, H4, H5, explained by `g_84(5) = 9` and
+/// `g_85(5) = 3`, which the stated model cannot produce: by our computation both are 0, as
+/// `g_s(p) = 0` for every `s >= 80` (see [`APPENDIX_A`]).
 pub const CF2_N85: [(&str, f64, f64); 3] = [
     ("H3", 0.837, 1.213),
     ("H4", 0.752, 1.094),
     ("H5", 0.905, 1.152),
 ];
 
-/// Thesis §5.4.2: `g_84(p_max)` and `g_85(p_max)`.
+/// Thesis §5.4.1: `g_84(p_max)` and `g_85(p_max)`.
 pub const THESIS_G_84_85: (i64, i64) = (9, 3);
 
-/// Spec §7.2 (20,000 streams of the generator): expected arrivals per 15-min interval
-/// `s = 0..=63`, the shape of the thesis's Fig. 5.3.
+/// Our own run of 20,000 streams of the thesis's generator (§5.1.1): expected arrivals per
+/// 15-min interval `s = 0..=63`, the shape of the thesis's Fig. 5.3.
 pub const ARRIVALS_PER_INTERVAL: [f64; 64] = [
     0.93, 0.96, 1.01, 1.06, 1.11, 1.18, 1.24, 1.30, 1.37, 1.46, 1.52, 1.63, 1.73, 1.81, 1.91, 2.01,
     2.12, 2.27, 2.38, 2.50, 2.66, 2.78, 2.93, 3.06, 3.18, 3.30, 3.42, 3.51, 3.60, 3.66, 3.71, 3.74,

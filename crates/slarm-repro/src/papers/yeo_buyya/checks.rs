@@ -1,5 +1,6 @@
-//! The checks of `yeo-buyya`: the Fig. 4(b) profitability values of spec §4.1, every trend
-//! of spec §4.2 and the invariants of spec §4.3, each as a [`Check`] beside ours.
+//! The checks of `yeo-buyya`: the Fig. 4(b) profitability values the paper quotes in §VII-D,
+//! every trend it states for Figs 2-6 (§VII-C to §VII-E) and invariants we derive from its
+//! model, each as a [`Check`] beside ours.
 
 use slarm_report::{Check, Verdict};
 
@@ -9,7 +10,7 @@ use super::{
 };
 use slarm_pricing::scenario::Policy;
 
-/// Why our §4.1 values may differ (attached to the checks that differ).
+/// Why our Fig. 4(b) values (§VII-D) may differ (attached to the checks that differ).
 const CP_GAP: &str = "σ of the QoS draws is not given by the paper (ours: 0.25 × class mean; \
 see table sigma), and our SDSC-SP2 4.2-cln subset differs from the paper's v2.2 one (mean \
 runtime 9557 vs 8671 s, gap 2232 vs 1969 s); docs/reproduction.md, yeo-buyya";
@@ -39,8 +40,8 @@ impl FigureData {
         out
     }
 
-    /// Spec §4.1: CP of Libra+$ at factors 0.25 and 1.0 for β 0.1, 0.5, 1.0, the increase,
-    /// and the implied ordering CP(0.5) > CP(1.0) > CP(0.1).
+    /// §VII-D, Fig. 4(b): CP of Libra+$ at factors 0.25 and 1.0 for β 0.1, 0.5, 1.0, the
+    /// increase, and the implied ordering CP(0.5) > CP(1.0) > CP(0.1).
     fn published_checks(&self) -> Vec<Check> {
         let explain = |c: Check, detail: String| {
             if c.verdict == Verdict::Differs {
@@ -125,7 +126,7 @@ impl FigureData {
         )
     }
 
-    /// Spec §4.2, Fig. 2: the workload sweep over the five policies.
+    /// §VII-C, Fig. 2: the workload sweep over the five policies.
     fn fig2_checks(&self) -> Vec<Check> {
         let lp1 = lp(0.1).name();
         let pols: Vec<String> = Policy::ALL
@@ -259,7 +260,8 @@ impl FigureData {
         out
     }
 
-    /// Spec §4.3: the baseline profitability bound and no deadline misses at exact estimates.
+    /// Invariants we derive from the model (not stated in the paper): the baseline
+    /// profitability bound and no deadline misses at exact estimates.
     fn invariant_checks(&self) -> Vec<Check> {
         let base_max = FACTORS
             .iter()
@@ -290,7 +292,7 @@ impl FigureData {
         ]
     }
 
-    /// Spec §4.2, Fig. 3: the β sweep at default settings.
+    /// §VII-D, Fig. 3: the β sweep at default settings.
     fn fig3_checks(&self) -> Vec<Check> {
         let jqs = self.points("fig3", "Libra+$", Jqs);
         let cp = self.points("fig3", "Libra+$", Cp);
@@ -341,7 +343,7 @@ impl FigureData {
         ]
     }
 
-    /// Spec §4.2, Fig. 4: β × workload.
+    /// §VII-D, Fig. 4: β × workload.
     fn fig4_checks(&self) -> Vec<Check> {
         let betas = beta_names();
         let v = |x: f64, n: &str, m: Metric| self.value("fig4", x, n, m);
@@ -374,7 +376,7 @@ impl FigureData {
         ]
     }
 
-    /// Spec §4.2, Fig. 5: share of high-urgency jobs.
+    /// §VII-D, Fig. 5: share of high-urgency jobs.
     fn fig5_checks(&self) -> Vec<Check> {
         let [b1, _, b10] = beta_names();
         let (few, many) = (HIGH_PCT[0], HIGH_PCT[HIGH_PCT.len() - 1]);
@@ -408,7 +410,7 @@ impl FigureData {
         ]
     }
 
-    /// Spec §4.2, Fig. 6: runtime under-estimates.
+    /// §VII-E, Fig. 6: runtime under-estimates.
     fn fig6_checks(&self) -> Vec<Check> {
         let betas = beta_names();
         let [b1, _, b10] = &betas;

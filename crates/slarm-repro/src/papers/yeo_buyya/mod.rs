@@ -1,5 +1,6 @@
-//! `slarm reproduce yeo-buyya`: Figures 2-6 of Yeo & Buyya (spec §3.8, §4) as independent
-//! cells, with the published numbers of §4.1 and the trends of §4.2 as checks.
+//! `slarm reproduce yeo-buyya`: Figures 2-6 of Yeo & Buyya (§VII-C to §VII-E) as independent
+//! cells, with the Fig. 4(b) numbers quoted in §VII-D and the trends stated in §VII-C to
+//! §VII-E as checks.
 //!
 //! One cell per (figure, x value); a cell runs every series of its figure over the seed list.
 //! All cells use the same seeds (`cfg.streams("yeo-buyya", "seed-k")`), so the x points of a
@@ -36,9 +37,11 @@ const BETAS: [f64; 7] = [0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0];
 const HIGH_PCT: [f64; 6] = [0.0, 20.0, 40.0, 60.0, 80.0, 100.0];
 const INACC: [f64; 5] = [0.0, -20.0, -40.0, -60.0, -80.0];
 const SWEEP_BETAS: [f64; 3] = [0.1, 0.5, 1.0];
-/// σ of the QoS draws as a fraction of the class mean (spec §5.8 sensitivity run).
+/// σ of the QoS draws as a fraction of the class mean: the paper does not give σ (§VII-B),
+/// so we run a sensitivity over our choices.
 const SIGMAS: [f64; 3] = [0.1, 0.25, 0.5];
-/// The delay factors of spec §4.1, where the sensitivity run is made.
+/// The delay factors of the Fig. 4(b) values quoted in §VII-D, where the sensitivity run is
+/// made.
 const SIGMA_FACTORS: [f64; 2] = [0.25, 1.0];
 
 /// One series of a figure: a policy, (for Libra+$) its β, a delay factor when the series
@@ -137,7 +140,8 @@ fn other(p: Policy) -> SeriesSpec {
     }
 }
 
-/// A baseline under the strict lapse rule (spec §5.11 option): "EDF-BF strict".
+/// A baseline under the strict lapse rule, our alternative reading of §VII-B's "not to run
+/// any waiting jobs that have exceeded their deadlines": "EDF-BF strict".
 fn strict(p: Policy) -> SeriesSpec {
     SeriesSpec {
         lapse: LapseRule::CannotFinish,
@@ -148,7 +152,8 @@ fn strict(p: Policy) -> SeriesSpec {
 /// The backfilling baselines.
 const BASELINES: [Policy; 3] = [Policy::FcfsBf, Policy::SjfBf, Policy::EdfBf];
 
-/// Series of each figure (spec §3.8); Fig. 2 also shows the baselines under the strict
+/// Series of each figure (per the captions and text of §VII-C to §VII-E; the sweep values are
+/// ours where the paper gives none); Fig. 2 also shows the baselines under the strict
 /// lapse rule.
 fn series_of(figure: &str) -> Vec<SeriesSpec> {
     match figure {
@@ -228,8 +233,8 @@ fn xs_of(figure: &str) -> &'static [f64] {
 /// control tick) so that parallel runners start the long cells early.
 const FIGURES: [&str; 7] = ["fig6", "fig2", "fig3", "fig3ref", "fig4", "fig5", "sigma"];
 
-/// Seeds and jobs per scale: quick = 1 seed on the last 1500 jobs; paper = the seeds of
-/// spec §5.19 on the last 5000 jobs.
+/// Seeds and jobs per scale: quick = 1 seed on the last 1500 jobs; paper = our seed list (the
+/// paper states no runs or seeds) on the last 5000 jobs (§VII-B).
 fn scale_of(cfg: &RunConfig) -> (usize, usize) {
     match cfg.scale {
         Scale::Quick => (1, 1500),
@@ -435,11 +440,11 @@ impl Experiment for YeoBuyya {
     }
 }
 
-/// Spec §4.1: (β, CP at factor 0.25, CP at factor 1.0).
+/// §VII-D, Fig. 4(b): (β, CP at factor 0.25, CP at factor 1.0).
 pub const PUBLISHED_CP: [(f64, f64, f64); 3] =
     [(0.1, 0.23, 0.40), (0.5, 0.32, 0.57), (1.0, 0.31, 0.44)];
 
-/// Tolerance of the §4.1 comparisons: 5 percentage points.
+/// Tolerance of the Fig. 4(b) comparisons: 5 percentage points.
 pub const CP_TOLERANCE: f64 = 0.05;
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
-//! E1 (spec §3, the paper's Fig. 2): the utilisation that the background load of the
-//! experiments demands per cluster and overall, "plot only, to validate the background
-//! input". The paper plots the DAS-3 June 2008 trace, whose values the text does not give;
-//! ours is the synthetic background of spec §1.6.2 that the Table III cells of each seed run
-//! on (the same streams), checked against the generator's target utilisation.
+//! E1 (the paper's Fig. 2, §V-A): the utilisation that the background load of the
+//! experiments demands per cluster and overall, plotted only to validate the background
+//! input. The paper plots the DAS-3 June 2008 trace, whose values the text does not give;
+//! ours is our synthetic background, standing in for that trace, that the Table III cells of
+//! each seed run on (the same streams), checked against the generator's target utilisation.
 
 use serde::{Deserialize, Serialize};
 use slarm_report::{

@@ -1,14 +1,17 @@
-//! Experiments E0–E8 of spec §3 for `slarm reproduce yigitbasi2010`: the Fig. 1 probe BoTs
+//! Our experiments E0–E8 for `slarm reproduce yigitbasi2010`, covering the figures and tables
+//! of the paper (§II, §V–§VII) and the load sweep that §V-A mentions: the Fig. 1 probe BoTs
 //! ([`probe`]), the Fig. 2 background utilisation ([`background`]), Fig. 3/4 policy
-//! comparisons, Table III (C_d, C_s), Table IV (CPU-hours), Table VI (feedback controller,
-//! at 80 % load and with the spec-A22 calibration of the initial system), the load sweep, the
-//! monitoring-period sweep and a background-load sensitivity, with the published values
-//! beside ours and the §4 orderings as claims ([`report`]).
+//! comparisons, Table III (C_d, C_s), Table IV (CPU-hours), Table VI (feedback controller;
+//! §VII does not state the load of its workload, so we run it at 80 % load and with the load
+//! calibrated so that the initial system's mean makespan is §VII's 3120 min), the load sweep,
+//! the monitoring-period sweep and a background-load sensitivity, with the published values
+//! beside ours and the orderings stated in §VI and §VII as claims ([`report`]).
 //!
 //! Workload of every cell (docs/decisions.md `[slarm-grid] experiment workload`): the Iosup
-//! model with the spec's readings of Table II and the spec-A9 runtime cap set so that the
-//! expected task runtime equals Table II's reported average (7859.7 s); the synthetic
-//! background of spec §1.6.2 with its defaults (single-processor jobs, 15 % per cluster).
+//! model with our readings of Table II (§V-A) and a runtime cap of our own (the paper has
+//! none) set so that the expected task runtime equals Table II's reported average (7859.7 s);
+//! our synthetic background, standing in for the DAS-3 June 2008 trace of §V-A, with its
+//! defaults (single-processor jobs, 15 % per cluster).
 //!
 //! Every strategy of one seed runs on the same workload (the paper reruns "the same
 //! workload"): the workload streams are keyed by seed, load, size and background only.
@@ -97,14 +100,16 @@ pub const TABLE6_PUBLISHED: [(f64, f64, usize, usize, i64); 3] = [
 /// Total BoTs of the §VII workload.
 pub const TABLE6_BOTS: usize = 32_860;
 
-/// Mean BoT makespan of the paper's §VII initial system, minutes (the spec-A22 calibration
-/// target of the `t6cal` variant).
+/// Mean BoT makespan of the paper's §VII initial system, minutes (the calibration target of
+/// the `t6cal` variant: §VII does not state the load of its workload, so we calibrate the load
+/// to this makespan).
 pub const TABLE6_INITIAL_MEAN_MAKESPAN_MIN: f64 = 3120.0;
 
-/// Span of the paper's §VII workload, days ("approximately one and a half month", A22).
+/// Span of the paper's §VII workload, days ("approximately one and a half month", §VII).
 pub const TABLE6_SPAN_DAYS: f64 = 45.0;
 
-/// Offered load of the §VI workloads and of the literal §VII variant (spec §3, A22).
+/// Offered load of the §VI workloads (§V-A) and of the literal §VII variant (our reading:
+/// §VII does not state the load of its workload).
 pub const PAPER_LOAD: f64 = 0.8;
 
 /// Upper end of the load search of the `t6cal` calibration (offered load 1000 %, the generator's limit): short
@@ -123,10 +128,11 @@ pub const BACKGROUND_CONFIGS: [(StrategyKind, f64); 5] = [
     (StrategyKind::Dynamic, 2.5),
 ];
 
-/// Monitoring periods of the Dynamic strategy swept at κ = 2 (spec §3, a recommendation).
+/// Monitoring periods of the Dynamic strategy swept at κ = 2 (our choice: the paper does not
+/// give the monitoring period, §III, §V-B).
 pub const MONITOR_PERIODS_S: [f64; 4] = [30.0, 60.0, 300.0, 600.0];
 
-/// The BoT model of every experiment cell: spec readings of Table II, runtime cap such that
+/// The BoT model of every experiment cell: our readings of Table II, runtime cap such that
 /// the expected task runtime is Table II's 7859.7 s (≈ 1.745e6 s).
 pub fn experiment_model() -> IosupBotModel {
     // The uncapped expected runtime (≈ 50 570 s) exceeds the target, so a cap always exists;
@@ -136,8 +142,9 @@ pub fn experiment_model() -> IosupBotModel {
         .unwrap_or_default()
 }
 
-/// The synthetic background of the experiments: the spec §1.6.2 generator with its
-/// defaults (15 % per cluster, single-processor jobs, exponential 1 h runtimes).
+/// The synthetic background of the experiments, our stand-in for the DAS-3 June 2008 trace of
+/// §V-A: the generator with its defaults (15 % per cluster, single-processor jobs,
+/// exponential 1 h runtimes).
 pub fn experiment_background() -> SyntheticBackground {
     SyntheticBackground::default()
 }
@@ -450,8 +457,8 @@ fn workload_streams(cfg: &RunConfig, p: &CellParams) -> RngStreams {
     )
 }
 
-/// The spec-A22 calibration of the §VII workload: the offered load at which the initial
-/// system (NO, DynPerTask, no background) has a mean BoT makespan of
+/// Our calibration of the §VII workload, whose load the paper does not state: the offered
+/// load at which the initial system (NO, DynPerTask, no background) has a mean BoT makespan of
 /// [`TABLE6_INITIAL_MEAN_MAKESPAN_MIN`], by bisection on log(load) in [0.8, [`MAX_CALIBRATED_LOAD`]] over one fixed
 /// set of draws (the mean makespan grows with the load). Memoised per process: it is a pure
 /// function of the run config and the cell's seed and size, so every `t6cal` cell of a seed

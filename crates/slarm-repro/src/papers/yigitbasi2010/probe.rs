@@ -1,8 +1,8 @@
-//! E0 (spec §3, the paper's Fig. 1): the same 128-task BoT submitted every 15 minutes to the
+//! E0 (the paper's Fig. 1, §II): the same 128-task BoT submitted every 15 minutes to the
 //! initial DAS-3 (DynPerTask, κ = 1) on top of a background load and nothing else; the
 //! makespan of each submission and its min, max, max/min ratio and CoV. The paper measured the
 //! real DAS-3 and reports a max/min ratio of "roughly 70", with a stable makespan for the first
-//! 130 submissions. Ours is the spec's simulated analogue: the probe task runtime is not in
+//! 130 submissions. Ours is a simulated analogue: the probe task runtime is not in
 //! the paper (docs/decisions.md `[slarm-grid] E0 probe BoTs`), the background is the
 //! experiments' synthetic one (labelled synthetic) plus the heaviest variant of the
 //! background-sensitivity table.
@@ -31,14 +31,15 @@ pub const PROBE_INTERVAL_S: f64 = 900.0;
 /// Runtime of every probe task on the reference processor, seconds (not in the paper; see
 /// docs/decisions.md `[slarm-grid] E0 probe BoTs`).
 pub const PROBE_RUNTIME_S: f64 = 300.0;
-/// The paper's max/min makespan ratio ("roughly 70", §I).
+/// The paper's max/min makespan ratio ("roughly 70", §II).
 pub const PUBLISHED_MAX_MIN: f64 = 70.0;
 /// What "large" variation means in the claim check: an order of magnitude.
 pub const LARGE_MAX_MIN: f64 = 10.0;
 /// Most a median makespan may exceed the minimum for the makespan to count as "stable".
 pub const STABLE_MEDIAN_OVER_MIN: f64 = 1.1;
 /// Synthetic backgrounds `(utilisation, processors per job)` of the probes: the experiments'
-/// own (spec §1.6.2 defaults) and the heaviest variant of the background sensitivity.
+/// own (the synthetic background's defaults) and the heaviest variant of the background
+/// sensitivity.
 pub const PROBE_BACKGROUNDS: [(f64, u64); 2] = [(0.15, 1), (0.60, 8)];
 
 /// Parameters of one probe cell.
@@ -177,7 +178,8 @@ fn background_name(p: &ProbeParams) -> String {
     )
 }
 
-/// Why the Fig. 1 checks can differ (spec §3 E0, §1.6.2 A10).
+/// Why the Fig. 1 checks can differ: §II measured the real DAS-3, and the DAS-3 June 2008
+/// trace of §V-A is not available to us.
 const PROBE_REASON: &str = "the paper probed the real DAS-3, whose other users' jobs came in bursts that delayed some probe tasks for hours; our background is the spec's synthetic Poisson load (15 % per cluster, single-processor jobs; the DAS-3 June 2008 trace is not available, spec A10), which never leaves fewer than 128 free processors, so no probe task waits and every makespan is the probe runtime on the slowest cluster used; under the heavier 60 %, 8-processor background of the fig1-probe table some probes wait behind background jobs and the ratio rises (decision '[slarm-grid] E0 probe BoTs')";
 
 /// Appends the Fig. 1 table, figure and checks to `report`.

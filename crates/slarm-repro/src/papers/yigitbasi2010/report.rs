@@ -1,6 +1,6 @@
 //! Assembly of the `yigitbasi2010` report from typed cell rows: Tables III, IV and VI beside
 //! the published values, the Fig. 3–8 statistics, the sweeps and sensitivities, and the
-//! spec §4 orderings as claims.
+//! orderings the paper states in §VI and §VII as claims.
 
 use slarm_report::{Cell, Check, Figure, FigureKind, PaperReport, RunConfig, Series, Table};
 use slarm_stats::ConfidenceInterval;
@@ -208,7 +208,8 @@ fn table3(rows: &[Row], seeds: usize, out: &mut Sections) {
 
 /// Why the Table III orderings (and Fig. 4's) can differ: in our runs no BoT task waits.
 const NO_WAIT_REASON: &str = "no BoT task waits in a local queue at any kappa in our runs (spec §1.6, A8: '80 % offered load' counts work, most of it in a few long tasks that run after the last arrival, so the grid is about 36 % busy; the DAS-3 background trace is absent, A10): C_d and C_s then reflect only the runtime spread and differ between strategies and kappa by seed noise (95 % half-width 1.6-2.3 on C_d), so there is no knee and orderings among them are decided by noise (decision '[slarm-grid] Why the orderings of Tables III and VI and Fig. 4 differ'; docs/reproduction.md yigitbasi2010)";
-/// Why the Table VI claims can differ, per variant (spec §4, A22).
+/// Why the Table VI claims (§VII) can differ, per variant (§VII does not state the load of
+/// its workload; each variant is one reading).
 fn table6_reason(id: &str) -> &'static str {
     if id.contains("a22") {
         "with A22's calibration the controller drives every target pair to the model's no-queueing ceiling, so the with-controller count rises as the target loosens (the paper's loose pairs stay 5-10 points below it); at quick scale the 6,000-BoT controller workload cannot queue like the paper's (the calibration stops at its load bound of 10), so the improvement is small, while at paper scale it is 48/46/41 points (paper 67/48/40) (spec A22; decision '[slarm-grid] Why the orderings of Tables III and VI and Fig. 4 differ')"
@@ -349,7 +350,7 @@ fn table4(rows: &[Row], out: &mut Sections) {
     if all_costs.iter().all(|c| c.1.is_finite() && c.2.is_finite()) && !all_costs.is_empty() {
         claims_table4(&all_costs, &reds, &mut out.checks);
     }
-    // Static cost equality across static strategies at equal kappa (spec §4.2).
+    // Static cost equality across static strategies at equal kappa (§VI-B, Table IV).
     for k in KAPPAS {
         let costs: Vec<f64> = [
             StrategyKind::All,
@@ -415,8 +416,9 @@ fn claims_table4(costs: &[(f64, f64, f64)], reds: &[f64], checks: &mut Vec<Check
     ));
 }
 
-/// Table VI of one variant: `t6` (80 % load, spec A22 as written) or `t6cal` (load
-/// calibrated so that the initial system's mean makespan is the paper's 3120 min, A22).
+/// Table VI of one variant: `t6` (80 % load, our literal reading of §VII, which does not
+/// state the load) or `t6cal` (load calibrated so that the initial system's mean makespan is
+/// §VII's 3120 min).
 fn table6(rows: &[Row], exp: &str, out: &mut Sections) {
     let t6: Vec<&Row> = rows.iter().filter(|(p, _)| p.exp == exp).collect();
     if t6.is_empty() {
@@ -787,7 +789,7 @@ fn background_sensitivity(rows: &[Row], out: &mut Sections) {
     out.tables.push(t);
 }
 
-/// Dynamic's time-averaged κ lies in its band (spec §2.2).
+/// Dynamic's time-averaged κ lies in its band (§V-B: within ±10 % of the specified κ).
 fn dynamic_band(rows: &[Row], out: &mut Sections) {
     let mut in_band = true;
     let mut detail = Vec::new();
