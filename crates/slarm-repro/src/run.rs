@@ -32,7 +32,7 @@ pub struct PaperSummary {
     /// Number of checks per verdict label, when assembled.
     pub verdicts: BTreeMap<String, usize>,
     /// Ids of the checks that differ without a reason ([`slarm_report::Check::is_unexplained`]).
-    /// Issue 9 wants a reason on every "differs" verdict, so a non-empty list is a defect of
+    /// Every "differs" verdict must say why, so a non-empty list is a defect of
     /// the experiment: the files are still written, and `slarm reproduce` / `slarm merge`
     /// exit non-zero naming these checks.
     #[serde(default)]
