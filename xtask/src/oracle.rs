@@ -21,6 +21,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Set (not empty, not `0`) in CI: Python packages that cannot be installed fail the oracle
+/// instead of skipping it.
+const REQUIRE_VAR: &str = "SLARM_REQUIRE_ORACLE";
+
+fn required() -> bool {
+    std::env::var_os(REQUIRE_VAR).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 use crate::workspace_root;
 
 pub use pyenv::PythonEnv;
@@ -200,6 +208,11 @@ pub fn run(args: &[String]) -> ExitCode {
     let started = Instant::now();
     let python = match PythonEnv::prepare(&root) {
         Ok(p) => p,
+        Err(pyenv::SetupError::Unavailable(why)) if required() => {
+            println!("FAIL oracle: the pinned Python packages cannot be installed ({why}) and {REQUIRE_VAR} is set: no comparison was run.");
+            println!("0 passed, 1 failed");
+            return ExitCode::FAILURE;
+        }
         Err(pyenv::SetupError::Unavailable(why)) => {
             println!("SKIP oracle: the pinned Python packages cannot be installed ({why}); is PyPI reachable? No comparison was run.");
             println!("0 passed, 0 failed");
@@ -224,7 +237,15 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let traces = slarm::workload::traces::dir().ok();
+    let traces = match slarm::workload::traces::dir() {
+        Ok(d) => Some(d),
+        Err(missing) if slarm::workload::traces::required() => {
+            println!("FAIL oracle: {missing} and the traces are required");
+            println!("0 passed, 1 failed");
+            return ExitCode::FAILURE;
+        }
+        Err(_) => None,
+    };
     let (mut passed, mut failed) = (0usize, 0usize);
     for (name, compare) in COMPARISONS {
         if !opts.only.is_empty() && !opts.only.iter().any(|o| o == name) {

@@ -92,7 +92,7 @@ fn sharded_and_merged_equals_one_run_on_quick_papers() {
 }
 
 #[test]
-#[ignore = "all five papers, minutes in a debug build; fails on sung2006 while its Fig. 5.17 cells store wall-clock seconds (docs/decisions.md, the [ci] entry on what runs in .ci/run)"]
+#[ignore = "all five papers: minutes in a debug build; .ci/run checks the same on the release binary (cargo xtask repro-identity, all five papers)"]
 fn sharded_and_merged_equals_one_run_on_all_papers() {
     sharded_equals_unsharded(&[]);
 }

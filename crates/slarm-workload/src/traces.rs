@@ -3,8 +3,10 @@
 //! The traces are never copied into the repository. They are looked up in `$SLARM_TRACES`
 //! if set, else in a default folder beside the workspace ([`configured_dir`]). Code that
 //! needs a trace asks [`locate`] (a typed answer) or [`or_skip`] (prints one "skipping" line
-//! on stderr and returns `None`, so
-//! a test can `return` early and still pass on a machine without the traces).
+//! on stderr and returns `None`, so a test can `return` early and still pass on a machine
+//! without the traces). Where the traces must be there, as in continuous integration, set
+//! [`REQUIRE_VAR`] (`SLARM_REQUIRE_TRACES=1`): the `*_or_skip` helpers then panic with the
+//! same message, so a test that would have skipped fails instead.
 //!
 //! ```
 //! use slarm_workload::traces;
@@ -19,6 +21,10 @@ use std::path::{Path, PathBuf};
 
 /// The environment variable naming the trace folder.
 pub const ENV_VAR: &str = "SLARM_TRACES";
+
+/// The environment variable that turns a skip into a failure: when it is set to anything but
+/// empty or `0`, [`or_skip`], [`dir_or_skip`] and [`files_or_skip`] panic instead of skipping.
+pub const REQUIRE_VAR: &str = "SLARM_REQUIRE_TRACES";
 
 /// The default folder, beside the workspace root.
 const DEFAULT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/traces");
@@ -114,21 +120,47 @@ pub fn files() -> Result<Vec<PathBuf>, MissingTrace> {
     Ok(out)
 }
 
+/// Whether [`REQUIRE_VAR`] asks for the traces to be present.
+pub fn required() -> bool {
+    requires(std::env::var_os(REQUIRE_VAR).as_deref())
+}
+
+/// [`required`] for a given value of the variable: set, not empty and not `0`.
+fn requires(value: Option<&std::ffi::OsStr>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The skip of the `*_or_skip` helpers.
+fn skip<T>(m: MissingTrace) -> Option<T> {
+    skip_or_fail(m, required())
+}
+
+/// Print the message and give `None`, or, when `required`, fail the calling test with it.
+#[allow(clippy::panic)] // a test helper: failing the test is the point when traces are required
+fn skip_or_fail<T>(m: MissingTrace, required: bool) -> Option<T> {
+    if required {
+        panic!("{m} ({REQUIRE_VAR} is set: the traces must be present)");
+    }
+    eprintln!("{m}");
+    None
+}
+
 /// For tests and examples: [`locate`], printing the "skipping" message on stderr and
-/// returning `None` when the trace is absent.
+/// returning `None` when the trace is absent (a panic instead when [`required`]).
 pub fn or_skip(name: &str) -> Option<PathBuf> {
-    locate(name).map_err(|m| eprintln!("{m}")).ok()
+    locate(name).map_or_else(skip, Some)
 }
 
 /// For tests and examples: the trace folder, or `None` after printing the "skipping"
-/// message on stderr.
+/// message on stderr (a panic instead when [`required`]).
 pub fn dir_or_skip() -> Option<PathBuf> {
-    dir().map_err(|m| eprintln!("{m}")).ok()
+    dir().map_or_else(skip, Some)
 }
 
-/// For tests and examples: [`files`], or `None` after printing the "skipping" message.
+/// For tests and examples: [`files`], or `None` after printing the "skipping" message (a
+/// panic instead when [`required`]).
 pub fn files_or_skip() -> Option<Vec<PathBuf>> {
-    files().map_err(|m| eprintln!("{m}")).ok()
+    files().map_or_else(skip, Some)
 }
 
 #[cfg(test)]
@@ -147,5 +179,26 @@ mod tests {
         );
         assert_eq!(clean(Path::new("/a/b/../c")), PathBuf::from("/a/c"));
         assert!(locate("no-such-trace.swf.gz").is_err());
+    }
+
+    #[test]
+    fn a_required_trace_fails_instead_of_skipping() {
+        let missing = || MissingTrace {
+            path: PathBuf::from("/nowhere/x.swf.gz"),
+            folder_missing: true,
+        };
+        assert_eq!(skip_or_fail::<()>(missing(), false), None);
+        let failed = std::panic::catch_unwind(|| skip_or_fail::<()>(missing(), true));
+        let msg = failed
+            .err()
+            .and_then(|e| e.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        assert!(msg.contains("/nowhere/x.swf.gz"), "{msg}");
+        assert!(msg.contains("SLARM_REQUIRE_TRACES is set"), "{msg}");
+        use std::ffi::OsStr;
+        assert!(!requires(None));
+        assert!(!requires(Some(OsStr::new(""))));
+        assert!(!requires(Some(OsStr::new("0"))));
+        assert!(requires(Some(OsStr::new("1"))));
     }
 }
