@@ -44,6 +44,42 @@ pub struct BackgroundJob {
     pub site: usize,
 }
 
+impl BackgroundJob {
+    /// A background job from the canonical SWF job (`slarm_workload::Job`) run by grid site
+    /// `site`: its submit and run time, and its processors as the canonical job counts them
+    /// (requested, else allocated). A job without run time, processors or a valid submit time
+    /// is a [`GridError::InvalidWorkload`].
+    ///
+    /// [`parse_background_trace`] does not go through this conversion: it reads allocated
+    /// processors first, as it always has, so that the reproduction's background stays the same.
+    ///
+    /// ```
+    /// use slarm_grid::workload::BackgroundJob;
+    /// let j = slarm_workload::Job::new(1, 60.0, 3600.0, 8, 7200.0);
+    /// let b = BackgroundJob::from_trace_job(&j, 2).unwrap();
+    /// assert_eq!((b.submit_s, b.runtime_s, b.procs, b.site), (60.0, 3600.0, 8, 2));
+    /// ```
+    pub fn from_trace_job(job: &slarm_workload::Job, site: usize) -> Result<Self> {
+        let invalid = |what: &str| GridError::InvalidWorkload(format!("job {}: {what}", job.id));
+        let procs = u64::try_from(job.procs())
+            .ok()
+            .filter(|&p| p >= 1)
+            .ok_or_else(|| invalid("no processors"))?;
+        if !(job.runtime > 0.0 && job.runtime.is_finite()) {
+            return Err(invalid("no run time"));
+        }
+        if !(job.submit >= 0.0 && job.submit.is_finite()) {
+            return Err(invalid("negative or missing submit time"));
+        }
+        Ok(Self {
+            submit_s: job.submit,
+            runtime_s: job.runtime,
+            procs,
+            site,
+        })
+    }
+}
+
 /// Where the background load came from (every result is labelled with it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -693,6 +729,31 @@ pub fn parse_background_trace(
 mod tests {
     use super::*;
     use slarm_stats::RngStreams;
+
+    #[test]
+    fn background_job_from_the_canonical_swf_job() {
+        let mut j = slarm_workload::Job::new(4, 10.0, 100.0, 16, 200.0);
+        j.alloc_procs = 32; // requested processors count first, as in slarm_workload::Job::procs
+        assert_eq!(BackgroundJob::from_trace_job(&j, 1).unwrap().procs, 16);
+        for broken in [
+            slarm_workload::Job { runtime: 0.0, ..j },
+            slarm_workload::Job {
+                runtime: f64::NAN,
+                ..j
+            },
+            slarm_workload::Job { submit: -1.0, ..j },
+            slarm_workload::Job {
+                req_procs: -1,
+                alloc_procs: -1,
+                ..j
+            },
+        ] {
+            assert!(matches!(
+                BackgroundJob::from_trace_job(&broken, 0),
+                Err(GridError::InvalidWorkload(m)) if m.starts_with("job 4:")
+            ));
+        }
+    }
 
     /// Found by crates/slarm/tests/robustness: a size scale of 1e6 drew 2^(1e6) = inf tasks
     /// and tried to allocate them.
