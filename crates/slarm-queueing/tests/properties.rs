@@ -30,6 +30,22 @@ proptest! {
         prop_assert!((0.0..=1.0).contains(&f1));
     }
 
+    /// The response-time quantile inverts the CDF (to 1e-9) and never decreases in p.
+    #[test]
+    fn quantile_inverts_cdf(l in 0.001f64..300.0, extra in 0u64..20, mu in 0.2f64..5.0,
+                            load in 0.05f64..0.999, p1 in 0.0f64..0.999, p2 in 0.0f64..0.999) {
+        // lambda = load * m * mu with m above the offered load l / mu.
+        let m = (l / mu).floor() as u64 + 1 + extra;
+        let lambda = load * m as f64 * mu;
+        let q = Mmm::new(lambda, mu, m).unwrap();
+        let (a, b) = (p1.min(p2), p1.max(p2));
+        let xa = q.response_time_quantile(a).unwrap();
+        let xb = q.response_time_quantile(b).unwrap();
+        prop_assert!((q.response_cdf(xa) - a).abs() <= 1e-9, "F({xa}) vs {a}");
+        prop_assert!((q.response_cdf(xb) - b).abs() <= 1e-9, "F({xb}) vs {b}");
+        prop_assert!(xa <= xb * (1.0 + 1e-11), "q({a}) = {xa} > q({b}) = {xb}");
+    }
+
     /// F is a CDF in x: non-decreasing.
     #[test]
     fn cdf_monotone_in_x(l in 0.01f64..100.0, extra in 0u64..10, x in 0.0f64..10.0,
