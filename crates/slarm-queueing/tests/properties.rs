@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use slarm_queueing::difference::LambdaGrid;
-use slarm_queueing::sizing::min_nodes_sweep;
+use slarm_queueing::sizing::{min_nodes_batch, min_nodes_sweep, SizingQuery};
 use slarm_queueing::{min_nodes, Mmm, Sla};
 
 proptest! {
@@ -44,6 +44,30 @@ proptest! {
         prop_assert!((q.response_cdf(xa) - a).abs() <= 1e-9, "F({xa}) vs {a}");
         prop_assert!((q.response_cdf(xb) - b).abs() <= 1e-9, "F({xb}) vs {b}");
         prop_assert!(xa <= xb * (1.0 + 1e-11), "q({a}) = {xa} > q({b}) = {xb}");
+    }
+
+    /// Batch sizing gives exactly the one-by-one answers (errors included), in input order,
+    /// on random batches mixing a few SLAs and service rates with repeated loads.
+    #[test]
+    fn batch_equals_one_by_one(
+        rows in prop::collection::vec(
+            (0.0f64..500.0, 0usize..3, 0usize..4, 0usize..4, prop::bool::ANY), 0..60)
+    ) {
+        let mus = [1.0, 0.5, 2.0];
+        let xs = [2.0, 3.0, 4.5, 10.0];
+        let ys = [0.5, 0.8, 0.9, 0.95];
+        let queries: Vec<SizingQuery> = rows
+            .iter()
+            .map(|&(l, mi, xi, yi, round)| {
+                let l = if round { l.round() } else { l };
+                SizingQuery::new(l, mus[mi], Sla::new(xs[xi], ys[yi]).unwrap()).unwrap()
+            })
+            .collect();
+        let got = min_nodes_batch(&queries);
+        prop_assert_eq!(got.len(), queries.len());
+        for (q, g) in queries.iter().zip(&got) {
+            prop_assert_eq!(g, &min_nodes(q.lambda(), q.mu(), q.sla()), "{:?}", q);
+        }
     }
 
     /// F is a CDF in x: non-decreasing.
