@@ -9,18 +9,35 @@ pub struct Output {
     pub json: Value,
     /// The text printed otherwise.
     pub text: String,
+    /// The exit code after printing: 0, or 2 when the output reports failed parts (such as
+    /// rows of `queue size --batch`) with the one-line summary `failure` on stderr.
+    pub exit_code: i32,
+    /// The one line for stderr when `exit_code` is not 0.
+    pub failure: Option<String>,
 }
 
 impl Output {
     /// An output whose text is a key/value table of the JSON object's scalar fields.
     pub fn from_json(json: Value) -> Self {
         let text = render_value(&json, 0);
-        Self { json, text }
+        Self::new(json, text)
     }
 
     /// An output with its own text rendering.
     pub fn new(json: Value, text: String) -> Self {
-        Self { json, text }
+        Self {
+            json,
+            text,
+            exit_code: 0,
+            failure: None,
+        }
+    }
+
+    /// The same output, ending with exit code 2 and `message` on stderr after it is printed.
+    pub fn partly_failed(mut self, message: impl Into<String>) -> Self {
+        self.exit_code = 2;
+        self.failure = Some(message.into());
+        self
     }
 
     /// Prints to stdout as JSON or as text.
