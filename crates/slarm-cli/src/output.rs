@@ -14,6 +14,9 @@ pub struct Output {
     pub exit_code: i32,
     /// The one line for stderr when `exit_code` is not 0.
     pub failure: Option<String>,
+    /// With `--json`, this already serialized JSON object is printed instead of `json` (for
+    /// outputs too large to hold as a `Value`, such as a million rows of `queue size --batch`).
+    pub json_text: Option<String>,
 }
 
 impl Output {
@@ -30,7 +33,15 @@ impl Output {
             text,
             exit_code: 0,
             failure: None,
+            json_text: None,
         }
+    }
+
+    /// An output printed only with `--json`, given as serialized JSON text.
+    pub fn json_text(text: String) -> Self {
+        let mut out = Self::new(Value::Null, String::new());
+        out.json_text = Some(text);
+        out
     }
 
     /// The same output, ending with exit code 2 and `message` on stderr after it is printed.
@@ -43,7 +54,10 @@ impl Output {
     /// Prints to stdout as JSON or as text.
     pub fn print(&self, as_json: bool) {
         if as_json {
-            println!("{}", self.json);
+            match &self.json_text {
+                Some(t) => println!("{t}"),
+                None => println!("{}", self.json),
+            }
         } else {
             print!("{}", self.text);
             if !self.text.ends_with('\n') {

@@ -338,16 +338,23 @@ fn sim(a: &SimulateArgs) -> CliResult<Output> {
 /// Most data rows `queue size --batch` reads (a larger file is refused with exit code 2).
 const MAX_BATCH_ROWS: usize = 1_000_000;
 
-/// One data row of a `--batch` file: its line number, its four fields as written, and the
-/// query they make or why they make none.
+/// One data row of a `--batch` file: its line number, its text as written (one allocation
+/// per row, so a million rows stay small), and the query it makes or why it makes none.
 struct BatchRow {
     line: usize,
-    fields: Vec<String>,
+    text: String,
     query: Result<SizingQuery, String>,
 }
 
+impl BatchRow {
+    /// Field `k` (0-based) as written, trimmed.
+    fn field(&self, k: usize) -> Option<&str> {
+        self.text.split(',').nth(k).map(str::trim)
+    }
+}
+
 fn parse_batch_row(line: usize, text: &str) -> BatchRow {
-    let fields: Vec<String> = text.split(',').map(|f| f.trim().to_string()).collect();
+    let fields: Vec<&str> = text.split(',').map(str::trim).collect();
     let query = (|| {
         if fields.len() != 4 {
             return Err(format!(
@@ -366,7 +373,7 @@ fn parse_batch_row(line: usize, text: &str) -> BatchRow {
     })();
     BatchRow {
         line,
-        fields,
+        text: text.to_string(),
         query,
     }
 }
@@ -440,28 +447,32 @@ fn size_batch(path: &str, as_json: bool) -> CliResult<Output> {
         .collect();
     let failed = results.iter().filter(|r| r.is_err()).count();
     let out = if as_json {
-        let items: Vec<Value> = rows
-            .iter()
-            .zip(&results)
-            .map(|(r, res)| {
-                let num = |k: usize| r.fields.get(k).and_then(|f| f.parse::<f64>().ok());
-                json!({
-                    "line": r.line,
-                    "lambda": num(0),
-                    "mu": num(1),
-                    "x": num(2),
-                    "y": num(3),
-                    "nodes": res.as_ref().ok(),
-                    "error": res.as_ref().err(),
-                })
-            })
-            .collect();
-        Output::new(json!({ "results": items }), String::new())
+        // Serialized row by row: a `Value` of a million rows would take gigabytes.
+        let mut text = String::with_capacity(96 * rows.len() + 16);
+        text.push_str("{\"results\":[");
+        for (i, (r, res)) in rows.iter().zip(&results).enumerate() {
+            let num = |k: usize| r.field(k).and_then(|f| f.parse::<f64>().ok());
+            if i > 0 {
+                text.push(',');
+            }
+            let item = json!({
+                "line": r.line,
+                "lambda": num(0),
+                "mu": num(1),
+                "x": num(2),
+                "y": num(3),
+                "nodes": res.as_ref().ok(),
+                "error": res.as_ref().err(),
+            });
+            text.push_str(&item.to_string());
+        }
+        text.push_str("]}");
+        Output::json_text(text)
     } else {
         let mut text = String::with_capacity(32 * (rows.len() + 1));
         text.push_str("line,lambda,mu,x,y,nodes,error\n");
         for (r, res) in rows.iter().zip(&results) {
-            let field = |k: usize| r.fields.get(k).map_or(String::new(), |f| csv_field(f));
+            let field = |k: usize| r.field(k).map_or(String::new(), csv_field);
             let (nodes, error) = match res {
                 Ok(m) => (m.to_string(), String::new()),
                 Err(e) => (String::new(), csv_field(e)),
