@@ -51,7 +51,7 @@ enum Command {
 
 fn run(cli: &Cli) -> CliResult<Output> {
     match &cli.command {
-        Command::Queue(a) => cmd::queue::run(a),
+        Command::Queue(a) => cmd::queue::run(a, cli.json),
         Command::Trace(a) => cmd::trace::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
         Command::Libra(a) => cmd::libra::run(a),
@@ -75,7 +75,15 @@ fn main() {
     }));
     let cli = Cli::parse();
     match run(&cli) {
-        Ok(out) => out.print(cli.json),
+        Ok(out) => {
+            out.print(cli.json);
+            if out.exit_code != 0 {
+                if let Some(m) = &out.failure {
+                    eprintln!("slarm: error: {m}");
+                }
+                std::process::exit(out.exit_code);
+            }
+        }
         Err(e) => {
             eprintln!("slarm: error: {e}");
             std::process::exit(e.exit_code());

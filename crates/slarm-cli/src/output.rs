@@ -9,24 +9,55 @@ pub struct Output {
     pub json: Value,
     /// The text printed otherwise.
     pub text: String,
+    /// The exit code after printing: 0, or 2 when the output reports failed parts (such as
+    /// rows of `queue size --batch`) with the one-line summary `failure` on stderr.
+    pub exit_code: i32,
+    /// The one line for stderr when `exit_code` is not 0.
+    pub failure: Option<String>,
+    /// With `--json`, this already serialized JSON object is printed instead of `json` (for
+    /// outputs too large to hold as a `Value`, such as a million rows of `queue size --batch`).
+    pub json_text: Option<String>,
 }
 
 impl Output {
     /// An output whose text is a key/value table of the JSON object's scalar fields.
     pub fn from_json(json: Value) -> Self {
         let text = render_value(&json, 0);
-        Self { json, text }
+        Self::new(json, text)
     }
 
     /// An output with its own text rendering.
     pub fn new(json: Value, text: String) -> Self {
-        Self { json, text }
+        Self {
+            json,
+            text,
+            exit_code: 0,
+            failure: None,
+            json_text: None,
+        }
+    }
+
+    /// An output printed only with `--json`, given as serialized JSON text.
+    pub fn json_text(text: String) -> Self {
+        let mut out = Self::new(Value::Null, String::new());
+        out.json_text = Some(text);
+        out
+    }
+
+    /// The same output, ending with exit code 2 and `message` on stderr after it is printed.
+    pub fn partly_failed(mut self, message: impl Into<String>) -> Self {
+        self.exit_code = 2;
+        self.failure = Some(message.into());
+        self
     }
 
     /// Prints to stdout as JSON or as text.
     pub fn print(&self, as_json: bool) {
         if as_json {
-            println!("{}", self.json);
+            match &self.json_text {
+                Some(t) => println!("{t}"),
+                None => println!("{}", self.json),
+            }
         } else {
             print!("{}", self.text);
             if !self.text.ends_with('\n') {

@@ -5,7 +5,8 @@
 //! The commands run in a scratch folder that stands for the repository root, with
 //! the folder `shared` beside it linked to the real one next to this checkout, so the
 //! examples' trace paths read the traces and their output files (`kth-easy.csv`,
-//! `shard1`, `report`) land in the scratch folder. Without that trace folder the test says so
+//! `shard1`, `report`) land in the scratch folder. Input files the examples name by their
+//! repository path (the `queue size --batch` CSV) are copied there to the same path. Without that trace folder the test says so
 //! and checks nothing.
 //!
 //! Not checked here: the README's ```sh blocks, `cargo run --release -p slarm-cli -- reproduce
@@ -42,6 +43,13 @@ fn readme_and_cli_md_examples_run_as_written() {
         scratch.path().join("shared"),
     )
     .unwrap();
+    // Input files the examples name by their path in the repository.
+    let inputs: &[&str] = &["crates/slarm-cli/tests/data/queue-batch.csv"];
+    for file in inputs {
+        let to = root.join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(repo.join(file), to).unwrap();
+    }
     // trycmd runs a Markdown case in the current folder; this test binary has no other test.
     std::env::set_current_dir(&root).unwrap();
     let cases = trycmd::TestCases::new();

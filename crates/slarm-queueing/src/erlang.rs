@@ -242,8 +242,8 @@ pub fn response_cdf_given_c(x: f64, mu: f64, m: u64, rho: f64, c: f64) -> f64 {
     CdfAt::new(x, mu).given_c(m, rho, c)
 }
 
-/// `F(x)` at one threshold `x` for many pools: `e^{-mu x}` is computed once, leaving one
-/// `expm1` per evaluation. Gives exactly the values of [`response_cdf_given_c`].
+/// `F(x)` at one threshold `x` for many pools: `e^{-mu x}` and `1 - e^{-mu x}` are computed once,
+/// leaving one `expm1` per evaluation. Gives exactly the values of [`response_cdf_given_c`].
 ///
 /// When `m - rho < 1` and `z = (m - rho - 1) mu x < -1`, the product `e^{-mu x} phi(z)` is
 /// evaluated as `(e^{-(m - rho) mu x} - e^{-mu x}) / (-z)`, which cannot form `0 * inf` far
@@ -254,6 +254,9 @@ pub struct CdfAt {
     mx: f64,
     /// `e^{-mu x}`.
     emx: f64,
+    /// `1 - e^{-mu x}` by `expm1`: accurate for small `mu x`, where `1 - e^{-mu x}` would
+    /// keep only the absolute accuracy of a double (so quantiles of small `p` stay relative).
+    one_minus_emx: f64,
 }
 
 impl CdfAt {
@@ -263,6 +266,7 @@ impl CdfAt {
         Self {
             mx,
             emx: (-mx).exp(),
+            one_minus_emx: -(-mx).exp_m1(),
         }
     }
 
@@ -283,7 +287,7 @@ impl CdfAt {
         } else {
             e * phi(z)
         };
-        (1.0 - e - c * mx * waited).clamp(0.0, 1.0)
+        (self.one_minus_emx - c * mx * waited).clamp(0.0, 1.0)
     }
 }
 
@@ -364,6 +368,74 @@ impl Mmm {
     /// Response-time CDF `F(x) = P(T <= x)` (Hu 2009, Eq. 4.1) in the unified stable form.
     pub fn response_cdf(&self, x: f64) -> f64 {
         response_cdf_given_c(x, self.mu, self.m, self.rho, self.c)
+    }
+    /// The `p`-quantile of the response time: the smallest `x >= 0` with
+    /// `P(T <= x) >= p`, the inverse of [`Mmm::response_cdf`] (Hu 2009, Eq. 4.1), for `p` in
+    /// `[0, 1)`; `p = 0` gives 0.
+    ///
+    /// Since `T = W + S` with the service time `S ~ Exp(mu)`, `F(x) <= 1 - e^{-mu x}`, so the
+    /// service-time quantile `-ln(1 - p) / mu` is a lower bound (and the answer when the CDF
+    /// already reaches `p` there). The upper end is doubled until the CDF passes `p`, then
+    /// the bracket is bisected until it is within `1e-12` relative; the upper end is returned.
+    /// The density of `T` is at most `mu`, so the CDF there is within `mu x 1e-12` of `p`.
+    ///
+    /// ```
+    /// use slarm_queueing::erlang::Mmm;
+    /// // M/M/1: T ~ Exp(mu - lambda), so the median is ln 2 / (1 - 0.5).
+    /// let q = Mmm::new(0.5, 1.0, 1).unwrap();
+    /// let x = q.response_time_quantile(0.5).unwrap();
+    /// assert!((x - 2.0 * std::f64::consts::LN_2).abs() < 1e-12);
+    /// // The inverse of the CDF: 95 % of jobs of this 52-server pool finish within x.
+    /// let q = Mmm::new(39.9, 1.0, 52).unwrap();
+    /// let x = q.response_time_quantile(0.95).unwrap();
+    /// assert!((q.response_cdf(x) - 0.95).abs() < 1e-9);
+    /// assert!(q.response_time_quantile(1.0).is_err());
+    /// ```
+    pub fn response_time_quantile(&self, p: f64) -> Result<f64> {
+        finite("p", p)?;
+        if !(0.0..1.0).contains(&p) {
+            return Err(QueueError::OutOfRange {
+                name: "p",
+                requirement: "in [0, 1)",
+                value: p,
+            });
+        }
+        if p == 0.0 {
+            return Ok(0.0);
+        }
+        // F(x) <= 1 - e^{-mu x} < p for every x below the service-time quantile.
+        let mut lo = -(-p).ln_1p() / self.mu;
+        if lo.is_nan() || lo <= 0.0 || !lo.is_finite() {
+            lo = 0.0;
+        } else if self.response_cdf(lo) >= p {
+            return Ok(lo);
+        }
+        let mut hi = if lo > 0.0 {
+            2.0 * lo
+        } else {
+            f64::MIN_POSITIVE
+        };
+        // F(inf) = 1 > p, so at most ~2100 doublings (from MIN_POSITIVE to inf).
+        while self.response_cdf(hi) < p {
+            lo = hi;
+            hi *= 2.0;
+        }
+        // Invariant: F(lo) < p <= F(hi) (or lo = 0 < answer).
+        for _ in 0..2200 {
+            if hi - lo <= 1e-12 * hi {
+                break;
+            }
+            let mid = lo + 0.5 * (hi - lo);
+            if mid <= lo || mid >= hi {
+                break;
+            }
+            if self.response_cdf(mid) >= p {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Ok(hi)
     }
     /// Mean response time `1/mu + C / (m mu - lambda)`.
     pub fn mean_response(&self) -> f64 {
@@ -661,6 +733,68 @@ mod tests {
         ));
         assert!(erlang_b(u64::MAX, 1e300).is_err());
         assert_eq!(erlang_b(u64::MAX, 3.0).unwrap(), 0.0);
+    }
+
+    /// M/M/1: T ~ Exp(mu - lambda), so the quantile is -ln(1 - p) / (mu - lambda) exactly.
+    #[test]
+    fn quantile_mm1_is_exponential() {
+        for (lambda, mu) in [(0.5, 1.0), (0.9, 1.0), (3.0, 4.0), (1e-6, 2.0)] {
+            let q = Mmm::new(lambda, mu, 1).unwrap();
+            for p in [1e-9_f64, 0.01, 0.5, 0.9, 0.95, 0.999, 0.999_999] {
+                let want = -(-p).ln_1p() / (mu - lambda);
+                let got = q.response_time_quantile(p).unwrap();
+                assert!(
+                    (got - want).abs() <= 1e-9 * want,
+                    "lambda {lambda} mu {mu} p {p}: {got} vs {want}"
+                );
+            }
+        }
+    }
+
+    /// Multi-server quantiles computed independently with mpmath (50 digits): the CDF as
+    /// `1 - P(S > x) - C int_0^x mu e^{-mu s} e^{-(m mu - lambda)(x - s)} ds` by quadrature,
+    /// Erlang C from its factorial definition, the root by `mpmath.findroot`.
+    #[test]
+    fn quantile_multi_server_reference_values() {
+        for (lambda, mu, m, p, want) in [
+            (4.0, 1.0, 5, 0.9, 3.352_610_432_173_921),
+            (39.9, 1.0, 52, 0.95, 2.999_708_931_865_666),
+            (2.5, 1.0, 3, 0.99, 9.885_581_314_935_07),
+        ] {
+            let got = Mmm::new(lambda, mu, m)
+                .unwrap()
+                .response_time_quantile(p)
+                .unwrap();
+            assert!(
+                (got - want).abs() <= 1e-9 * want,
+                "{lambda} {mu} {m} {p}: {got} vs {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn quantile_edges_and_errors() {
+        let q = Mmm::new(4.0, 1.0, 5).unwrap();
+        assert_eq!(q.response_time_quantile(0.0).unwrap(), 0.0);
+        for p in [1.0, -0.1, 1.5, f64::NAN, f64::INFINITY] {
+            assert!(q.response_time_quantile(p).is_err(), "{p}");
+        }
+        assert!(matches!(
+            q.response_time_quantile(f64::NAN),
+            Err(QueueError::NonFinite { name: "p", .. })
+        ));
+        assert!(matches!(
+            q.response_time_quantile(1.0),
+            Err(QueueError::OutOfRange { name: "p", .. })
+        ));
+        // Light load: C is tiny, the quantile is (nearly) the service-time quantile.
+        let light = Mmm::new(1e-3, 1.0, 10).unwrap();
+        let x = light.response_time_quantile(0.9).unwrap();
+        assert!((x - 10f64.ln()).abs() < 1e-9, "{x}");
+        // Heavy load near rho = m: the tail is long but the search still ends.
+        let heavy = Mmm::new(99.999, 1.0, 100).unwrap();
+        let x = heavy.response_time_quantile(0.999).unwrap();
+        assert!((heavy.response_cdf(x) - 0.999).abs() < 1e-9, "{x}");
     }
 
     #[test]

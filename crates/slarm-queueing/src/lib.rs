@@ -5,7 +5,9 @@
 //! - [`erlang`]: Erlang B/C by the stable recursion, `P(0)`, the response-time CDF in the
 //!   unified stable form ([`Mmm`]) and the thesis's Eq. 4.1 verbatim.
 //! - [`sizing`]: Algorithm 1 ([`min_nodes`]): a direct Erlang-B start at `floor(rho) + 1`,
-//!   then incremental updates, O(sqrt(rho) + answer - rho) per query.
+//!   then incremental updates, O(sqrt(rho) + answer - rho) per query;
+//!   [`sizing::min_nodes_batch`] answers many queries, skipping the servers below the
+//!   previous answer of the same SLA.
 //! - [`partition`]: set partitions, node counts per strategy, exhaustive optimum.
 //! - [`difference`]: `G`, the SLA difference `D`, the DA/SA grid and `f_D`.
 //! - [`heuristics`]: the angle table, Algorithms 2 and 3, angle calibration.

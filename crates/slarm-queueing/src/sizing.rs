@@ -123,6 +123,177 @@ pub fn min_nodes_sweep(lambdas: &[f64], mu: f64, sla: Sla) -> Result<Vec<u64>> {
     Ok(out)
 }
 
+/// One sizing question for [`min_nodes_batch`]: arrival rate, service rate and SLA.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SizingQuery {
+    lambda: f64,
+    mu: f64,
+    sla: Sla,
+}
+
+impl SizingQuery {
+    /// Validates `lambda >= 0` and `mu > 0`, both finite (the SLA is validated by
+    /// [`Sla::new`]; whether it is feasible at `mu` is the answer's business).
+    ///
+    /// ```
+    /// use slarm_queueing::sizing::SizingQuery;
+    /// use slarm_queueing::Sla;
+    /// let sla = Sla::new(3.0, 0.9).unwrap();
+    /// assert!(SizingQuery::new(40.0, 1.0, sla).is_ok());
+    /// assert!(SizingQuery::new(-1.0, 1.0, sla).is_err());
+    /// assert!(SizingQuery::new(1.0, 0.0, sla).is_err());
+    /// ```
+    pub fn new(lambda: f64, mu: f64, sla: Sla) -> Result<Self> {
+        non_negative("lambda", lambda)?;
+        positive("mu", mu)?;
+        Ok(Self { lambda, mu, sla })
+    }
+    /// Arrival rate.
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+    /// Service rate.
+    pub fn mu(&self) -> f64 {
+        self.mu
+    }
+    /// SLA.
+    pub fn sla(&self) -> Sla {
+        self.sla
+    }
+}
+
+/// Safety factor of the square-root-staffing guess `ceil(rho + BETA sqrt(rho))` that starts
+/// the first search of each run in [`min_nodes_batch`]. Deliberately small, so the guess is
+/// usually below the answer; a guess above it is detected and costs one extra evaluation.
+const BETA: f64 = 0.5;
+
+/// Algorithm 1 (Hu 2009, §4.2) for many queries at once, each answer equal to
+/// [`min_nodes`] of the same query, returned in input order.
+///
+/// The queries are sorted by `(mu, x, y, lambda)`. Within a run of equal `(mu, x, y)` the
+/// answer never decreases in `lambda` (the response time grows stochastically with the
+/// load), so each search skips the servers below the previous answer; the first search of a
+/// run skips those below the square-root-staffing guess `ceil(rho + 0.5 sqrt(rho))`.
+/// Skipping is exact, not a heuristic: Erlang B is still stepped through the skipped servers
+/// (the same values as [`min_nodes`] computes, only the CDF is not evaluated there), and the
+/// CDF one server below the start is checked to fail the SLA, which proves the start is not
+/// above the answer since `F(x)` increases in `m` (Hu 2009, §4.2); when the check passes the
+/// search starts again at `floor(rho) + 1`.
+///
+/// ```
+/// use slarm_queueing::sizing::{min_nodes_batch, SizingQuery};
+/// use slarm_queueing::{min_nodes, Sla};
+/// let sla = Sla::new(3.0, 0.95).unwrap();
+/// let queries: Vec<SizingQuery> = [40.0, 1.0, 20.0]
+///     .iter()
+///     .map(|&l| SizingQuery::new(l, 1.0, sla).unwrap())
+///     .collect();
+/// let m = min_nodes_batch(&queries);
+/// assert_eq!(m[0], Ok(52));
+/// for (q, m) in queries.iter().zip(&m) {
+///     assert_eq!(*m, min_nodes(q.lambda(), q.mu(), q.sla()));
+/// }
+/// ```
+pub fn min_nodes_batch(queries: &[SizingQuery]) -> Vec<Result<u64>> {
+    let mut order: Vec<usize> = (0..queries.len()).collect();
+    let key = |q: &SizingQuery| [q.mu, q.sla.x(), q.sla.y(), q.lambda];
+    order.sort_unstable_by(|&a, &b| {
+        let (ka, kb) = (key(&queries[a]), key(&queries[b]));
+        ka.iter()
+            .zip(&kb)
+            .map(|(u, v)| u.total_cmp(v))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut out: Vec<Result<u64>> = vec![Ok(0); queries.len()];
+    let same_run = |a: &SizingQuery, b: &SizingQuery| {
+        a.mu.to_bits() == b.mu.to_bits()
+            && a.sla.x().to_bits() == b.sla.x().to_bits()
+            && a.sla.y().to_bits() == b.sla.y().to_bits()
+    };
+    let mut prev: Option<(SizingQuery, Option<u64>)> = None;
+    for &i in &order {
+        let q = queries[i];
+        let start = match prev {
+            Some((p, answer)) if same_run(&p, &q) => answer,
+            _ => None,
+        };
+        let start = start.unwrap_or_else(|| {
+            let rho = q.lambda / q.mu;
+            let guess = (rho + BETA * rho.sqrt()).ceil();
+            if (0.0..MAX_RHO).contains(&guess) {
+                guess as u64
+            } else {
+                0
+            }
+        });
+        let r = min_nodes_skipping(q, start);
+        let kept = match (&r, prev) {
+            (Ok(m), _) => Some(*m),
+            (Err(_), Some((p, answer))) if same_run(&p, &q) => answer,
+            _ => None,
+        };
+        prev = Some((q, kept));
+        out[i] = r;
+    }
+    out
+}
+
+/// [`min_nodes`] of `q`, evaluating the CDF only from `start` on when the CDF at `start - 1`
+/// fails the SLA (the same Erlang B values and the same comparisons as [`min_nodes`]).
+fn min_nodes_skipping(q: SizingQuery, start: u64) -> Result<u64> {
+    let (lambda, mu, sla) = (q.lambda, q.mu, q.sla);
+    positive("mu", mu)?;
+    sla.check_feasible(mu)?;
+    let (at, y) = (CdfAt::new(sla.x(), mu), sla.y());
+    non_negative("lambda", lambda)?;
+    if lambda == 0.0 {
+        return Ok(0);
+    }
+    let rho = lambda / mu;
+    if !rho.is_finite() {
+        return Err(QueueError::NonFinite {
+            name: "rho",
+            value: rho,
+        });
+    }
+    if rho >= MAX_RHO {
+        return Err(QueueError::OutOfRange {
+            name: "rho = lambda / mu",
+            requirement: "below 2^53",
+            value: rho,
+        });
+    }
+    let base = rho.floor() as u64;
+    let m0 = base.saturating_add(1);
+    let cap_m = base.saturating_add(SEARCH_CAP);
+    let meets =
+        |b: &ErlangB| -> Result<bool> { Ok(at.given_c(b.servers(), rho, b.erlang_c()?) >= y) };
+    let mut b = ErlangB::at(m0, rho)?;
+    let first = b;
+    let s = start.min(cap_m);
+    if s > m0 {
+        b.advance_to(s - 1);
+        if meets(&b)? {
+            // The start may be above the answer: search from the beginning.
+            b = first;
+        } else {
+            b.step();
+        }
+    }
+    loop {
+        let m = b.servers();
+        if meets(&b)? {
+            return Ok(m);
+        }
+        if m >= cap_m {
+            return Err(QueueError::IterationCap { cap: SEARCH_CAP });
+        }
+        b.step();
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -246,6 +417,31 @@ mod tests {
         assert!(min_nodes_waiting(5.0, 1.0, 1.0, 1.0).is_err());
         assert!(min_nodes_waiting(5.0, 1.0, -1.0, 0.5).is_err());
         assert!(min_nodes_waiting(5.0, 0.0, 1.0, 0.5).is_err());
+    }
+
+    /// Every kind of run: repeated and unsorted loads, several SLAs and service rates, an
+    /// infeasible SLA, a zero load, a cap hit, a guess above the answer (low y).
+    #[test]
+    fn batch_equals_one_by_one() {
+        let mut qs = Vec::new();
+        for &(mu, x, y) in &[
+            (1.0, 3.0, 0.9),
+            (1.0, 3.0, 0.95),
+            (2.0, 1.5, 0.8),
+            (1.0, 2.0, 0.95),  // infeasible
+            (1.0, 20.0, 0.05), // answer floor(rho) + 1, below the guess
+        ] {
+            for &l in &[40.0, 0.0, 1.0, 20.0, 40.0, 0.3, 1000.0, 12_345.6] {
+                qs.push(SizingQuery::new(l * mu, mu, sla(x, y)).unwrap());
+            }
+        }
+        let got = min_nodes_batch(&qs);
+        assert_eq!(got.len(), qs.len());
+        for (q, g) in qs.iter().zip(&got) {
+            assert_eq!(*g, min_nodes(q.lambda(), q.mu(), q.sla()), "{q:?}");
+        }
+        assert!(got.iter().any(|g| g.is_err()));
+        assert!(min_nodes_batch(&[]).is_empty());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use slarm_queueing::difference::LambdaGrid;
-use slarm_queueing::sizing::min_nodes_sweep;
+use slarm_queueing::sizing::{min_nodes_batch, min_nodes_sweep, SizingQuery};
 use slarm_queueing::{min_nodes, Mmm, Sla};
 
 proptest! {
@@ -28,6 +28,46 @@ proptest! {
         prop_assert!(f2 >= f1 - 1e-14, "F(m={m}) = {f1} > F(m+1) = {f2}");
         prop_assert!(f2 <= -(-mu * x).exp_m1() + 1e-14);
         prop_assert!((0.0..=1.0).contains(&f1));
+    }
+
+    /// The response-time quantile inverts the CDF (to 1e-9) and never decreases in p.
+    #[test]
+    fn quantile_inverts_cdf(l in 0.001f64..300.0, extra in 0u64..20, mu in 0.2f64..5.0,
+                            load in 0.05f64..0.999, p1 in 0.0f64..0.999, p2 in 0.0f64..0.999) {
+        // lambda = load * m * mu with m above the offered load l / mu.
+        let m = (l / mu).floor() as u64 + 1 + extra;
+        let lambda = load * m as f64 * mu;
+        let q = Mmm::new(lambda, mu, m).unwrap();
+        let (a, b) = (p1.min(p2), p1.max(p2));
+        let xa = q.response_time_quantile(a).unwrap();
+        let xb = q.response_time_quantile(b).unwrap();
+        prop_assert!((q.response_cdf(xa) - a).abs() <= 1e-9, "F({xa}) vs {a}");
+        prop_assert!((q.response_cdf(xb) - b).abs() <= 1e-9, "F({xb}) vs {b}");
+        prop_assert!(xa <= xb * (1.0 + 1e-11), "q({a}) = {xa} > q({b}) = {xb}");
+    }
+
+    /// Batch sizing gives exactly the one-by-one answers (errors included), in input order,
+    /// on random batches mixing a few SLAs and service rates with repeated loads.
+    #[test]
+    fn batch_equals_one_by_one(
+        rows in prop::collection::vec(
+            (0.0f64..500.0, 0usize..3, 0usize..4, 0usize..4, prop::bool::ANY), 0..60)
+    ) {
+        let mus = [1.0, 0.5, 2.0];
+        let xs = [2.0, 3.0, 4.5, 10.0];
+        let ys = [0.5, 0.8, 0.9, 0.95];
+        let queries: Vec<SizingQuery> = rows
+            .iter()
+            .map(|&(l, mi, xi, yi, round)| {
+                let l = if round { l.round() } else { l };
+                SizingQuery::new(l, mus[mi], Sla::new(xs[xi], ys[yi]).unwrap()).unwrap()
+            })
+            .collect();
+        let got = min_nodes_batch(&queries);
+        prop_assert_eq!(got.len(), queries.len());
+        for (q, g) in queries.iter().zip(&got) {
+            prop_assert_eq!(g, &min_nodes(q.lambda(), q.mu(), q.sla()), "{:?}", q);
+        }
     }
 
     /// F is a CDF in x: non-decreasing.

@@ -3,7 +3,8 @@
 //! - `cdf`: Erlang C, the response-time CDF F(x) and the means of one M/M/m FCFS pool.
 //! - `size`: nodes per class (DA), per strategy (every set partition), the best strategy,
 //!   Hu's heuristic (Algorithm 2 or 3 for 2 or 3 classes) and, with `--discipline hol|pdp`,
-//!   the simulated size of one shared pool under that discipline.
+//!   the simulated size of one shared pool under that discipline; with `--batch FILE` the
+//!   minimum nodes (Algorithm 1) of every row `lambda,mu,x,y` of a CSV file.
 //! - `simulate`: event-driven simulation of one shared pool under FCFS, HOL or PDP.
 
 use clap::{Args, Subcommand, ValueEnum};
@@ -12,8 +13,10 @@ use slarm::queueing::heuristics::{algorithm2, algorithm3, Choice, HeuristicConfi
 use slarm::queueing::partition::all_strategies;
 use slarm::queueing::procedures::hol_order;
 use slarm::queueing::sim::{min_nodes_sim, simulate, Discipline, SimConfig};
+use slarm::queueing::sizing::{min_nodes_batch, SizingQuery};
 use slarm::queueing::{min_nodes, nodes_for_partition, JobClass, Mmm, Partition, QueueError, Sla};
 use slarm::stats::RngStreams;
+use std::io::BufRead;
 
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
@@ -90,11 +93,15 @@ struct SizeArgs {
     #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     mu: f64,
     /// A class as LAMBDA:X:Y (SLA P(T <= X) >= Y); repeat for each class.
-    #[arg(long = "class", required = true)]
+    #[arg(long = "class", required_unless_present = "batch")]
     classes: Vec<String>,
     /// Discipline of the shared pool (hol/pdp are sized by simulation).
     #[arg(long, value_enum, default_value = "fcfs")]
     discipline: DisciplineArg,
+    /// Size one pool per row of a CSV file with header `lambda,mu,x,y` (`-` for stdin):
+    /// prints `line,lambda,mu,x,y,nodes,error` per row; exit code 2 if any row failed.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["classes", "mu", "discipline"])]
+    batch: Option<String>,
     #[command(flatten)]
     sim: SimArgs,
 }
@@ -119,10 +126,13 @@ struct SimulateArgs {
 }
 
 /// Runs `slarm queue`.
-pub fn run(args: &QueueArgs) -> CliResult<Output> {
+pub fn run(args: &QueueArgs, as_json: bool) -> CliResult<Output> {
     match &args.command {
         QueueCommand::Cdf(a) => cdf(a),
-        QueueCommand::Size(a) => size(a),
+        QueueCommand::Size(a) => match &a.batch {
+            Some(path) => size_batch(path, as_json),
+            None => size(a),
+        },
         QueueCommand::Simulate(a) => sim(a),
     }
 }
@@ -323,4 +333,168 @@ fn sim(a: &SimulateArgs) -> CliResult<Output> {
         "replications": a.sim.replications,
         "seed": a.sim.seed,
     })))
+}
+
+/// Most data rows `queue size --batch` reads (a larger file is refused with exit code 2).
+const MAX_BATCH_ROWS: usize = 1_000_000;
+
+/// One data row of a `--batch` file: its line number, its text as written (one allocation
+/// per row, so a million rows stay small), and the query it makes or why it makes none.
+struct BatchRow {
+    line: usize,
+    text: String,
+    query: Result<SizingQuery, String>,
+}
+
+impl BatchRow {
+    /// Field `k` (0-based) as written, trimmed.
+    fn field(&self, k: usize) -> Option<&str> {
+        self.text.split(',').nth(k).map(str::trim)
+    }
+}
+
+fn parse_batch_row(line: usize, text: &str) -> BatchRow {
+    let fields: Vec<&str> = text.split(',').map(str::trim).collect();
+    let query = (|| {
+        if fields.len() != 4 {
+            return Err(format!(
+                "expected 4 fields lambda,mu,x,y, got {}",
+                fields.len()
+            ));
+        }
+        let mut v = [0.0; 4];
+        for (k, (name, f)) in ["lambda", "mu", "x", "y"].iter().zip(&fields).enumerate() {
+            v[k] = f
+                .parse::<f64>()
+                .map_err(|_| format!("{name} {f:?} is not a number"))?;
+        }
+        let sla = Sla::new(v[2], v[3]).map_err(|e| e.to_string())?;
+        SizingQuery::new(v[0], v[1], sla).map_err(|e| e.to_string())
+    })();
+    BatchRow {
+        line,
+        text: text.to_string(),
+        query,
+    }
+}
+
+/// Reads the header and the data rows (blank lines are skipped), at most [`MAX_BATCH_ROWS`].
+fn read_batch(path: &str) -> CliResult<Vec<BatchRow>> {
+    let reader: Box<dyn BufRead> = if path == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        let f =
+            std::fs::File::open(path).map_err(|e| CliError::bad_input(format!("{path}: {e}")))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let mut rows = Vec::new();
+    let mut header_seen = false;
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| CliError::bad_input(format!("{path}: line {}: {e}", i + 1)))?;
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if !header_seen {
+            let names: Vec<&str> = text.split(',').map(str::trim).collect();
+            if names != ["lambda", "mu", "x", "y"] {
+                return Err(CliError::bad_input(format!(
+                    "{path}: line {}: expected the header lambda,mu,x,y, got {text:?}",
+                    i + 1
+                )));
+            }
+            header_seen = true;
+            continue;
+        }
+        if rows.len() == MAX_BATCH_ROWS {
+            return Err(CliError::bad_input(format!(
+                "{path}: more than {MAX_BATCH_ROWS} rows (the --batch bound); split the file"
+            )));
+        }
+        rows.push(parse_batch_row(i + 1, text));
+    }
+    if !header_seen {
+        return Err(CliError::bad_input(format!(
+            "{path}: empty, expected the header lambda,mu,x,y"
+        )));
+    }
+    Ok(rows)
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `queue size --batch`: Algorithm 1 for every row at once ([`min_nodes_batch`]).
+fn size_batch(path: &str, as_json: bool) -> CliResult<Output> {
+    let rows = read_batch(path)?;
+    let queries: Vec<SizingQuery> = rows.iter().filter_map(|r| r.query.clone().ok()).collect();
+    let mut answers = min_nodes_batch(&queries).into_iter();
+    let results: Vec<Result<u64, String>> = rows
+        .iter()
+        .map(|r| match &r.query {
+            Ok(_) => answers
+                .next()
+                .unwrap_or_else(|| Err(QueueError::InvalidConfig("missing answer".into())))
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.clone()),
+        })
+        .collect();
+    let failed = results.iter().filter(|r| r.is_err()).count();
+    let out = if as_json {
+        // Serialized row by row: a `Value` of a million rows would take gigabytes.
+        let mut text = String::with_capacity(96 * rows.len() + 16);
+        text.push_str("{\"results\":[");
+        for (i, (r, res)) in rows.iter().zip(&results).enumerate() {
+            let num = |k: usize| r.field(k).and_then(|f| f.parse::<f64>().ok());
+            if i > 0 {
+                text.push(',');
+            }
+            let item = json!({
+                "line": r.line,
+                "lambda": num(0),
+                "mu": num(1),
+                "x": num(2),
+                "y": num(3),
+                "nodes": res.as_ref().ok(),
+                "error": res.as_ref().err(),
+            });
+            text.push_str(&item.to_string());
+        }
+        text.push_str("]}");
+        Output::json_text(text)
+    } else {
+        let mut text = String::with_capacity(32 * (rows.len() + 1));
+        text.push_str("line,lambda,mu,x,y,nodes,error\n");
+        for (r, res) in rows.iter().zip(&results) {
+            let field = |k: usize| r.field(k).map_or(String::new(), csv_field);
+            let (nodes, error) = match res {
+                Ok(m) => (m.to_string(), String::new()),
+                Err(e) => (String::new(), csv_field(e)),
+            };
+            text.push_str(&format!(
+                "{},{},{},{},{},{nodes},{error}\n",
+                r.line,
+                field(0),
+                field(1),
+                field(2),
+                field(3)
+            ));
+        }
+        Output::new(Value::Null, text)
+    };
+    let source = if path == "-" { "stdin" } else { path };
+    Ok(if failed > 0 {
+        out.partly_failed(format!(
+            "{failed} of {} rows of {source} failed (see their error field)",
+            rows.len()
+        ))
+    } else {
+        out
+    })
 }
