@@ -3,7 +3,9 @@
 //! `cargo bench -p slarm-benches --bench grid -- --warm-up-time 1 --measurement-time 3`.
 #![allow(missing_docs)]
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
 use slarm::stats::RngStreams;

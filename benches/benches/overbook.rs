@@ -2,7 +2,9 @@
 //! one synthetic battery per strategy.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use slarm::overbook::{
     acceptance::TestSpec,
     failure::FailureModel,

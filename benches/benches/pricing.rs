@@ -4,7 +4,9 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 #![allow(clippy::unwrap_used)] // fixed, valid bench inputs
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use slarm::pricing::admission::{admit, place, AdmissionConfig};
 use slarm::pricing::node::{JobControl, Node, RateMode, TimeSharedNode};
 use slarm::pricing::pricing::LibraPlusDollar;

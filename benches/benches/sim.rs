@@ -6,7 +6,9 @@
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use slarm::sim::batch::{simulate_workload, BatchConfig};
 use slarm::sim::policy::PolicyKind;
 use slarm::sim::profile::Profile;

@@ -7,7 +7,9 @@
 //! `cargo bench -p slarm-benches --bench stats -- --warm-up-time 1 --measurement-time 3`.
 #![allow(missing_docs)]
 
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::Rng;
 use slarm::stats::convolution::{convolve, convolve_direct, convolve_fft};
 use slarm::stats::{GridDist, RngStreams, Welford};

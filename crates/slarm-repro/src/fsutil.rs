@@ -212,6 +212,26 @@ mod tests {
         assert_eq!(read(&path).unwrap(), b"x\n");
     }
 
+    /// Pins the `trace_sha256` format of `run.json` (lower-case hex, two digits a byte, no
+    /// prefix) across `sha2` upgrades: FIPS 180-2's "abc" vector (its `01` byte checks the
+    /// zero padding) and the empty input.
+    #[test]
+    fn sha256_is_lower_case_hex_of_the_file_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let abc = dir.path().join("abc");
+        std::fs::write(&abc, b"abc").unwrap();
+        assert_eq!(
+            sha256_file(&abc).unwrap(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        let empty = dir.path().join("empty");
+        std::fs::write(&empty, b"").unwrap();
+        assert_eq!(
+            sha256_file(&empty).unwrap(),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn links_are_followed_and_devices_written_in_place() {
