@@ -14,16 +14,16 @@ use slarm_pricing::timeshare::TimeSharedConfig;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cfg = TimeSharedConfig::homogeneous(2, 168.0)?;
-    // α = 1, β = 1, PBase = $1 per processor-second.
-    let mut cluster = Cluster::new(&cfg, LibraPlusDollar::new(1.0, 1.0, 1.0)?)?;
+    // α = 1, β = 0.1, PBase = $1 per processor-second.
+    let mut cluster = Cluster::new(&cfg, LibraPlusDollar::new(1.0, 0.1, 1.0)?)?;
     // (arrival, RE, processors, D, budget): the same 100 s job every 20 s, then a wide one.
     let arrivals = [
-        (0.0, 100.0, 1, 400.0, 160.0),
-        (20.0, 100.0, 1, 400.0, 160.0),
-        (40.0, 100.0, 1, 400.0, 160.0),
-        (60.0, 100.0, 1, 400.0, 160.0),
-        (80.0, 100.0, 1, 400.0, 160.0),
-        (100.0, 100.0, 2, 400.0, 400.0),
+        (0.0, 100.0, 1, 400.0, 125.0),
+        (20.0, 100.0, 1, 400.0, 125.0),
+        (40.0, 100.0, 1, 400.0, 125.0),
+        (60.0, 100.0, 1, 400.0, 125.0),
+        (80.0, 100.0, 1, 400.0, 125.0),
+        (100.0, 100.0, 2, 400.0, 140.0),
     ];
     println!("  t   job  procs  budget    price  decision");
     for (id, &(at, re, procs, d, budget)) in arrivals.iter().enumerate() {

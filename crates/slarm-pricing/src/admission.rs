@@ -222,8 +222,9 @@ fn feasible_nodes(
     let spec = &job.spec;
     let d = spec.qos.deadline;
     let window_end = now + d;
-    let has_room =
-        |n: &TimeSharedNode| n.mem_free() >= spec.resources.mem && n.disk_free() >= spec.resources.disk;
+    let has_room = |n: &TimeSharedNode| {
+        n.mem_free() >= spec.resources.mem && n.disk_free() >= spec.resources.disk
+    };
     // Lines 1-6: static resource feasibility.
     let l_res = nodes.iter().filter(|n| has_room(n)).count();
     if l_res < procs {

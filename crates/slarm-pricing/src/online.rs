@@ -157,7 +157,9 @@ impl<P: PricingPolicy> Cluster<P> {
         let jc = self.control;
         let ledger = &mut self.ledger;
         for n in &mut self.nodes {
-            run_node_until(n, f64::INFINITY, &jc, |j, at| ledger.process_finished(j, at));
+            run_node_until(n, f64::INFINITY, &jc, |j, at| {
+                ledger.process_finished(j, at)
+            });
             self.clock = self.clock.max(n.clock());
         }
     }
@@ -409,7 +411,9 @@ mod tests {
             }
         );
         // No budget buys a share the node no longer has.
-        let q = c.quote(&job(3, 0.0, 40.0, 1, 100.0, 1e9, 40.0), 0.0).unwrap();
+        let q = c
+            .quote(&job(3, 0.0, 40.0, 1, 100.0, 1e9, 40.0), 0.0)
+            .unwrap();
         assert_eq!(q.reason(), Some(RejectReason::CannotMeetDeadline));
         assert_eq!((q.price(), q.min_budget), (None, None));
     }
@@ -518,7 +522,7 @@ mod tests {
             }
             c.run_to_completion();
             prop_assert_eq!(c.running(), 0);
-            let by_hand: Vec<Outcome> = c.outcomes().iter().map(|o| o.clone().unwrap()).collect();
+            let by_hand: Vec<Outcome> = c.outcomes().iter().map(|o| (*o).unwrap()).collect();
             prop_assert_eq!(format!("{sim:?}"), format!("{by_hand:?}"));
         }
     }
