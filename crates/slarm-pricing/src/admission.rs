@@ -83,6 +83,13 @@ impl Default for AdmissionConfig {
     }
 }
 
+impl AdmissionConfig {
+    /// Checks the reference rating (finite, > 0).
+    pub fn validate(&self) -> Result<()> {
+        crate::error::positive("reference rating", self.reference_rating).map(|_| ())
+    }
+}
+
 /// The outcome of Algorithm 1 for one job.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -127,50 +134,17 @@ pub fn admit<P: PricingPolicy + ?Sized>(
     cfg: &AdmissionConfig,
 ) -> Result<Decision> {
     let procs = job.procs() as usize;
-    let spec = &job.spec;
-    let d = spec.qos.deadline;
-    let window_end = now + d;
-    // Lines 1-6: static resource feasibility.
-    let l_res: Vec<&TimeSharedNode> = nodes
-        .iter()
-        .filter(|n| n.mem_free() >= spec.resources.mem && n.disk_free() >= spec.resources.disk)
-        .collect();
-    if l_res.len() < procs {
-        return Ok(Decision::Reject(RejectReason::CannotMeetResources));
-    }
-    // Lines 9-14: deadline feasibility.
-    let mut l_dl: Vec<(usize, f64, f64, f64)> = Vec::with_capacity(l_res.len());
-    for (idx, n) in nodes.iter().enumerate() {
-        if !(n.mem_free() >= spec.resources.mem && n.disk_free() >= spec.resources.disk) {
-            continue;
-        }
-        let re = spec.estimate_on(n.node.rating, cfg.reference_rating);
-        let committed = n.committed(window_end, cfg.commit);
-        let free = d - committed - re;
-        let share_ok = match cfg.deadline_test {
-            DeadlineTest::ShareAndResFree => re <= d && n.demand_sum() + re / d <= 1.0 + SHARE_EPS,
-            DeadlineTest::ResFreeOnly => true,
-        };
-        if share_ok && free > 0.0 {
-            l_dl.push((idx, free, re, committed));
-        }
-    }
-    if l_dl.len() < procs {
-        return Ok(Decision::Reject(RejectReason::CannotMeetDeadline));
-    }
-    // Lines 17-32: best fit by RESFree ascending, ties by node id; per-node budget test.
-    l_dl.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    let l_dl = match feasible_nodes(job, now, nodes, cfg) {
+        Ok(l) => l,
+        Err(reason) => return Ok(Decision::Reject(reason)),
+    };
+    // Lines 17-32: the per-node budget test in best-fit order.
     let mut alloc = Vec::with_capacity(procs);
     let mut cost = 0.0f64;
-    for &(idx, _free, re, committed) in &l_dl {
-        let quote = PriceQuote {
-            estimate: re,
-            deadline: d,
-            cpu: ResourceWindow::new(d, committed, re)?,
-        };
-        let c = pricing.cost(&quote)?;
-        if c <= spec.qos.budget {
-            alloc.push(idx);
+    for cand in &l_dl {
+        let c = cand.cost(job, pricing)?;
+        if c <= job.spec.qos.budget {
+            alloc.push(cand.idx);
             if alloc.len() == 1 || c > cost {
                 cost = c;
             }
@@ -183,6 +157,107 @@ pub fn admit<P: PricingPolicy + ?Sized>(
         return Ok(Decision::Reject(RejectReason::CannotMeetBudget));
     }
     Ok(Decision::Accept { nodes: alloc, cost })
+}
+
+/// The least budget with which Algorithm 1 would accept `job` at `now` on `nodes`: the
+/// PROC_i-th smallest per-node cost `RE_ij·P_ij` over the deadline-feasible nodes (line 14).
+/// A job offering exactly this budget is accepted and charged exactly this amount (C_i is
+/// the maximum of PROC_i per-node costs, each within budget, lines 17-32); with less it is
+/// rejected for its budget (line 30). A job offering more may pay more, since best fit
+/// prefers fuller, dearer nodes. `Ok(Err(reason))` when no budget helps (line 6 or 14).
+pub fn min_budget<P: PricingPolicy + ?Sized>(
+    job: &Job,
+    now: f64,
+    nodes: &[TimeSharedNode],
+    pricing: &P,
+    cfg: &AdmissionConfig,
+) -> Result<std::result::Result<f64, RejectReason>> {
+    let procs = job.procs() as usize;
+    let l_dl = match feasible_nodes(job, now, nodes, cfg) {
+        Ok(l) => l,
+        Err(reason) => return Ok(Err(reason)),
+    };
+    let mut costs = l_dl
+        .iter()
+        .map(|cand| cand.cost(job, pricing))
+        .collect::<Result<Vec<f64>>>()?;
+    costs.sort_by(f64::total_cmp);
+    match procs.checked_sub(1).and_then(|k| costs.get(k)) {
+        Some(&c) => Ok(Ok(c)),
+        None => Ok(Err(RejectReason::CannotMeetDeadline)),
+    }
+}
+
+/// A node that passed lines 1-14 of Algorithm 1, with what its price needs.
+struct Candidate {
+    idx: usize,
+    free: f64,
+    re: f64,
+    committed: f64,
+}
+
+impl Candidate {
+    /// `RE_ij · P_ij` on this node (eq. 6 for Libra+$).
+    fn cost<P: PricingPolicy + ?Sized>(&self, job: &Job, pricing: &P) -> Result<f64> {
+        let d = job.spec.qos.deadline;
+        let quote = PriceQuote {
+            estimate: self.re,
+            deadline: d,
+            cpu: ResourceWindow::new(d, self.committed, self.re)?,
+        };
+        pricing.cost(&quote)
+    }
+}
+
+/// Lines 1-14 of Algorithm 1, then the best-fit order of lines 17-18: the nodes with the
+/// memory and disk that can finish `job` by its deadline, by RESFree ascending (ties by node
+/// id); or why fewer than PROC_i nodes qualify.
+fn feasible_nodes(
+    job: &Job,
+    now: f64,
+    nodes: &[TimeSharedNode],
+    cfg: &AdmissionConfig,
+) -> std::result::Result<Vec<Candidate>, RejectReason> {
+    let procs = job.procs() as usize;
+    let spec = &job.spec;
+    let d = spec.qos.deadline;
+    let window_end = now + d;
+    let has_room = |n: &TimeSharedNode| {
+        n.mem_free() >= spec.resources.mem && n.disk_free() >= spec.resources.disk
+    };
+    // Lines 1-6: static resource feasibility.
+    let l_res = nodes.iter().filter(|n| has_room(n)).count();
+    if l_res < procs {
+        return Err(RejectReason::CannotMeetResources);
+    }
+    // Lines 9-14: deadline feasibility.
+    let mut l_dl: Vec<Candidate> = Vec::with_capacity(l_res);
+    for (idx, n) in nodes.iter().enumerate() {
+        if !has_room(n) {
+            continue;
+        }
+        let re = spec.estimate_on(n.node.rating, cfg.reference_rating);
+        let committed = n.committed(window_end, cfg.commit);
+        let free = d - committed - re;
+        let share_ok = match cfg.deadline_test {
+            DeadlineTest::ShareAndResFree => re <= d && n.demand_sum() + re / d <= 1.0 + SHARE_EPS,
+            DeadlineTest::ResFreeOnly => true,
+        };
+        if share_ok && free > 0.0 {
+            l_dl.push(Candidate {
+                idx,
+                free,
+                re,
+                committed,
+            });
+        }
+    }
+    if l_dl.len() < procs {
+        return Err(RejectReason::CannotMeetDeadline);
+    }
+    // Lines 17-18: best fit by RESFree ascending, ties by node id.
+    l_dl.sort_by(|a, b| a.free.total_cmp(&b.free).then(a.idx.cmp(&b.idx)));
+    Ok(l_dl)
 }
 
 /// Starts one process of accepted job `job_index` on each of `alloc` (partition RE_ij/D_i).

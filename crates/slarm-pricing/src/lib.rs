@@ -9,6 +9,8 @@
 //!   (`γ·RE + δ·RE/D`) and [`pricing::FixedRate`] (`RE·PBase`).
 //! - [`admission`]: Algorithm 1 ([`admission::admit`]) and the placement of an accepted job.
 //! - [`node`]: time-shared nodes ([`node::TimeSharedNode`]) with Algorithm 2's job control.
+//! - [`online`]: a live cluster ([`online::Cluster`]) a manager advances with time, with
+//!   side-effect-free price quotes ([`online::Cluster::quote`]) and submissions.
 //! - [`timeshare`]: a whole workload under Libra or Libra+$
 //!   ([`timeshare::simulate_time_shared`]).
 //! - [`backfill`]: the space-shared EASY baselines (FCFS, SJF and EDF priority) on
@@ -23,6 +25,7 @@ pub mod backfill;
 pub mod error;
 pub mod metrics;
 pub mod node;
+pub mod online;
 pub mod pricing;
 pub mod scenario;
 pub mod spec;

@@ -110,6 +110,13 @@ impl Node {
         })
     }
 
+    /// Checks a node built or edited through its public fields: rating finite and > 0,
+    /// memory and disk >= 0 (infinity allowed).
+    pub fn validate(&self) -> Result<()> {
+        positive("node rating", self.rating)?;
+        self.with_capacity(self.mem, self.disk).map(|_| ())
+    }
+
     /// Sets memory and disk capacities (>= 0; infinity allowed).
     pub fn with_capacity(mut self, mem: f64, disk: f64) -> Result<Self> {
         if mem.is_nan() || mem < 0.0 {

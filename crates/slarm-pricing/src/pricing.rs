@@ -94,6 +94,26 @@ pub trait PricingPolicy: std::fmt::Debug + Send + Sync {
     fn cost(&self, quote: &PriceQuote) -> Result<f64>;
 }
 
+impl<T: PricingPolicy + ?Sized> PricingPolicy for &T {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn cost(&self, quote: &PriceQuote) -> Result<f64> {
+        (**self).cost(quote)
+    }
+}
+
+impl<T: PricingPolicy + ?Sized> PricingPolicy for Box<T> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn cost(&self, quote: &PriceQuote) -> Result<f64> {
+        (**self).cost(quote)
+    }
+}
+
 /// Libra+$ dynamic pricing (eqs. 3-6).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

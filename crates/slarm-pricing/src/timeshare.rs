@@ -7,10 +7,11 @@
 //! A node whose demands sum to at most 1 under capped rates keeps constant partitions, so
 //! its control ticks are skipped (by Algorithm 2 they would change nothing).
 
-use crate::admission::{admit, place, AdmissionConfig, Decision};
+use crate::admission::AdmissionConfig;
 use crate::error::{PricingError, Result};
 use crate::metrics::Outcome;
-use crate::node::{JobControl, Node, TimeSharedNode};
+use crate::node::{JobControl, Node};
+use crate::online::Cluster;
 use crate::pricing::PricingPolicy;
 use crate::spec::Job;
 
@@ -47,6 +48,19 @@ impl TimeSharedConfig {
             control: JobControl::default(),
         })
     }
+
+    /// Checks every option: the node ratings (finite, > 0) and capacities (>= 0, infinity
+    /// allowed), [`AdmissionConfig::validate`] and [`JobControl::validate`]. A config built
+    /// by [`homogeneous`](Self::homogeneous) and then edited through its public fields, or
+    /// deserialised, is checked here; [`Cluster::new`] and
+    /// [`simulate_time_shared`] call it.
+    pub fn validate(&self) -> Result<()> {
+        for n in &self.nodes {
+            n.validate()?;
+        }
+        self.admission.validate()?;
+        self.control.validate()
+    }
 }
 
 /// Order of arrivals: by arrival time, then job id, then index.
@@ -82,76 +96,23 @@ pub fn simulate_time_shared<P: PricingPolicy + ?Sized>(
     pricing: &P,
     cfg: &TimeSharedConfig,
 ) -> Result<Vec<Outcome>> {
-    cfg.control.validate()?;
-    let jc = cfg.control;
-    let mut nodes: Vec<TimeSharedNode> =
-        cfg.nodes.iter().copied().map(TimeSharedNode::new).collect();
-    let mut ledger = Ledger::new(jobs);
+    let mut cluster = Cluster::new(cfg, pricing)?;
     // Nodes interact only through admission, so between two arrivals each node can run its
     // own events on its own; the per-node sequence of operations (hence every bit) is that of
     // a global time-ordered event loop with node events before arrivals at equal times.
-    for i in arrival_order(jobs) {
-        let job = &jobs[i];
-        let now = job.arrival;
-        for n in &mut nodes {
-            run_node_until(n, now, &jc, &mut ledger);
-            n.advance_and_control(now, &jc);
-        }
-        match admit(job, now, &nodes, pricing, &cfg.admission)? {
-            Decision::Reject(r) => ledger.outcomes[i] = Some(Outcome::Rejected(r)),
-            Decision::Accept { nodes: alloc, cost } => {
-                ledger.cost[i] = cost;
-                ledger.left[i] = job.procs();
-                place(i, job, &alloc, &mut nodes, cfg.admission.reference_rating);
-                for &j in &alloc {
-                    nodes[j].control(&jc);
-                }
-            }
+    let order = arrival_order(jobs);
+    for &i in &order {
+        cluster.submit(&jobs[i], jobs[i].arrival)?;
+    }
+    cluster.run_to_completion();
+    // Job k of the cluster is jobs[order[k]].
+    let mut outcomes = vec![None; jobs.len()];
+    for (&i, o) in order.iter().zip(cluster.outcomes()) {
+        if let Some(slot) = outcomes.get_mut(i) {
+            *slot = *o;
         }
     }
-    for n in &mut nodes {
-        run_node_until(n, f64::INFINITY, &jc, &mut ledger);
-    }
-    ledger.into_outcomes()
-}
-
-/// Per-job bookkeeping of a run: processes still running, latest process finish, cost C_i
-/// and the outcome once known.
-struct Ledger<'a> {
-    jobs: &'a [Job],
-    outcomes: Vec<Option<Outcome>>,
-    left: Vec<u32>,
-    finish: Vec<f64>,
-    cost: Vec<f64>,
-}
-
-impl<'a> Ledger<'a> {
-    fn new(jobs: &'a [Job]) -> Self {
-        Self {
-            jobs,
-            outcomes: vec![None; jobs.len()],
-            left: vec![0; jobs.len()],
-            finish: vec![0.0; jobs.len()],
-            cost: vec![0.0; jobs.len()],
-        }
-    }
-
-    /// One process of job `j` finished at `t`; the job completes with its last process.
-    fn process_finished(&mut self, j: usize, t: f64) {
-        self.left[j] = self.left[j].saturating_sub(1);
-        self.finish[j] = self.finish[j].max(t);
-        if self.left[j] == 0 {
-            self.outcomes[j] = Some(Outcome::Completed {
-                start: self.jobs[j].arrival,
-                finish: self.finish[j],
-                cost: self.cost[j],
-            });
-        }
-    }
-
-    fn into_outcomes(self) -> Result<Vec<Outcome>> {
-        collect_outcomes(self.jobs, self.outcomes, "never finished")
-    }
+    collect_outcomes(jobs, outcomes, "never finished")
 }
 
 /// Every job's outcome, or a [`PricingError::Simulation`] naming the first job without one.
@@ -167,16 +128,6 @@ pub(crate) fn collect_outcomes(
             o.ok_or_else(|| PricingError::Simulation(format!("job {} {missing}", j.spec.id)))
         })
         .collect()
-}
-
-/// Runs node `n`'s own events (completions, estimates running out, deadlines passing,
-/// control ticks) up to and including time `until`, each followed by Algorithm 2.
-fn run_node_until(n: &mut TimeSharedNode, until: f64, jc: &JobControl, ledger: &mut Ledger<'_>) {
-    let mut t = n.pending_event(jc);
-    while t.is_finite() && t <= until {
-        let now = t;
-        t = n.step(now, jc, |j| ledger.process_finished(j, now));
-    }
 }
 
 #[cfg(test)]
@@ -218,6 +169,74 @@ mod tests {
         );
     }
 
+    /// The simulator as it was before [`Cluster`] existed: one event loop with its own
+    /// ledger, kept to check that the refactored simulator is bit-identical.
+    fn reference_simulation<P: PricingPolicy + ?Sized>(
+        jobs: &[Job],
+        pricing: &P,
+        cfg: &TimeSharedConfig,
+    ) -> Vec<Outcome> {
+        use crate::admission::{admit, place, Decision};
+        use crate::node::TimeSharedNode;
+        let jc = cfg.control;
+        let mut nodes: Vec<TimeSharedNode> =
+            cfg.nodes.iter().copied().map(TimeSharedNode::new).collect();
+        let n = jobs.len();
+        let (mut outcomes, mut left, mut finish, mut cost) = (
+            vec![None; n],
+            vec![0u32; n],
+            vec![0.0f64; n],
+            vec![0.0f64; n],
+        );
+        let mut run = |node: &mut TimeSharedNode,
+                       until: f64,
+                       outcomes: &mut Vec<Option<Outcome>>,
+                       left: &mut Vec<u32>,
+                       cost: &Vec<f64>| {
+            let mut t = node.pending_event(&jc);
+            while t.is_finite() && t <= until {
+                let now = t;
+                t = node.step(now, &jc, |j| {
+                    left[j] = left[j].saturating_sub(1);
+                    finish[j] = finish[j].max(now);
+                    if left[j] == 0 {
+                        outcomes[j] = Some(Outcome::Completed {
+                            start: jobs[j].arrival,
+                            finish: finish[j],
+                            cost: cost[j],
+                        });
+                    }
+                });
+            }
+        };
+        for i in arrival_order(jobs) {
+            let job = &jobs[i];
+            let now = job.arrival;
+            for node in &mut nodes {
+                run(node, now, &mut outcomes, &mut left, &cost);
+                node.advance_and_control(now, &jc);
+            }
+            match admit(job, now, &nodes, pricing, &cfg.admission).unwrap() {
+                Decision::Reject(r) => outcomes[i] = Some(Outcome::Rejected(r)),
+                Decision::Accept {
+                    nodes: alloc,
+                    cost: c,
+                } => {
+                    cost[i] = c;
+                    left[i] = job.procs();
+                    place(i, job, &alloc, &mut nodes, cfg.admission.reference_rating);
+                    for &j in &alloc {
+                        nodes[j].control(&jc);
+                    }
+                }
+            }
+        }
+        for node in &mut nodes {
+            run(node, f64::INFINITY, &mut outcomes, &mut left, &cost);
+        }
+        outcomes.into_iter().map(Option::unwrap).collect()
+    }
+
     fn random_jobs(seeds: &[(f64, f64, u32, f64, f64)]) -> Vec<Job> {
         let mut at = 0.0;
         seeds
@@ -252,6 +271,29 @@ mod tests {
             prop_assert_eq!(m.deadline_misses, 0);
             prop_assert!((m.qos_satisfaction - m.acceptance_ratio).abs() < 1e-12);
             prop_assert!(m.utilisation <= 1.0 + 1e-9);
+        }
+
+        // The simulator built on the online cluster gives the outcomes of the original event
+        // loop, bit for bit, also with shuffled input and other control intervals.
+        #[test]
+        fn same_outcomes_as_the_reference_loop(
+            spec in prop::collection::vec((0.0f64..100.0, 1.0f64..500.0, 1u32..5, 1.05f64..10.0, 1.0f64..10.0, Just(1.0)), 1..30),
+            beta in 0.0f64..1.5,
+            interval in 30.0f64..300.0,
+            rotate in 0usize..60,
+        ) {
+            let mut jobs = random_jobs(&spec.iter().map(|s| (s.0, s.1, s.2, s.3, s.4)).collect::<Vec<_>>());
+            for (j, s) in jobs.iter_mut().zip(&spec) {
+                j.runtime *= s.5;
+            }
+            let len = jobs.len();
+            jobs.rotate_left(rotate % len);
+            let mut cfg = TimeSharedConfig::homogeneous(5, 168.0).unwrap();
+            cfg.control.control_interval = interval;
+            let p = LibraPlusDollar::new(1.0, beta, 1.0).unwrap();
+            let new = simulate_time_shared(&jobs, &p, &cfg).unwrap();
+            let old = reference_simulation(&jobs, &p, &cfg);
+            prop_assert_eq!(format!("{new:?}"), format!("{old:?}"));
         }
 
         // Libra+$ with α = 1, β = 0 prices RE·PBase like Libra with γ = 1,
