@@ -1,6 +1,6 @@
 //! `slarm reproduce sung2006`: the experiments E1-E5 of Sung 2006, Chapter 5 (thesis
 //! §5.1-§5.4), each with the thesis's values (or derived reference values where the thesis
-//! prints none, [`reference`]) beside ours, built on the public API of `slarm-provision`.
+//! prints none, [`reference`](mod@reference)) beside ours, built on the public API of `slarm-provision`.
 //!
 //! Cells: `e1-arrivals` (generator statistics, Fig. 5.3, Table 5.1), `e2-g` (the g table
 //! against our reference table [`reference::APPENDIX_A`]), `e3-static` (static minimum),
