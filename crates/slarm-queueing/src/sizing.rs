@@ -41,7 +41,7 @@ pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) ->
     positive("mu", mu)?;
     sla.check_feasible(mu)?;
     let (at, y) = (CdfAt::new(sla.x(), mu), sla.y());
-    search(lambda, mu, start, cap, |m, rho, c| {
+    search(lambda, mu, start, 0, cap, |m, rho, c| {
         at.given_c(m, rho, c) >= y
     })
 }
@@ -59,17 +59,23 @@ pub fn min_nodes_waiting(lambda: f64, mu: f64, t: f64, y: f64) -> Result<u64> {
     positive("mu", mu)?;
     non_negative("t", t)?;
     probability("y", y)?;
-    search(lambda, mu, 0, SEARCH_CAP, |m, _, c| {
+    search(lambda, mu, 0, 0, SEARCH_CAP, |m, _, c| {
         1.0 - c * (-(m as f64 * mu - lambda) * t).exp() >= y
     })
 }
 
 /// The smallest `m >= max(start, floor(rho) + 1)` for which `meets(m, rho, C(m, rho))`
 /// holds, with Erlang B started directly and stepped once per server; 0 for an idle pool.
+///
+/// With `skip` above the first server count, Erlang B is still stepped through every server
+/// (the same values as without it), but `meets` is first asked at `skip - 1` only: if that
+/// fails, the search goes on from `skip`; if it passes, `skip` may be above the answer and
+/// the search starts over from the first server count.
 fn search(
     lambda: f64,
     mu: f64,
     start: u64,
+    skip: u64,
     cap: u64,
     meets: impl Fn(u64, f64, f64) -> bool,
 ) -> Result<u64> {
@@ -96,6 +102,16 @@ fn search(
     let m0 = base.saturating_add(1).max(start);
     let cap_m = base.saturating_add(cap);
     let mut b = ErlangB::at(m0, rho)?;
+    let s = skip.min(cap_m);
+    if s > m0 {
+        let first = b;
+        b.advance_to(s - 1);
+        if meets(b.servers(), rho, b.erlang_c()?) {
+            b = first;
+        } else {
+            b.step();
+        }
+    }
     loop {
         let m = b.servers();
         if meets(m, rho, b.erlang_c()?) {
@@ -243,55 +259,12 @@ pub fn min_nodes_batch(queries: &[SizingQuery]) -> Vec<Result<u64>> {
 /// [`min_nodes`] of `q`, evaluating the CDF only from `start` on when the CDF at `start - 1`
 /// fails the SLA (the same Erlang B values and the same comparisons as [`min_nodes`]).
 fn min_nodes_skipping(q: SizingQuery, start: u64) -> Result<u64> {
-    let (lambda, mu, sla) = (q.lambda, q.mu, q.sla);
-    positive("mu", mu)?;
-    sla.check_feasible(mu)?;
-    let (at, y) = (CdfAt::new(sla.x(), mu), sla.y());
-    non_negative("lambda", lambda)?;
-    if lambda == 0.0 {
-        return Ok(0);
-    }
-    let rho = lambda / mu;
-    if !rho.is_finite() {
-        return Err(QueueError::NonFinite {
-            name: "rho",
-            value: rho,
-        });
-    }
-    if rho >= MAX_RHO {
-        return Err(QueueError::OutOfRange {
-            name: "rho = lambda / mu",
-            requirement: "below 2^53",
-            value: rho,
-        });
-    }
-    let base = rho.floor() as u64;
-    let m0 = base.saturating_add(1);
-    let cap_m = base.saturating_add(SEARCH_CAP);
-    let meets =
-        |b: &ErlangB| -> Result<bool> { Ok(at.given_c(b.servers(), rho, b.erlang_c()?) >= y) };
-    let mut b = ErlangB::at(m0, rho)?;
-    let first = b;
-    let s = start.min(cap_m);
-    if s > m0 {
-        b.advance_to(s - 1);
-        if meets(&b)? {
-            // The start may be above the answer: search from the beginning.
-            b = first;
-        } else {
-            b.step();
-        }
-    }
-    loop {
-        let m = b.servers();
-        if meets(&b)? {
-            return Ok(m);
-        }
-        if m >= cap_m {
-            return Err(QueueError::IterationCap { cap: SEARCH_CAP });
-        }
-        b.step();
-    }
+    positive("mu", q.mu)?;
+    q.sla.check_feasible(q.mu)?;
+    let (at, y) = (CdfAt::new(q.sla.x(), q.mu), q.sla.y());
+    search(q.lambda, q.mu, 0, start, SEARCH_CAP, |m, rho, c| {
+        at.given_c(m, rho, c) >= y
+    })
 }
 
 #[cfg(test)]
