@@ -17,45 +17,46 @@ use slarm::overbook::{
     OverbookError,
 };
 
-use crate::error::{CliError, CliResult};
+use crate::error::{shown, CliError, CliResult};
+use crate::limits;
 use crate::output::{format_num, Output};
 
 /// Arguments of `slarm overbook`.
 #[derive(Debug, clap::Args)]
 pub struct OverbookArgs {
     /// SWF trace (.swf or .swf.gz).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     trace: PathBuf,
     /// comp-backfill | heur-plan | comp-overbook | heur-overbook.
-    #[arg(long, default_value = "heur-overbook")]
+    #[arg(long, default_value = "heur-overbook", allow_hyphen_values = true)]
     strategy: String,
     /// Runtime-ratio statistics: runtime | resources.
-    #[arg(long, default_value = "runtime")]
+    #[arg(long, default_value = "runtime", allow_hyphen_values = true)]
     stats: String,
     /// Acceptance test: pof:P (PoF < P, penalty = fee) or risk:R (penalty = R·fee, security
     /// factor 4 comprehensive / 2 heuristic).
-    #[arg(long, default_value = "pof:0.1")]
+    #[arg(long, default_value = "pof:0.1", allow_hyphen_values = true)]
     test: String,
     /// Machine size (default: the thesis' size for the six PWA traces, else the header).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     procs: Option<usize>,
     /// Occurrence factor (default: the printed one for the six PWA traces, else input util / 2).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     factor: Option<f64>,
     /// Number of batteries to run (default: all in the test window).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     batteries: Option<usize>,
     /// Jobs per battery.
-    #[arg(long, default_value_t = BATTERY_SIZE)]
+    #[arg(long, default_value_t = BATTERY_SIZE, allow_hyphen_values = true)]
     battery_size: usize,
     /// Size of the test window (the last usable jobs; earlier jobs train the statistics).
-    #[arg(long, default_value_t = TEST_JOBS)]
+    #[arg(long, default_value_t = TEST_JOBS, allow_hyphen_values = true)]
     test_jobs: usize,
     /// Node failures: synthetic (Poisson, lambda 1.2904e-4/h, mu 0.4333/h) or none.
-    #[arg(long, default_value = "synthetic")]
+    #[arg(long, default_value = "synthetic", allow_hyphen_values = true)]
     failures: String,
     /// Seed of the synthetic failure streams.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     seed: u64,
 }
 
@@ -63,8 +64,34 @@ fn bad(e: OverbookError) -> CliError {
     CliError::bad_input(e)
 }
 
+/// Most nodes of the machine (the PWA machines have at most a few thousand; each node has
+/// its own failure stream and place in every plan).
+const MAX_PROCS: u64 = 65_536;
+/// Largest occurrence factor (the printed ones are 0.1-0.31; it stretches submit gaps, and
+/// the failure streams grow with the stretched span).
+const MAX_FACTOR: f64 = 100.0;
+/// Most jobs per battery and in the test window.
+const MAX_JOBS: u64 = 10_000_000;
+
+/// The ranges of `slarm overbook`'s counts (docs/cli.md).
+fn check_ranges(args: &OverbookArgs) -> CliResult<()> {
+    if let Some(p) = args.procs {
+        limits::count("--procs", p, 1, MAX_PROCS)?;
+    }
+    if let Some(b) = args.batteries {
+        limits::count("--batteries", b, 1, MAX_JOBS)?;
+    }
+    if let Some(f) = args.factor {
+        limits::above("--factor", f, 0.0, MAX_FACTOR)?;
+    }
+    limits::count("--battery-size", args.battery_size, 1, MAX_JOBS)?;
+    limits::count("--test-jobs", args.test_jobs, 1, MAX_JOBS)?;
+    Ok(())
+}
+
 /// Runs `slarm overbook`.
 pub fn run(args: &OverbookArgs) -> CliResult<Output> {
+    check_ranges(args)?;
     let strategy = Strategy::parse(&args.strategy).map_err(bad)?;
     let source = StatsSource::parse(&args.stats).map_err(bad)?;
     if !matches!(source, StatsSource::Runtime | StatsSource::Resources) {
@@ -76,13 +103,11 @@ pub fn run(args: &OverbookArgs) -> CliResult<Output> {
         "none" => FailureMode::None,
         other => {
             return Err(CliError::bad_input(format!(
-                "--failures must be synthetic or none, not '{other}'"
+                "--failures must be synthetic or none, not {}",
+                shown(other)
             )))
         }
     };
-    if args.battery_size == 0 {
-        return Err(CliError::bad_input("--battery-size must be positive"));
-    }
     let file = args
         .trace
         .file_name()
