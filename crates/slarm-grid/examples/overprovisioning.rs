@@ -7,7 +7,7 @@
 use slarm_grid::prelude::*;
 use slarm_stats::RngStreams;
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
     let bots: usize = std::env::args().nth(1).map_or(Ok(40), |s| s.parse())?;
     println!("strategy   C_d      C_s      CPU-hours");
     for strategy in [StrategyKind::None, StrategyKind::All, StrategyKind::Dynamic] {

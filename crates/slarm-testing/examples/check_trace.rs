@@ -22,7 +22,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let jobs: usize = args.next().map_or(Ok(2_000), |s| s.parse())?;
     let mut w = Workload::from_trace(read_trace(&path, ReadOptions::default())?, None)?;
     w.jobs.truncate(jobs);
-    println!("{} ({} jobs, {} processors)", w.name, w.jobs.len(), w.machine_procs);
+    println!(
+        "{} ({} jobs, {} processors)",
+        w.name,
+        w.jobs.len(),
+        w.machine_procs
+    );
     for (policy, contract) in [
         (PolicyKind::Fcfs, Contract::Fcfs),
         (PolicyKind::Easy, Contract::Easy),

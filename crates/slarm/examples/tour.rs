@@ -36,7 +36,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &TimeSharedConfig::homogeneous(4, 168.0)?,
         LibraStatic::new(1.0, 1.0)?,
     )?;
-    let job = SlaJob::new(JobSpec::simple(0, 100.0, 2, 800.0, 150.0)?, 0.0, 100.0, Urgency::Low)?;
+    let job = SlaJob::new(
+        JobSpec::simple(0, 100.0, 2, 800.0, 150.0)?,
+        0.0,
+        100.0,
+        Urgency::Low,
+    )?;
     let quote = cluster.quote(&job, 0.0)?;
     println!(
         "Libra quote: accepted {}, price {:?}, reason {:?}",
