@@ -65,7 +65,8 @@ pub enum DeadlineTest {
 /// the `with_*` methods (also validated when deserialized).
 ///
 /// ```
-/// use slarm_pricing::admission::{AdmissionConfig, CommitMode, DeadlineTest};
+/// use slarm_pricing::admission::{AdmissionConfig, DeadlineTest};
+/// use slarm_pricing::node::CommitMode;
 ///
 /// let cfg = AdmissionConfig::default().with_commit(CommitMode::RemainingEstimate);
 /// assert_eq!(cfg.reference_rating(), 168.0);

@@ -355,6 +355,36 @@ mod tests {
     }
 
     #[test]
+    fn deserialization_validates() {
+        let p = LibraPlusDollar::new(1.0, 0.1, 2.0).unwrap();
+        let text = serde_json::to_string(&p).unwrap();
+        assert_eq!(text, r#"{"alpha":1.0,"beta":0.1,"pbase":2.0}"#);
+        assert_eq!(serde_json::from_str::<LibraPlusDollar>(&text).unwrap(), p);
+        assert!(serde_json::from_str::<LibraPlusDollar>(
+            r#"{"alpha":-1.0,"beta":0.1,"pbase":2.0}"#
+        )
+        .is_err());
+        assert!(serde_json::from_str::<LibraStatic>(r#"{"gamma":1.0,"delta":-2.0}"#).is_err());
+        assert!(serde_json::from_str::<FixedRate>(r#"{"pbase":0.0}"#).is_err());
+        let cfg = crate::admission::AdmissionConfig::default();
+        let text = serde_json::to_string(&cfg).unwrap();
+        assert_eq!(
+            serde_json::from_str::<crate::admission::AdmissionConfig>(&text).unwrap(),
+            cfg
+        );
+        let bad = text.replace("168.0", "-168.0");
+        assert!(serde_json::from_str::<crate::admission::AdmissionConfig>(&bad).is_err());
+        let jc = crate::node::JobControl::default();
+        let text = serde_json::to_string(&jc).unwrap();
+        assert_eq!(
+            serde_json::from_str::<crate::node::JobControl>(&text).unwrap(),
+            jc
+        );
+        let bad = text.replace("60.0", "0.0");
+        assert!(serde_json::from_str::<crate::node::JobControl>(&bad).is_err());
+    }
+
+    #[test]
     fn empty_node_price_with_beta_one() {
         // On an empty node P = α + β·D/(D - RE): β = 1, D/R = 8 gives 1 + 8/7 = 2.14 × PBase.
         let p = LibraPlusDollar::new(1.0, 1.0, 1.0).unwrap();
