@@ -8,7 +8,7 @@
 //!   and stable M/M/m queues.
 //! - [`schedule`]: the schedule CSV `job_id,submit,start,end,procs` (what
 //!   `slarm simulate --schedule-out` writes), read with typed errors that name the line.
-//! - [`check`]: a schedule checker that takes a trace, a schedule and a [`Contract`]
+//! - [`check`](mod@check): a schedule checker that takes a trace, a schedule and a [`Contract`]
 //!   (capacity only, FCFS, EASY or conservative backfilling after Mu'alem & Feitelson 2001)
 //!   and returns *every* [`Violation`], not only the first.
 //!
