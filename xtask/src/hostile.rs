@@ -376,6 +376,18 @@ fn cases(tmp: &Path, swf: &Path, files: &[(String, PathBuf)]) -> Vec<Case> {
                 strings(&["overbook", "--trace", &p, "--procs", "16"]),
             ),
             (
+                "check-schedule",
+                strings(&[
+                    "check-schedule",
+                    "--trace",
+                    &p,
+                    "--schedule",
+                    &p,
+                    "--contract",
+                    "easy",
+                ]),
+            ),
+            (
                 "grid --background",
                 strings(&["grid", "--bots", "5", "--background", &p]),
             ),

@@ -3,8 +3,9 @@
 //! The `slarm` binary (its contract: docs/cli.md): every command prints a readable table by default and
 //! exactly one JSON object on stdout with the global `--json` flag. Exit code 0 on success,
 //! 2 on bad input or a model without an answer, 1 on an internal error or an output that
-//! cannot be written, 141 when stdout is a closed pipe; the one-line reason goes to stderr.
-//! A panic is turned into exit code 1 with a one-line message, never a backtrace dump.
+//! cannot be written, 3 when `check-schedule` finds violations, 141 when stdout is a closed
+//! pipe; the one-line reason goes to stderr. A panic is turned into exit code 1 with a
+//! one-line message, never a backtrace dump.
 
 mod cmd;
 mod error;
@@ -38,6 +39,8 @@ enum Command {
     Trace(cmd::trace::TraceArgs),
     /// Simulate a trace under FCFS, EASY or conservative backfilling.
     Simulate(cmd::simulate::SimulateArgs),
+    /// Check a schedule CSV against a trace under a FCFS, EASY, conservative or capacity contract.
+    CheckSchedule(cmd::check_schedule::CheckScheduleArgs),
     /// Libra / Libra+$ admission control and pricing (Yeo & Buyya).
     Libra(cmd::libra::LibraArgs),
     /// Risk-aware overbooking in an SLA planning scheduler (Birkenheuer 2012).
@@ -57,6 +60,7 @@ fn run(cli: &Cli) -> CliResult<Output> {
         Command::Queue(a) => cmd::queue::run(a, cli.json),
         Command::Trace(a) => cmd::trace::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
+        Command::CheckSchedule(a) => cmd::check_schedule::run(a),
         Command::Libra(a) => cmd::libra::run(a),
         Command::Overbook(a) => cmd::overbook::run(a),
         Command::Provision(a) => cmd::provision::run(a),
