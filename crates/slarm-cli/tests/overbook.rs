@@ -109,8 +109,8 @@ fn failure_log_replay_and_its_bad_lines() {
     let mut bad = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
     writeln!(bad, "time_s,node,duration_s\n600,3,3600\n700,three,60").unwrap();
     let bad_path = bad.path().to_str().unwrap().to_string();
-    let out = slarm(&args(&bad_path)).assert().code(2);
+    let out = slarm(args(&bad_path)).assert().code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains(&bad_path) && err.contains("line 3"), "{err}");
-    slarm(&args("/nonexistent-failures.csv")).assert().code(2);
+    slarm(args("/nonexistent-failures.csv")).assert().code(2);
 }

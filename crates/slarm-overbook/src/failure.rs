@@ -460,6 +460,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn failure_log_csv_replays_outages_and_names_bad_lines() {
+        let log = "time_s,node,duration_s\n# comment\n\n100,0,50\n300.4,1,0.6\n";
+        let r = TraceReplay::parse_csv(log, "f.csv").unwrap();
+        let ev = r.events(2, 1000);
+        let at = |k: usize| (ev[k].time, ev[k].node, ev[k].kind);
+        assert_eq!(ev.len(), 4);
+        assert_eq!(at(0), (100, 0, NodeEventKind::Failure));
+        assert_eq!(at(1), (150, 0, NodeEventKind::Repair));
+        assert_eq!(at(3), (301, 1, NodeEventKind::Repair));
+        for (bad, line) in [
+            ("1,2", 1),
+            ("time_s,node,duration_s\n1,2,3\n-5,0,1", 3),
+            ("1,0,NaN", 1),
+            ("1,-1,5", 1),
+            ("1,0,5,6", 1),
+        ] {
+            match TraceReplay::parse_csv(bad, "f.csv") {
+                Err(OverbookError::Malformed {
+                    source_name,
+                    line: l,
+                    ..
+                }) => {
+                    assert_eq!((source_name.as_str(), l), ("f.csv", line), "{bad}");
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn survival_is_the_corrected_form() {
         // Thesis §3.3.1 erratum: survival e^{-lambda T}, not 1 - e^{-lambda T}.
         let m = FailureModel::default();
