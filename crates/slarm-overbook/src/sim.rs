@@ -4,7 +4,10 @@
 //! Events at one time stamp are handled in the order job end -> node repair -> node failure ->
 //! (replanning / early starts) -> job start -> job occurrence, ties by job index.
 //! A job runs for at most `min(x, kill - start)`: it succeeds if its real runtime fits, or if it
-//! received its full estimate; otherwise it is killed at its slot end and fails. A job that loses
+//! received its full estimate; otherwise it is killed at its slot end (the start of the next
+//! planned job on its nodes, §5.2.2) and fails. Heuristic replanning never delays an accepted job
+//! for another's overrun; overbooked jobs regain runtime only from free capacity (§3.3.2.1, see
+//! `replan`). A job that loses
 //! a node is disabled and renegotiated at once (heuristic: any nodes; comprehensive: a new node
 //! set); if no slot before its deadline is acceptable it fails.
 
