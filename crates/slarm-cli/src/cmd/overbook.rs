@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 use slarm::overbook::{
     acceptance::TestSpec,
     classes::StatsSource,
+    failure::TraceReplay,
     harness::{
         latency_quantiles_ms, summarize, FailureMode, Metric, TraceSetup, BATTERY_SIZE, TEST_JOBS,
     },
@@ -52,12 +53,21 @@ pub struct OverbookArgs {
     /// Size of the test window (the last usable jobs; earlier jobs train the statistics).
     #[arg(long, default_value_t = TEST_JOBS, allow_hyphen_values = true)]
     test_jobs: usize,
-    /// Node failures: synthetic (Poisson, lambda 1.2904e-4/h, mu 0.4333/h) or none.
+    /// Node failures: synthetic (Poisson, lambda 1.2904e-4/h, mu 0.4333/h), none, or a failure
+    /// log to replay from every battery's start: a CSV file with lines time_s,node,duration_s.
     #[arg(long, default_value = "synthetic", allow_hyphen_values = true)]
     failures: String,
     /// Seed of the synthetic failure streams.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     seed: u64,
+}
+
+/// Where the node failures of the batteries come from.
+enum Failures {
+    /// The synthetic Poisson model (default) or none.
+    Model(FailureMode),
+    /// A failure log replayed from every battery's start.
+    Replay(TraceReplay),
 }
 
 fn bad(e: OverbookError) -> CliError {
@@ -99,13 +109,16 @@ pub fn run(args: &OverbookArgs) -> CliResult<Output> {
     }
     let test = TestSpec::parse(&args.test).map_err(bad)?;
     let failures = match args.failures.as_str() {
-        "synthetic" => FailureMode::Synthetic,
-        "none" => FailureMode::None,
-        other => {
-            return Err(CliError::bad_input(format!(
-                "--failures must be synthetic or none, not {}",
-                shown(other)
-            )))
+        "synthetic" => Failures::Model(FailureMode::Synthetic),
+        "none" => Failures::Model(FailureMode::None),
+        path => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                CliError::bad_input(format!(
+                    "--failures: cannot read failure log {}: {e} (expected synthetic, none or a CSV file)",
+                    shown(path)
+                ))
+            })?;
+            Failures::Replay(TraceReplay::parse_csv(&text, path).map_err(bad)?)
         }
     };
     let file = args
@@ -132,7 +145,14 @@ pub fn run(args: &OverbookArgs) -> CliResult<Output> {
     cfg.measure_latency = true;
     let results = (0..count)
         .into_par_iter()
-        .map(|k| setup.run_battery(k, args.battery_size, source, &cfg, failures, args.seed))
+        .map(|k| match &failures {
+            Failures::Model(mode) => {
+                setup.run_battery(k, args.battery_size, source, &cfg, *mode, args.seed)
+            }
+            Failures::Replay(log) => {
+                setup.run_battery_replaying(k, args.battery_size, source, &cfg, log)
+            }
+        })
         .collect::<Result<Vec<_>, _>>()
         .map_err(bad)?;
     let summary = summarize(&results, None);
@@ -150,6 +170,9 @@ pub fn run(args: &OverbookArgs) -> CliResult<Output> {
         ("failed", summary.failed),
         ("dropped", summary.dropped),
     ];
+    let fees: f64 = results.iter().map(|r| r.fees).sum();
+    let penalties: f64 = results.iter().map(|r| r.penalties).sum();
+    let penalty_share = if fees > 0.0 { penalties / fees } else { 0.0 };
     for (k, m) in metrics {
         obj.insert(k.into(), json!(m.mean));
         obj.insert(format!("{k}_ci95"), json!(m.ci95));
@@ -168,6 +191,7 @@ pub fn run(args: &OverbookArgs) -> CliResult<Output> {
         "training_jobs": p.training.len(),
         "dropped_lines": p.dropped,
         "failures": args.failures,
+        "penalty_share_of_fees": penalty_share,
         "latency_median_ms": median,
         "latency_p99_ms": p99,
     });
@@ -188,6 +212,10 @@ pub fn run(args: &OverbookArgs) -> CliResult<Output> {
             format_num(m.ci95)
         ));
     }
+    text.push_str(&format!(
+        "  penalties / fees {:.1} %\n",
+        100.0 * penalty_share
+    ));
     text.push_str(&format!(
         "  negotiation latency: median {median:.3} ms, p99 {p99:.3} ms\n"
     ));
