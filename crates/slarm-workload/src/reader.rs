@@ -323,6 +323,30 @@ mod tests {
         ));
     }
 
+    /// Hostile values found by the robustness sweep: strict reading names their line and
+    /// field, lenient reading skips them; a job number of i64::MAX is read exactly.
+    #[test]
+    fn hostile_values_name_line_and_field() {
+        for (bad, field) in [
+            (GOOD.replacen(" 0 ", " -5 ", 1), 2),
+            (GOOD.replacen(" 0 ", " 1e308 ", 1), 2),
+            (GOOD.replacen("1 ", "9223372036854775808 ", 1), 1),
+        ] {
+            let text = format!("; MaxProcs: 4\n{GOOD}\n{bad}\n{GOOD}\n");
+            match read(text.as_bytes(), false) {
+                Err(WorkloadError::Malformed { line, field: f, .. }) => {
+                    assert_eq!((line, f), (3, field), "{bad}");
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+            let t = read(text.as_bytes(), true).unwrap();
+            assert_eq!((t.jobs.len(), t.skipped_lines), (2, 1));
+        }
+        let text = GOOD.replacen("1 ", "9223372036854775807 ", 1);
+        let t = read(text.as_bytes(), false).unwrap();
+        assert_eq!(t.jobs[0].id, 9_223_372_036_854_775_807);
+    }
+
     #[test]
     fn lenient_skips_and_counts() {
         let text = format!("{GOOD}\n1 2 3\n\n{GOOD}\nx y\n");
