@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use slarm::queueing::erlang::{erlang_c, response_cdf_given_c, Mmm};
-use slarm::queueing::sizing::min_nodes_waiting;
+use slarm::queueing::sizing::{min_nodes_batch, min_nodes_waiting, SizingQuery};
 use slarm::queueing::{min_nodes, Sla};
 
 /// (lambda, m) with m near the SLA(3, 0.9) size: m ~ 10, 10^3, 10^5.
@@ -64,5 +64,27 @@ fn sizing_waiting(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, cdf, erlang, sizing, sizing_waiting);
+/// 10,000 queries, loads 1 to 1000 erlangs evenly spaced, SLA P(T <= 3) >= 0.9: the batch
+/// against the same queries one by one (the anchor is numpy's vectorised search,
+/// `cargo xtask anchors`).
+fn sizing_batch(c: &mut Criterion) {
+    let mut g = c.benchmark_group("queueing/sizing_10k");
+    let sla = Sla::new(3.0, 0.9).unwrap();
+    let queries: Vec<SizingQuery> = (0..10_000)
+        .map(|k| SizingQuery::new(1.0 + 999.0 * k as f64 / 9_999.0, 1.0, sla).unwrap())
+        .collect();
+    g.throughput(Throughput::Elements(queries.len() as u64));
+    g.bench_function("batch", |b| b.iter(|| min_nodes_batch(black_box(&queries))));
+    g.bench_function("one_by_one", |b| {
+        b.iter(|| {
+            queries
+                .iter()
+                .map(|q| min_nodes(black_box(q.lambda()), q.mu(), q.sla()).unwrap())
+                .sum::<u64>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, cdf, erlang, sizing, sizing_waiting, sizing_batch);
 criterion_main!(benches);

@@ -15,7 +15,7 @@ mod ciw;
 mod convolution;
 mod easy;
 mod erlang;
-mod pyenv;
+pub(crate) mod pyenv;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

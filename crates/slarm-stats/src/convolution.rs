@@ -121,69 +121,133 @@ pub fn convolve_masses_direct(a: &[f64], b: &[f64]) -> Vec<f64> {
     out
 }
 
+/// A reusable FFT convolution engine: the planner's cached plans (one per padded length) and
+/// the work buffers, kept between calls so that a run of convolutions of similar sizes
+/// allocates and zeroes only its results. [`convolve_masses_fft`] uses one per thread;
+/// keep one yourself to convolve on a thread of your own without the thread-local lookup.
+///
+/// ```
+/// use slarm_stats::convolution::FftConvolver;
+/// let mut fft = FftConvolver::new();
+/// let c = fft.convolve(&[0.5, 0.5], &[0.25, 0.75]).unwrap();
+/// assert!((c[1] - 0.5).abs() < 1e-15);
+/// ```
+pub struct FftConvolver {
+    planner: RealFftPlanner<f64>,
+    /// Real signal of the padded length (input of the forward, output of the inverse FFT).
+    signal: Vec<f64>,
+    /// Spectra of the two operands.
+    spectrum_a: Vec<Complex<f64>>,
+    spectrum_b: Vec<Complex<f64>>,
+    scratch: Vec<Complex<f64>>,
+}
+
+impl std::fmt::Debug for FftConvolver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FftConvolver")
+            .field("buffer_len", &self.signal.len())
+            .finish()
+    }
+}
+
+impl Default for FftConvolver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `v` with exactly `len` elements (existing ones kept, new ones `fill`), reusing its memory.
+fn sized<T: Copy>(v: &mut Vec<T>, len: usize, fill: T) -> &mut [T] {
+    v.resize(len, fill);
+    v
+}
+
+impl FftConvolver {
+    /// An engine with no plan and no buffer yet.
+    pub fn new() -> Self {
+        Self {
+            planner: RealFftPlanner::new(),
+            signal: Vec::new(),
+            spectrum_a: Vec::new(),
+            spectrum_b: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Linear convolution of two non-negative mass vectors by real FFT, cleaned as
+    /// [`convolve_masses_fft`] describes (same values, bit for bit).
+    pub fn convolve(&mut self, a: &[f64], b: &[f64]) -> Result<Vec<f64>> {
+        if a.is_empty() || b.is_empty() {
+            return Ok(Vec::new());
+        }
+        let out_len = a.len() + b.len() - 1;
+        let len = fft_len(a.len(), b.len());
+        let r2c = self.planner.plan_fft_forward(len);
+        let c2r = self.planner.plan_fft_inverse(len);
+        let fft_err = |e: realfft::FftError| StatsError::Fft(e.to_string());
+        let zero = Complex::new(0.0, 0.0);
+        let scratch_len = r2c.get_scratch_len().max(c2r.get_scratch_len());
+        let scratch = sized(&mut self.scratch, scratch_len, zero);
+        let spectrum_len = len / 2 + 1;
+        let fa = sized(&mut self.spectrum_a, spectrum_len, zero);
+        let fb = sized(&mut self.spectrum_b, spectrum_len, zero);
+        let signal = sized(&mut self.signal, len, 0.0);
+
+        // The forward transform uses its input as scratch: the padding is written anew.
+        for (x, spectrum) in [(a, &mut *fa), (b, &mut *fb)] {
+            signal[..x.len()].copy_from_slice(x);
+            signal[x.len()..].fill(0.0);
+            r2c.process_with_scratch(signal, spectrum, scratch)
+                .map_err(fft_err)?;
+        }
+
+        let scale = 1.0 / len as f64;
+        for (x, y) in fa.iter_mut().zip(fb.iter()) {
+            *x = *x * *y * scale;
+        }
+        // The DC and Nyquist bins of a real signal's spectrum are real; drop round-off there.
+        if let Some(first) = fa.first_mut() {
+            first.im = 0.0;
+        }
+        if let Some(last) = fa.last_mut() {
+            last.im = 0.0;
+        }
+        c2r.process_with_scratch(fa, signal, scratch)
+            .map_err(fft_err)?;
+        let mut out = signal[..out_len].to_vec();
+
+        let peak = out.iter().copied().fold(0.0f64, f64::max);
+        let floor = peak * FFT_NOISE_FLOOR;
+        let mut total = 0.0;
+        for x in out.iter_mut() {
+            if *x < floor {
+                *x = 0.0;
+            }
+            total += *x;
+        }
+        let want = a.iter().sum::<f64>() * b.iter().sum::<f64>();
+        if total > 0.0 {
+            let k = want / total;
+            out.iter_mut().for_each(|x| *x *= k);
+        }
+        Ok(out)
+    }
+}
+
 thread_local! {
-    static PLANNER: RefCell<RealFftPlanner<f64>> = RefCell::new(RealFftPlanner::new());
+    static CONVOLVER: RefCell<FftConvolver> = RefCell::new(FftConvolver::new());
 }
 
 /// Linear convolution of two non-negative mass vectors by real FFT, cleaned: values below
 /// [`FFT_NOISE_FLOOR`] of the peak (including all negative round-off) are set to 0 and the
-/// result is rescaled to the exact total `sum(a) * sum(b)`.
+/// result is rescaled to the exact total `sum(a) * sum(b)`. Plans and work buffers are kept
+/// per thread ([`FftConvolver`]), so repeated calls allocate only their result.
 pub fn convolve_masses_fft(a: &[f64], b: &[f64]) -> Result<Vec<f64>> {
-    if a.is_empty() || b.is_empty() {
-        return Ok(Vec::new());
-    }
-    let out_len = a.len() + b.len() - 1;
-    let len = fft_len(a.len(), b.len());
-    let (r2c, c2r) = PLANNER.with(|p| {
-        let mut p = p.borrow_mut();
-        (p.plan_fft_forward(len), p.plan_fft_inverse(len))
-    });
-    let fft_err = |e: realfft::FftError| StatsError::Fft(e.to_string());
-    let mut scratch =
-        vec![Complex::new(0.0, 0.0); r2c.get_scratch_len().max(c2r.get_scratch_len())];
-
-    let mut buf = vec![0.0; len];
-    buf[..a.len()].copy_from_slice(a);
-    let mut fa = r2c.make_output_vec();
-    r2c.process_with_scratch(&mut buf, &mut fa, &mut scratch)
-        .map_err(fft_err)?;
-
-    buf.iter_mut().for_each(|x| *x = 0.0);
-    buf[..b.len()].copy_from_slice(b);
-    let mut fb = r2c.make_output_vec();
-    r2c.process_with_scratch(&mut buf, &mut fb, &mut scratch)
-        .map_err(fft_err)?;
-
-    let scale = 1.0 / len as f64;
-    for (x, y) in fa.iter_mut().zip(&fb) {
-        *x = *x * *y * scale;
-    }
-    // The DC and Nyquist bins of a real signal's spectrum are real; drop round-off there.
-    if let Some(first) = fa.first_mut() {
-        first.im = 0.0;
-    }
-    if let Some(last) = fa.last_mut() {
-        last.im = 0.0;
-    }
-    c2r.process_with_scratch(&mut fa, &mut buf, &mut scratch)
-        .map_err(fft_err)?;
-    buf.truncate(out_len);
-
-    let peak = buf.iter().copied().fold(0.0f64, f64::max);
-    let floor = peak * FFT_NOISE_FLOOR;
-    let mut total = 0.0;
-    for x in buf.iter_mut() {
-        if *x < floor {
-            *x = 0.0;
-        }
-        total += *x;
-    }
-    let want = a.iter().sum::<f64>() * b.iter().sum::<f64>();
-    if total > 0.0 {
-        let k = want / total;
-        buf.iter_mut().for_each(|x| *x *= k);
-    }
-    Ok(buf)
+    CONVOLVER.with(|c| match c.try_borrow_mut() {
+        Ok(mut c) => c.convolve(a, b),
+        // Only reachable by re-entry from within a convolution; a fresh engine is correct.
+        Err(_) => FftConvolver::new().convolve(a, b),
+    })
 }
 
 fn assemble(a: &GridDist, b: &GridDist, masses: Vec<f64>) -> Result<GridDist> {
@@ -371,6 +435,30 @@ mod tests {
         assert_eq!(method_for(1 << 16, 1 << 16), Method::Fft);
         assert!(!prefers_fft(DIRECT_MAX_SHORT_LEN, 1 << 20));
         assert!(prefers_fft(1 << 12, 1 << 12));
+    }
+
+    /// A reused engine (buffers of earlier, larger and smaller, convolutions) gives exactly
+    /// the values of a fresh one: nothing of an earlier call leaks into a later one.
+    #[test]
+    fn reused_buffers_give_the_values_of_fresh_ones() {
+        let mut reused = FftConvolver::new();
+        for &(n, m) in &[
+            (700usize, 900usize),
+            (40, 50),
+            (3000, 10),
+            (65, 65),
+            (700, 900),
+        ] {
+            let a: Vec<f64> = (0..n)
+                .map(|i| ((i * 7 + 3) % 11) as f64 / (11.0 * n as f64))
+                .collect();
+            let b: Vec<f64> = (0..m)
+                .map(|i| ((i * 5 + 1) % 13) as f64 / (13.0 * m as f64))
+                .collect();
+            let fresh = FftConvolver::new().convolve(&a, &b).unwrap();
+            assert_eq!(reused.convolve(&a, &b).unwrap(), fresh, "{n} x {m}");
+            assert_eq!(convolve_masses_fft(&a, &b).unwrap(), fresh, "{n} x {m}");
+        }
     }
 
     fn defective(d: &GridDist, scale: f64) -> GridDist {

@@ -16,6 +16,7 @@ pub mod header;
 pub mod job;
 pub mod reader;
 pub mod sla;
+pub mod swf_line;
 pub mod synth;
 pub mod traces;
 pub mod transform;

@@ -31,8 +31,7 @@ use crate::error::{Result, WorkloadError};
 use crate::header::SwfHeader;
 use crate::job::Job;
 
-/// Number of fields of an SWF job line.
-pub const SWF_FIELDS: usize = 18;
+pub use crate::swf_line::{parse_job_line, SWF_FIELDS};
 
 /// How to treat malformed lines.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -127,13 +126,21 @@ pub fn read_trace_from<R: Read + Send + 'static>(
     collect(SwfReader::new(decompressing(input, name)?, name, options))
 }
 
+/// At most this many jobs are reserved up front from a header's `MaxRecords`/`MaxJobs`.
+const RESERVE_CAP: u64 = 1 << 20;
+
 fn collect<R: BufRead>(mut reader: SwfReader<R>) -> Result<Trace> {
-    let mut jobs = Vec::new();
+    let Some(first) = reader.next() else {
+        return Err(WorkloadError::NoJobs { file: reader.file });
+    };
+    // The header is complete once the first job line is read: reserve what it announces
+    // (capped, so a lying header costs address space, not memory) instead of regrowing.
+    let h = reader.header();
+    let hint = h.max_records.or(h.max_jobs).unwrap_or(0).min(RESERVE_CAP);
+    let mut jobs = Vec::with_capacity(usize::try_from(hint).unwrap_or(0).max(1));
+    jobs.push(first?);
     for job in reader.by_ref() {
         jobs.push(job?);
-    }
-    if jobs.is_empty() {
-        return Err(WorkloadError::NoJobs { file: reader.file });
     }
     Ok(Trace {
         name: reader.file,
@@ -183,114 +190,6 @@ impl<R: BufRead> SwfReader<R> {
             reason,
         }
     }
-}
-
-/// Parses one SWF number the slow way: the standard library's correctly rounded parser
-/// (fractions, exponents, a leading `+`, more than 15 digits). Non-finite values are rejected.
-fn parse_number_slow(tok: &[u8]) -> std::result::Result<f64, String> {
-    let text = std::str::from_utf8(tok).map_err(|_| "not valid text".to_string())?;
-    text.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("not a number: {text:?}"))
-}
-
-/// The separators of SWF fields (the ASCII whitespace of [`u8::is_ascii_whitespace`]).
-#[inline]
-fn is_space(b: u8) -> bool {
-    // Bit b of the mask is set for the five separators (all below 64).
-    const MASK: u64 = 1 << b' ' | 1 << b'\t' | 1 << b'\n' | 1 << b'\r' | 1 << 0x0c;
-    b < 64 && (MASK >> b) & 1 == 1
-}
-
-/// Parses one job line (without comments) into a [`Job`]; on failure returns the 1-based
-/// field number (0 = the line as a whole) and the reason.
-///
-/// Plain integers of up to 15 digits (nearly every field of the archive's logs) take a fast
-/// exact path; any other token goes through the standard library's parser, so every value
-/// is the correctly rounded `f64` of its text either way.
-pub fn parse_job_line(bytes: &[u8]) -> std::result::Result<Job, (usize, String)> {
-    let mut vals = [0f64; SWF_FIELDS];
-    // Bit k set: field k was read by the integer path (so it is integral and small).
-    let mut exact_int = 0u32;
-    let mut n = 0usize;
-    let mut i = 0usize;
-    let len = bytes.len();
-    while i < len {
-        if is_space(bytes[i]) {
-            i += 1;
-            continue;
-        }
-        if n == SWF_FIELDS {
-            return Err((0, format!("more than {SWF_FIELDS} fields")));
-        }
-        // A token starts at i: read `-?[0-9]*` greedily, then check it ends there.
-        let start = i;
-        let neg = bytes[i] == b'-';
-        i += usize::from(neg);
-        let digits_from = i;
-        let mut v = 0u64;
-        while let Some(&b) = bytes.get(i) {
-            let d = b.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            i += 1;
-        }
-        let digits = i - digits_from;
-        if (1..=15).contains(&digits) && bytes.get(i).is_none_or(|&b| is_space(b)) {
-            let f = v as f64;
-            vals[n] = if neg { -f } else { f };
-            exact_int |= 1 << n;
-        } else {
-            while i < len && !is_space(bytes[i]) {
-                i += 1;
-            }
-            vals[n] = parse_number_slow(&bytes[start..i]).map_err(|r| (n + 1, r))?;
-        }
-        n += 1;
-    }
-    if n < SWF_FIELDS {
-        return Err((
-            n + 1,
-            format!("missing: line has {n} of {SWF_FIELDS} fields"),
-        ));
-    }
-    let int = |i: usize| -> std::result::Result<i64, (usize, String)> {
-        let v = vals[i];
-        if exact_int & (1 << i) != 0 {
-            Ok(v as i64)
-        } else if v.fract() != 0.0 || v.abs() > 9.0e15 {
-            Err((i + 1, format!("expected an integer, got {v}")))
-        } else {
-            Ok(v as i64)
-        }
-    };
-    let id = int(0)?;
-    if id < 0 {
-        return Err((1, format!("job number must be non-negative, got {id}")));
-    }
-    Ok(Job {
-        id: id as u64,
-        submit: vals[1],
-        wait: vals[2],
-        runtime: vals[3],
-        alloc_procs: int(4)?,
-        avg_cpu: vals[5],
-        used_mem: vals[6],
-        req_procs: int(7)?,
-        req_time: vals[8],
-        req_mem: vals[9],
-        status: int(10)?,
-        user: int(11)?,
-        group: int(12)?,
-        app: int(13)?,
-        queue: int(14)?,
-        partition: int(15)?,
-        preceding: int(16)?,
-        think_time: vals[17],
-    })
 }
 
 /// What one input line holds.
@@ -424,6 +323,30 @@ mod tests {
         ));
     }
 
+    /// Hostile values found by the robustness sweep: strict reading names their line and
+    /// field, lenient reading skips them; a job number of i64::MAX is read exactly.
+    #[test]
+    fn hostile_values_name_line_and_field() {
+        for (bad, field) in [
+            (GOOD.replacen(" 0 ", " -5 ", 1), 2),
+            (GOOD.replacen(" 0 ", " 1e308 ", 1), 2),
+            (GOOD.replacen("1 ", "9223372036854775808 ", 1), 1),
+        ] {
+            let text = format!("; MaxProcs: 4\n{GOOD}\n{bad}\n{GOOD}\n");
+            match read(text.as_bytes(), false) {
+                Err(WorkloadError::Malformed { line, field: f, .. }) => {
+                    assert_eq!((line, f), (3, field), "{bad}");
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+            let t = read(text.as_bytes(), true).unwrap();
+            assert_eq!((t.jobs.len(), t.skipped_lines), (2, 1));
+        }
+        let text = GOOD.replacen("1 ", "9223372036854775807 ", 1);
+        let t = read(text.as_bytes(), false).unwrap();
+        assert_eq!(t.jobs[0].id, 9_223_372_036_854_775_807);
+    }
+
     #[test]
     fn lenient_skips_and_counts() {
         let text = format!("{GOOD}\n1 2 3\n\n{GOOD}\nx y\n");
@@ -463,65 +386,7 @@ mod tests {
         assert!(read(&corrupt, false).is_err());
     }
 
-    /// Reference for the fast tokenizer: split on whitespace and `str::parse` every token
-    /// (the parser the fast one replaced); a line whose tokens all parse is then re-read
-    /// with every value in exponent form, which only the slow path accepts, so the result
-    /// must equal the fast path's exactly (values, errors and messages).
-    fn reference_parse(bytes: &[u8]) -> std::result::Result<Job, (usize, String)> {
-        let mut vals = [0f64; SWF_FIELDS];
-        let mut n = 0usize;
-        for tok in bytes
-            .split(|b| b.is_ascii_whitespace())
-            .filter(|t| !t.is_empty())
-        {
-            if n == SWF_FIELDS {
-                return Err((0, format!("more than {SWF_FIELDS} fields")));
-            }
-            vals[n] = parse_number_slow(tok).map_err(|r| (n + 1, r))?;
-            n += 1;
-        }
-        if n < SWF_FIELDS {
-            return Err((
-                n + 1,
-                format!("missing: line has {n} of {SWF_FIELDS} fields"),
-            ));
-        }
-        let mut line = Vec::new();
-        for v in vals {
-            line.extend_from_slice(format!("{v:e} ").as_bytes());
-        }
-        // Same values, written in exponent form: every token takes the slow path.
-        parse_job_line(&line)
-    }
-
-    fn token() -> impl Strategy<Value = String> {
-        // Weighted so that about one line in five has 18 valid numbers.
-        prop_oneof![
-            30 => (-1i64..2_000_000).prop_map(|v| v.to_string()),
-            3 => (0u64..u64::MAX).prop_map(|v| v.to_string()),
-            5 => (-1.0e7f64..1.0e7).prop_map(|v| v.to_string()),
-            1 => Just("-0".to_string()),
-            1 => Just("+7".to_string()),
-            1 => Just("1e3".to_string()),
-            1 => Just("0012".to_string()),
-            1 => Just("9999999999999999".to_string()),
-            1 => Just("12abc".to_string()),
-            1 => Just("-".to_string()),
-            1 => Just("1.5e400".to_string()),
-            1 => Just("inf".to_string()),
-        ]
-    }
-
     proptest! {
-        #[test]
-        fn fast_parser_equals_the_reference(
-            toks in proptest::collection::vec(token(), 15..20),
-            sep in prop_oneof![Just(" "), Just("\t"), Just("  ")],
-        ) {
-            let line = toks.join(sep);
-            prop_assert_eq!(parse_job_line(line.as_bytes()), reference_parse(line.as_bytes()));
-        }
-
         #[test]
         fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400), lenient in any::<bool>()) {
             let _ = read(&bytes, lenient);

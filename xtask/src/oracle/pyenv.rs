@@ -133,6 +133,11 @@ impl PythonEnv {
         &self.dir
     }
 
+    /// The environment's interpreter.
+    pub fn python(&self) -> &Path {
+        &self.python
+    }
+
     /// Runs a script with arguments; an error carries the end of its stderr.
     pub fn run(&self, script: &Path, args: &[&OsStr]) -> Result<(), String> {
         let out = run_quiet(Command::new(&self.python).arg(script).args(args))?;

@@ -1,0 +1,318 @@
+//! `cargo xtask anchors [--reps N]`: the performance figures of docs/performance.md against
+//! their Python anchors, measured in one run so that the ratios hold on a shared machine.
+//!
+//! Rows:
+//! - EASY on SDSC-SP2, whole process: `slarm simulate --policy easy --schedule-out` against
+//!   the oracle's reference EASY (`xtask/oracle/easy.py`, same output), run alternately;
+//! - FFT linear convolution of two 2^20-bin PMFs, in process: slarm's `convolve_masses_fft`
+//!   (release example `anchor_probe`) against `scipy.signal.fftconvolve`;
+//! - 10,000 sizing queries (1..1000 erlangs, P(T <= 3) >= 0.9), in process: `min_nodes_batch`
+//!   against a numpy-vectorised Algorithm 1 (`xtask/anchors/anchors.py`; the answers'
+//!   checksums must agree);
+//! - `slarm queue size --batch` of the same 10,000 rows, whole process (goal: under 100 ms).
+//!
+//! Whole-process rows give the median wall time and the mean CPU time (user + system of the
+//! waited-for child, from `/proc/self/stat`, summed over the runs, so its 10 ms tick averages
+//! out). The Python side is the oracle's pinned environment (`target/oracle-venv`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Instant;
+
+use crate::oracle::pyenv::{PythonEnv, SetupError};
+use crate::{run_cmd, workspace_root};
+
+const SDSC_SP2: &str = "SDSC-SP2-1998-4.2-cln.swf.gz";
+
+/// CPU seconds (user + system) of this process's waited-for children so far.
+fn children_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let rest = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
+    // cutime and cstime are fields 16 and 17 of the whole line, 14 and 15 after the name.
+    match (f.get(13), f.get(14)) {
+        (Some(u), Some(s)) => (u + s) / 100.0,
+        _ => 0.0,
+    }
+}
+
+/// Wall seconds of each run and the mean CPU seconds per run of one command.
+#[derive(Debug, Default)]
+struct Runs {
+    wall: Vec<f64>,
+    cpu: f64,
+}
+
+impl Runs {
+    fn once(&mut self, argv: &[String]) -> Result<(), String> {
+        let (c0, t0) = (children_cpu(), Instant::now());
+        let status = Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("{}: {e}", argv[0]))?;
+        self.wall.push(t0.elapsed().as_secs_f64());
+        self.cpu += children_cpu() - c0;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("{argv:?} failed ({status})"))
+        }
+    }
+
+    fn median_wall(&self) -> f64 {
+        median(&self.wall)
+    }
+
+    fn mean_cpu(&self) -> f64 {
+        self.cpu / self.wall.len().max(1) as f64
+    }
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    s.get(s.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// `a` and `b` alternately, `reps` times each after one warm-up of each.
+fn alternate(a: &[String], b: &[String], reps: usize) -> Result<(Runs, Runs), String> {
+    let (mut ra, mut rb) = (Runs::default(), Runs::default());
+    Runs::default().once(a)?;
+    Runs::default().once(b)?;
+    for _ in 0..reps {
+        ra.once(a)?;
+        rb.once(b)?;
+    }
+    Ok((ra, rb))
+}
+
+/// The `key value` lines a probe prints.
+fn probe(argv: &[String]) -> Result<Vec<(String, String)>, String> {
+    let out = Command::new(&argv[0])
+        .args(&argv[1..])
+        .output()
+        .map_err(|e| format!("{}: {e}", argv[0]))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{argv:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .map(|(k, v)| (k.to_string(), v.trim().to_string()))
+        .collect())
+}
+
+fn value(lines: &[(String, String)], key: &str) -> Result<String, String> {
+    lines
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+        .ok_or_else(|| format!("no '{key}' in the probe's output"))
+}
+
+fn seconds(lines: &[(String, String)]) -> Result<f64, String> {
+    value(lines, "seconds")?
+        .parse()
+        .map_err(|e| format!("seconds: {e}"))
+}
+
+fn argv(parts: &[&dyn AsRef<std::ffi::OsStr>]) -> Vec<String> {
+    parts
+        .iter()
+        .map(|p| p.as_ref().to_string_lossy().into_owned())
+        .collect()
+}
+
+fn ms(s: f64) -> String {
+    format!("{:.1} ms", s * 1e3)
+}
+
+/// Builds the release binaries the rows run.
+fn build(root: &Path) -> Result<PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let manifest = root.join("Cargo.toml");
+    run_cmd(
+        Command::new(&cargo)
+            .args(["build", "--quiet", "--release", "-p", "slarm-cli"])
+            .arg("--manifest-path")
+            .arg(&manifest),
+    )?;
+    run_cmd(
+        Command::new(&cargo)
+            .args(["build", "--quiet", "--release", "-p", "slarm-benches"])
+            .args(["--example", "anchor_probe", "--manifest-path"])
+            .arg(&manifest),
+    )?;
+    Ok(std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("release"))
+}
+
+fn rows(root: &Path, python: &Path, reps: usize) -> Result<Vec<[String; 5]>, String> {
+    let bin = build(root)?;
+    let slarm = bin.join("slarm");
+    let probe_bin = bin.join("examples").join("anchor_probe");
+    let anchors_py = root.join("xtask").join("anchors").join("anchors.py");
+    let scratch = tempfile::tempdir().map_err(|e| format!("scratch folder: {e}"))?;
+    let mut out = Vec::new();
+
+    match slarm::workload::traces::locate(SDSC_SP2) {
+        Ok(trace) => {
+            let ours = argv(&[
+                &slarm,
+                &"simulate",
+                &"--trace",
+                &trace,
+                &"--policy",
+                &"easy",
+                &"--schedule-out",
+                &scratch.path().join("slarm.csv"),
+            ]);
+            let theirs = argv(&[
+                &python,
+                &root.join("xtask").join("oracle").join("easy.py"),
+                &trace,
+                &scratch.path().join("python.csv"),
+            ]);
+            let (a, b) = alternate(&ours, &theirs, reps)?;
+            out.push([
+                "EASY on SDSC-SP2, whole process".into(),
+                format!("{} wall, {} CPU", ms(a.median_wall()), ms(a.mean_cpu())),
+                format!(
+                    "reference EASY (Python) {} wall, {} CPU",
+                    ms(b.median_wall()),
+                    ms(b.mean_cpu())
+                ),
+                format!(
+                    "{:.1}x wall, {:.1}x CPU",
+                    b.median_wall() / a.median_wall(),
+                    b.mean_cpu() / a.mean_cpu()
+                ),
+                ">= 50x".into(),
+            ]);
+        }
+        Err(missing) => eprintln!("anchors: EASY row left out: {missing}"),
+    }
+
+    let fft_reps = reps.to_string();
+    let ours = probe(&argv(&[&probe_bin, &"fft", &"20", &fft_reps]))?;
+    let theirs = probe(&argv(&[&python, &anchors_py, &"fft", &"20", &fft_reps]))?;
+    let (a, b) = (seconds(&ours)?, seconds(&theirs)?);
+    out.push([
+        "linear convolution of two 2^20-bin PMFs, in process".into(),
+        ms(a),
+        format!("scipy fftconvolve {}", ms(b)),
+        format!("{:.2}x", b / a),
+        ">= 3.5x".into(),
+    ]);
+
+    let sizing_reps = (reps * 4).to_string();
+    let ours = probe(&argv(&[&probe_bin, &"sizing", &"10000", &sizing_reps]))?;
+    let theirs = probe(&argv(&[
+        &python,
+        &anchors_py,
+        &"sizing",
+        &"10000",
+        &sizing_reps,
+    ]))?;
+    let (sum_a, sum_b) = (value(&ours, "checksum")?, value(&theirs, "checksum")?);
+    if sum_a != sum_b {
+        return Err(format!(
+            "sizing answers differ: checksum {sum_a} (slarm) vs {sum_b} (numpy)"
+        ));
+    }
+    let (a, b) = (seconds(&ours)?, seconds(&theirs)?);
+    out.push([
+        "min-node sizing, 10,000 queries, library".into(),
+        ms(a),
+        format!("numpy vectorised {}", ms(b)),
+        format!("{:.1}x", b / a),
+        ">= 10x".into(),
+    ]);
+
+    let csv = scratch.path().join("batch10k.csv");
+    let mut text = String::from("lambda,mu,x,y\n");
+    for k in 0..10_000 {
+        text.push_str(&format!(
+            "{:.6},1,3,0.9\n",
+            1.0 + 999.0 * f64::from(k) / 9_999.0
+        ));
+    }
+    std::fs::write(&csv, text).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let cli = argv(&[&slarm, &"queue", &"size", &"--batch", &csv]);
+    let mut r = Runs::default();
+    Runs::default().once(&cli)?;
+    for _ in 0..reps {
+        r.once(&cli)?;
+    }
+    out.push([
+        "`slarm queue size --batch`, 10,000 rows, whole process".into(),
+        format!("{} wall, {} CPU", ms(r.median_wall()), ms(r.mean_cpu())),
+        "-".into(),
+        "-".into(),
+        "< 100 ms".into(),
+    ]);
+    Ok(out)
+}
+
+/// Runs `cargo xtask anchors [--reps N]`.
+pub fn run(args: &[String]) -> ExitCode {
+    let reps = match args {
+        [] => 5,
+        [flag, n] if flag == "--reps" => match n.parse::<usize>() {
+            Ok(n) if (1..=100).contains(&n) => n,
+            _ => {
+                eprintln!("xtask anchors: --reps must be 1 to 100, got {n:?}");
+                return ExitCode::from(2);
+            }
+        },
+        _ => {
+            eprintln!("usage: cargo xtask anchors [--reps N]");
+            return ExitCode::from(2);
+        }
+    };
+    let root = workspace_root();
+    let python = match PythonEnv::prepare(&root) {
+        Ok(p) => p,
+        Err(SetupError::Unavailable(why) | SetupError::Broken(why)) => {
+            eprintln!("xtask anchors: Python environment: {why}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let load = || {
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .next()
+            .unwrap_or("?")
+            .to_string()
+    };
+    let before = load();
+    match rows(&root, python.python(), reps) {
+        Ok(rows) => {
+            println!(
+                "load average (1 min) {before} before, {} after; {reps} runs each",
+                load()
+            );
+            println!("| work | slarm | anchor | anchor / slarm | goal |");
+            println!("|---|---|---|---|---|");
+            for r in rows {
+                println!("| {} |", r.join(" | "));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("xtask anchors: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
