@@ -46,8 +46,7 @@ fn check(jobs: &[Job], cap: u32, s: &Schedule, exact: bool) -> Result<(), String
             return Err(format!("job {} got {} procs", j.id, r.procs));
         }
         if let Some(res) = r.reservation {
-            let bound =
-                s.policy == PolicyKind::Conservative || (exact && s.policy == PolicyKind::Easy);
+            let bound = s.policy == "conservative" || (exact && s.policy == "easy");
             if bound && r.start > res + 1e-9 {
                 return Err(format!(
                     "job {} starts {} after its reservation {res}",
@@ -67,7 +66,7 @@ fn check(jobs: &[Job], cap: u32, s: &Schedule, exact: bool) -> Result<(), String
             return Err(format!("over-allocation at {t}: {used} > {cap}"));
         }
     }
-    if s.policy == PolicyKind::Fcfs {
+    if s.policy == "fcfs" {
         let mut order: Vec<&slarm_sim::batch::JobRecord> = s.records.iter().collect();
         order.sort_by(|a, b| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)));
         if order.windows(2).any(|w| w[1].start < w[0].start) {
