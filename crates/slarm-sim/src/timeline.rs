@@ -13,12 +13,14 @@
 //! for the planning profile of overbooking, which needs every boundary kept and a slice of
 //! its steps) made each reservation and each compression step linear in the queue depth.
 
+use std::cell::Cell;
+
 use crate::error::{check_time, Result, SimError};
 
 /// Target block length; a block is split in two when it grows past twice this.
 const BLOCK: usize = 48;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 struct Block {
     /// Breakpoint times, strictly increasing (and increasing across blocks).
     times: Vec<f64>,
@@ -26,27 +28,43 @@ struct Block {
     free: Vec<i64>,
     /// Added to every step of the block.
     lazy: i64,
-    /// Minimum and maximum of `free` (without `lazy`).
-    min: i64,
-    max: i64,
+    /// Minimum and maximum of `free` (without `lazy`), computed when a search first needs
+    /// them after a change: a search scans the block it starts in without them, so the
+    /// plan of a short queue (one block) never pays for them.
+    extremes: Cell<Option<(i64, i64)>>,
+}
+
+impl PartialEq for Block {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.times, &self.free, self.lazy) == (&other.times, &other.free, other.lazy)
+    }
 }
 
 impl Block {
     fn new(times: Vec<f64>, free: Vec<i64>, lazy: i64) -> Self {
-        let mut b = Self {
+        Self {
             times,
             free,
             lazy,
-            min: 0,
-            max: 0,
-        };
-        b.refresh();
-        b
+            extremes: Cell::new(None),
+        }
     }
 
     fn refresh(&mut self) {
-        self.min = self.free.iter().copied().min().unwrap_or(i64::MAX);
-        self.max = self.free.iter().copied().max().unwrap_or(i64::MIN);
+        self.extremes.set(None);
+    }
+
+    /// (min, max) of the free counts, `lazy` included.
+    fn min_max(&self) -> (i64, i64) {
+        let (min, max) = self.extremes.get().unwrap_or_else(|| {
+            let m = (
+                self.free.iter().copied().min().unwrap_or(i64::MAX),
+                self.free.iter().copied().max().unwrap_or(i64::MIN),
+            );
+            self.extremes.set(Some(m));
+            m
+        });
+        (min + self.lazy, max + self.lazy)
     }
 }
 
@@ -81,6 +99,9 @@ impl Timeline {
         })
     }
 
+    pub(crate) fn len(&self) -> usize {
+        self.blocks.iter().map(|b| b.times.len()).sum()
+    }
     pub(crate) fn origin(&self) -> f64 {
         self.blocks[0].times[0]
     }
@@ -145,7 +166,12 @@ impl Timeline {
     ) -> Option<Pos> {
         let mut i = from.i;
         for (b, blk) in self.blocks.iter().enumerate().skip(from.b) {
-            if may_hit(blk.min + blk.lazy, blk.max + blk.lazy) {
+            let (min, max) = if b == from.b {
+                (i64::MIN, i64::MAX)
+            } else {
+                blk.min_max()
+            };
+            if may_hit(min, max) {
                 if let Some(k) = blk.free[i..].iter().position(|&f| hit(f + blk.lazy)) {
                     return Some(Pos { b, i: i + k });
                 }
@@ -360,10 +386,36 @@ impl Timeline {
         }
     }
 
+    /// The earliest start in `[after, before)` for a job of `need` processors and
+    /// `duration` that holds the reservation `[before, before + duration)`, whose own slot
+    /// counts as free; `None` if no start earlier than `before` fits. A window starting
+    /// before `before` ends before the own slot does, so it fits iff it has `need` free
+    /// processors up to `before` or up to its end, whichever comes first.
+    fn earlier_fit(&self, after: f64, before: f64, need: i64, duration: f64) -> Option<f64> {
+        if before <= self.origin() {
+            return None;
+        }
+        let mut from = self.locate(after);
+        loop {
+            let s = self.first_at_least(from, need)?;
+            let cand = after.max(self.time(s));
+            if cand >= before {
+                return None;
+            }
+            match self.first_below(s, need) {
+                None => return Some(cand),
+                Some(z) if self.time(z) >= before || cand + duration <= self.time(z) => {
+                    return Some(cand)
+                }
+                Some(z) => from = z,
+            }
+        }
+    }
+
     /// Moves the reservation `[start, start + duration)` of `procs` processors to its
     /// earliest fit at or after `after`, counting its own slot as free; returns the new
-    /// start, never later than `start`. Errors (profile unchanged) if no such reservation
-    /// is held.
+    /// start, never later than `start`. The profile changes only when the reservation
+    /// moves; errors (profile unchanged) if it would move and no such reservation is held.
     pub(crate) fn refit(
         &mut self,
         after: f64,
@@ -371,12 +423,12 @@ impl Timeline {
         procs: u32,
         duration: f64,
     ) -> Result<f64> {
+        let need = i64::from(procs);
+        let Some(t) = self.earlier_fit(after, start, need, duration) else {
+            return Ok(start);
+        };
         self.release(start, start + duration, procs)?;
-        // The slot just given back fits, so the search ends at `start` at the latest.
-        let t = self
-            .fit(after, i64::from(procs), duration)
-            .map_or(start, |t| t.min(start));
-        self.add(t, t + duration, -i64::from(procs));
+        self.add(t, t + duration, -need);
         Ok(t)
     }
 

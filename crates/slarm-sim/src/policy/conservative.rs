@@ -35,11 +35,10 @@ use crate::timeline::Timeline;
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConservativePlanner {
     timeline: Timeline,
-    /// Per processor count: (generation, first time with that many free processors), valid
-    /// while the generation is `generation` (a compression step that moves a reservation
-    /// starts a new one).
-    first_fit: Vec<(u64, Option<f64>)>,
-    generation: u64,
+    /// During a compression: (processors, first time with that many free), remembered
+    /// until a reservation moves to that time or earlier (the plan before the new start is
+    /// unchanged by the move).
+    first_fit: Vec<(u32, Option<f64>)>,
 }
 
 impl ConservativePlanner {
@@ -48,7 +47,6 @@ impl ConservativePlanner {
         Ok(Self {
             timeline: Timeline::new(capacity, origin)?,
             first_fit: Vec::new(),
-            generation: 0,
         })
     }
 
@@ -100,12 +98,12 @@ impl ConservativePlanner {
     ///
     /// A job can only move if some instant before its reservation has as many free
     /// processors as it needs; the first such instant per processor count is remembered
-    /// until a reservation moves, so the jobs that cannot move cost one lookup each and
-    /// only the ones that move touch the profile.
+    /// until a reservation moves to it or earlier, so the jobs that cannot move cost one
+    /// lookup each and only the ones that move touch the profile.
     pub fn compress(&mut self, now: f64, items: &mut [(f64, u32, f64)]) -> Result<()> {
         check_time("compression time", now)?;
         self.timeline.advance(now);
-        self.generation += 1;
+        self.first_fit.clear();
         for item in items.iter_mut() {
             let (start, procs, est) = *item;
             if start <= now {
@@ -120,25 +118,21 @@ impl ConservativePlanner {
             let t = self.timeline.refit(first, start, procs, est)?;
             if t < start {
                 item.0 = t;
-                self.generation += 1;
+                self.first_fit
+                    .retain(|&(_, first)| first.is_some_and(|f| f < t));
             }
         }
         Ok(())
     }
 
-    /// The first time at or after `now` with `procs` free processors, remembered for the
-    /// current generation of the plan.
+    /// The first time at or after `now` with `procs` free processors, remembered during a
+    /// compression.
     fn first_time_with(&mut self, now: f64, procs: u32) -> Option<f64> {
-        let k = procs as usize;
-        if k >= self.first_fit.len() {
-            self.first_fit.resize(k + 1, (0, None));
-        }
-        let (generation, first) = self.first_fit[k];
-        if generation == self.generation {
+        if let Some(&(_, first)) = self.first_fit.iter().find(|e| e.0 == procs) {
             return first;
         }
         let first = self.timeline.first_time_with(now, i64::from(procs));
-        self.first_fit[k] = (self.generation, first);
+        self.first_fit.push((procs, first));
         first
     }
 
