@@ -1,6 +1,7 @@
 //! The trace-driven batch simulator: replays a cleaned workload on a space-shared machine
-//! under FCFS, EASY or conservative backfilling (Mu'alem & Feitelson 2001), on top of the
-//! [`kernel`](crate::kernel).
+//! under any [`SchedulingPolicy`] ([`simulate_with`]) or one of the built-in FCFS, EASY and
+//! conservative backfilling (Mu'alem & Feitelson 2001; [`simulate`]), on top of the
+//! [`kernel`](crate::kernel), which knows no policy.
 //!
 //! Event order at one instant: completions (class 0) release processors, then arrivals
 //! (class 1) join the queue, then one scheduling pass (class 2) runs. A job runs for

@@ -99,9 +99,6 @@ impl Timeline {
         })
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.blocks.iter().map(|b| b.times.len()).sum()
-    }
     pub(crate) fn origin(&self) -> f64 {
         self.blocks[0].times[0]
     }
