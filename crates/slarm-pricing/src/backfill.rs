@@ -3,7 +3,7 @@
 //!
 //! These run `slarm-sim`'s trace simulator with its EASY policy (the
 //! [`SchedulingPolicy`](slarm_sim::policy::SchedulingPolicy) implementation
-//! [`Easy`](slarm_sim::policy::Easy): one reservation, for the queue head), the same
+//! [`Easy`]: one reservation, for the queue head), the same
 //! mechanism as any other policy, with the queue order set to arrival time, runtime
 //! estimate or absolute deadline,
 //! and with the paper's rule "not to run any waiting jobs that have exceeded their
