@@ -18,7 +18,12 @@ use std::cell::Cell;
 use crate::error::{check_time, Result, SimError};
 
 /// Target block length; a block is split in two when it grows past twice this.
+#[cfg(not(test))]
 const BLOCK: usize = 48;
+/// Tiny blocks in unit tests, so that the random operations split and fold blocks all the
+/// time.
+#[cfg(test)]
+const BLOCK: usize = 8;
 
 #[derive(Debug, Clone)]
 struct Block {
@@ -137,6 +142,14 @@ impl Timeline {
 
     /// The step containing `t` (the first step if `t` is before the origin).
     fn locate(&self, t: f64) -> Pos {
+        // Compression searches from the origin over and over: no search for the first step.
+        let second = match self.blocks[0].times.get(1) {
+            Some(&x) => x,
+            None => self.blocks.get(1).map_or(f64::INFINITY, |blk| blk.times[0]),
+        };
+        if t < second {
+            return Pos { b: 0, i: 0 };
+        }
         let b = self
             .blocks
             .partition_point(|blk| blk.times[0] <= t)
@@ -193,12 +206,12 @@ impl Timeline {
             .map(|p| self.time(p).max(from))
     }
 
-    /// Ensures a breakpoint exactly at `t` (`t >= origin`).
-    fn split_at(&mut self, t: f64) {
+    /// Ensures a breakpoint exactly at `t` (`t >= origin`); returns its position.
+    fn split_at(&mut self, t: f64) -> Pos {
         let p = self.locate(t);
         let blk = &mut self.blocks[p.b];
         if blk.times[p.i] == t {
-            return;
+            return p;
         }
         let v = blk.free[p.i];
         blk.times.insert(p.i + 1, t);
@@ -212,18 +225,21 @@ impl Timeline {
             );
             blk.refresh();
             self.blocks.insert(p.b + 1, right);
+            return self.locate(t);
         }
+        Pos { b: p.b, i: p.i + 1 }
     }
 
     /// Removes the step at `p` (never the origin step), folding a block that became small
-    /// into its left neighbour.
-    fn remove(&mut self, p: Pos) {
+    /// into its left neighbour; returns whether blocks were removed or rebuilt (positions
+    /// after `p` are stale then).
+    fn remove(&mut self, p: Pos) -> bool {
         let blk = &mut self.blocks[p.b];
         blk.times.remove(p.i);
         blk.free.remove(p.i);
         if blk.times.is_empty() {
             self.blocks.remove(p.b);
-            return;
+            return true;
         }
         blk.refresh();
         if blk.times.len() < BLOCK / 4 && p.b > 0 {
@@ -243,19 +259,17 @@ impl Timeline {
                 left.refresh();
                 self.blocks.insert(p.b, right);
             }
+            return true;
         }
+        false
     }
 
-    /// Drops the breakpoint at `t` if the step before it has the same free count.
-    fn merge_at(&mut self, t: f64) {
-        let p = self.locate(t);
-        if self.time(p) != t {
-            return;
-        }
-        if let Some(q) = self.prev(p) {
-            if self.free(q) == self.free(p) {
-                self.remove(p);
-            }
+    /// Drops the breakpoint at `p` if the step before it has the same free count; returns
+    /// whether the block layout changed (positions after a removal are stale then).
+    fn merge_at(&mut self, p: Pos) -> bool {
+        match self.prev(p) {
+            Some(q) if self.free(q) == self.free(p) => self.remove(p),
+            _ => false,
         }
     }
 
@@ -265,10 +279,12 @@ impl Timeline {
         if end <= start {
             return;
         }
-        self.split_at(start);
-        self.split_at(end);
-        let a = self.locate(start);
-        let z = self.locate(end);
+        let blocks = self.blocks.len();
+        let mut a = self.split_at(start);
+        let z = self.split_at(end);
+        if blocks != self.blocks.len() {
+            a = self.locate(start);
+        }
         if a.b == z.b {
             let blk = &mut self.blocks[a.b];
             blk.free[a.i..z.i].iter_mut().for_each(|f| *f += delta);
@@ -285,9 +301,12 @@ impl Timeline {
             last.refresh();
         }
         // Inside [start, end) neighbours kept their difference: only the two ends can
-        // have become equal to the step before them.
-        self.merge_at(end);
-        self.merge_at(start);
+        // have become equal to the step before them. The end goes first, so the start's
+        // position stays valid unless a block was folded away.
+        if self.merge_at(z) {
+            a = self.locate(start);
+        }
+        self.merge_at(a);
     }
 
     /// Minimum free processors over `[start, end)` (for error messages).
