@@ -59,7 +59,7 @@ fn bench(c: &mut Criterion) {
     // runs Algorithm 2 at each 60 s control tick (the sweep's dominant cost).
     let mut wc = Settings::table_i();
     wc.qos.inaccuracy_pct = -40.0;
-    wc.control.rate_mode = RateMode::WorkConserving;
+    wc.control = wc.control.with_rate_mode(RateMode::WorkConserving);
     c.bench_function("pricing/libra_plus_work_conserving_1000_jobs", |b| {
         b.iter(|| run(black_box(&base.jobs), Policy::LibraPlus, &wc, &streams).unwrap())
     });

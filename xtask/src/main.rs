@@ -11,10 +11,13 @@
 //!   without default features, no application crate ever), as a Markdown table.
 //! - `downstream`: a project outside the workspace uses the model crates without default
 //!   features (a sizing query and an EASY simulation).
+//! - `hostile`: every subcommand x every numeric option x hostile values (and hostile input
+//!   files) against the release binary, each with a time limit: exit code 0 or 2 only.
 //! - `oracle`: cross-checks against independent tools (scipy, pyworkforce, Ciw, a reference EASY).
 
 mod deps;
 mod downstream;
+mod hostile;
 mod oracle;
 mod report_check;
 mod repro_doc;
@@ -109,13 +112,14 @@ fn main() -> ExitCode {
         Some("oracle") => oracle::run(&args[1..]),
         Some("downstream") => downstream::run(&args[1..]),
         Some("deps") => deps::run(&args[1..]),
+        Some("hostile") => hostile::run(&args[1..]),
         Some("report-check") => report_check::run(&args[1..]),
         Some("slurm-smoke") => slurm::run(&args[1..]),
         Some("repro-doc") => repro_doc::run(&args[1..]),
         Some("repro-identity") => repro_identity::run(&args[1..]),
         Some("repro-timings") => repro_timings::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  hostile [--bin PATH] [--timeout S] [--threads N]  every subcommand x numeric option x hostile value, and hostile files, against the release binary: exit 0 or 2 only\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
             ExitCode::from(2)
         }
     }

@@ -49,11 +49,83 @@ impl CliError {
     }
 }
 
-fn one_line(m: impl fmt::Display) -> String {
+/// Longest run of non-blank characters a message shows (a bad value, a quoted line), in
+/// characters, after escaping; a word naming a path (it holds a `/`) may be longer.
+pub const MAX_WORD: usize = 80;
+/// Longest path-like word a message shows.
+const MAX_PATH_WORD: usize = 240;
+
+/// The message on one line: blanks (line breaks included) collapsed to single spaces, control
+/// characters escaped (`\0`, `\u{1b}`), and every word longer than [`MAX_WORD`] characters
+/// cut, saying how much was left out, so that a 10 MB line of NUL bytes makes a short message.
+pub fn one_line(m: impl fmt::Display) -> String {
     m.to_string()
         .split_whitespace()
+        .map(|w| {
+            let limit = if w.contains('/') {
+                MAX_PATH_WORD
+            } else {
+                MAX_WORD
+            };
+            cut(&escape(w), limit)
+        })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Control characters escaped as Rust writes them (`\0`, `\t`, `\u{7f}`); others unchanged.
+fn escape(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The first `limit` characters of `s`, then `...(N more)` when it is longer.
+fn cut(s: &str, limit: usize) -> String {
+    let n = s.chars().count();
+    if n <= limit {
+        return s.to_string();
+    }
+    let head: String = s.chars().take(limit).collect();
+    format!("{head}...({} more)", n - limit)
+}
+
+/// A value given by the user as it is shown in a message: escaped and cut to [`MAX_WORD`]
+/// characters, in backquotes when it is empty or holds blanks or control characters.
+pub fn shown(value: &str) -> String {
+    let v = cut(&escape(value), MAX_WORD);
+    if value.is_empty() || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        format!("`{v}`")
+    } else {
+        v
+    }
+}
+
+/// A number as a message shows it: an integral value as an integer (`4294967296`, not
+/// `4.294967296e9`), a moderate one in shortest decimal form (`0.25`), anything else in
+/// scientific notation (`1e308`, `1e-308`), and `NaN`, `inf`, `-inf`.
+pub fn num(x: f64) -> String {
+    const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0; // 2^53
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.into()
+    } else if x.fract() == 0.0 && x.abs() <= EXACT_INTEGERS {
+        format!("{}", x as i64)
+    } else if x == 0.0 || (1e-4..1e15).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
 }
 
 impl fmt::Display for CliError {
@@ -75,5 +147,33 @@ mod tests {
         assert_eq!(e.exit_code(), 2);
         assert_eq!(e.message, "unstable queue: lambda >= m mu");
         assert_eq!(CliError::internal("x").exit_code(), 1);
+    }
+
+    #[test]
+    fn long_and_binary_values_are_escaped_and_cut() {
+        let nul = "\0".repeat(10_000_000);
+        let e = CliError::bad_input(format!("trace.swf:1: bad line {nul}"));
+        assert!(e.message.len() < 200, "{}", e.message.len());
+        assert!(e.message.starts_with("trace.swf:1: bad line \\0\\0"));
+        assert!(e.message.ends_with("more)"));
+        assert_eq!(shown("a\u{1b}b"), "`a\\u{1b}b`");
+        assert_eq!(
+            shown(&"x".repeat(81)),
+            format!("{}...(1 more)", "x".repeat(80))
+        );
+        assert_eq!(shown("fs1:2"), "fs1:2");
+        assert_eq!(shown(""), "``");
+    }
+
+    #[test]
+    fn numbers_are_shown_as_written_by_people() {
+        assert_eq!(num(4_294_967_296.0), "4294967296");
+        assert_eq!(num(9_223_372_036_854_775_807.0), "9.223372036854776e18");
+        assert_eq!(num(-5.0), "-5");
+        assert_eq!(num(0.25), "0.25");
+        assert_eq!(num(1e308), "1e308");
+        assert_eq!(num(1e-308), "1e-308");
+        assert_eq!(num(f64::NAN), "NaN");
+        assert_eq!(num(f64::NEG_INFINITY), "-inf");
     }
 }

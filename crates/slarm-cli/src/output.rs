@@ -1,5 +1,7 @@
 //! What a command prints: one JSON object with `--json`, else a readable table.
 
+use std::io::Write;
+
 use serde_json::Value;
 
 /// The result of a command: its JSON object and its human-readable rendering.
@@ -51,19 +53,20 @@ impl Output {
         self
     }
 
-    /// Prints to stdout as JSON or as text.
-    pub fn print(&self, as_json: bool) {
+    /// Writes the output as JSON or as text to `w` (stdout), and flushes it.
+    pub fn write_to(&self, as_json: bool, w: &mut dyn Write) -> std::io::Result<()> {
         if as_json {
             match &self.json_text {
-                Some(t) => println!("{t}"),
-                None => println!("{}", self.json),
+                Some(t) => writeln!(w, "{t}")?,
+                None => writeln!(w, "{}", self.json)?,
             }
         } else {
-            print!("{}", self.text);
+            w.write_all(self.text.as_bytes())?;
             if !self.text.ends_with('\n') {
-                println!();
+                writeln!(w)?;
             }
         }
+        w.flush()
     }
 }
 

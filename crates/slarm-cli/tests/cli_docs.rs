@@ -6,7 +6,7 @@
 //! the folder `shared` beside it linked to the real one next to this checkout, so the
 //! examples' trace paths read the traces and their output files (`kth-easy.csv`,
 //! `shard1`, `report`) land in the scratch folder. Input files the examples name by their
-//! repository path (the `queue size --batch` CSV) are copied there to the same path. Without that trace folder the test says so
+//! repository path (the `queue size --batch` CSV, the `check-schedule` trace and schedule) are copied there to the same path. Without that trace folder the test says so
 //! and checks nothing.
 //!
 //! Not checked here: the README's ```sh blocks, `cargo run --release -p slarm-cli -- reproduce
@@ -44,7 +44,11 @@ fn readme_and_cli_md_examples_run_as_written() {
     )
     .unwrap();
     // Input files the examples name by their path in the repository.
-    let inputs: &[&str] = &["crates/slarm-cli/tests/data/queue-batch.csv"];
+    let inputs: &[&str] = &[
+        "crates/slarm-cli/tests/data/queue-batch.csv",
+        "crates/slarm-cli/tests/data/check-trace.swf",
+        "crates/slarm-cli/tests/data/check-broken.csv",
+    ];
     for file in inputs {
         let to = root.join(file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();

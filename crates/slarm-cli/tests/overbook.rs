@@ -76,3 +76,41 @@ fn bad_input_exits_2() {
         slarm(&args).assert().code(2);
     }
 }
+
+#[test]
+fn failure_log_replay_and_its_bad_lines() {
+    let f = swf();
+    let path = f.path().to_str().unwrap();
+    let mut log = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
+    writeln!(log, "time_s,node,duration_s\n600,3,3600\n1200,40,7200").unwrap();
+    let log_path = log.path().to_str().unwrap();
+    let args = |failures: &str| {
+        vec![
+            "--json".to_string(),
+            "overbook".into(),
+            "--trace".into(),
+            path.into(),
+            "--battery-size".into(),
+            "100".into(),
+            "--test-jobs".into(),
+            "200".into(),
+            "--failures".into(),
+            failures.into(),
+        ]
+    };
+    let replay = slarm_json(args(log_path));
+    assert_eq!(replay["failures"], log_path);
+    let share = replay["penalty_share_of_fees"].as_f64().unwrap();
+    let (fees, penalties) = (
+        replay["fees"].as_f64().unwrap(),
+        replay["penalties"].as_f64().unwrap(),
+    );
+    assert!((share - penalties / fees).abs() < 1e-9, "{share}");
+    let mut bad = tempfile::Builder::new().suffix(".csv").tempfile().unwrap();
+    writeln!(bad, "time_s,node,duration_s\n600,3,3600\n700,three,60").unwrap();
+    let bad_path = bad.path().to_str().unwrap().to_string();
+    let out = slarm(args(&bad_path)).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains(&bad_path) && err.contains("line 3"), "{err}");
+    slarm(args("/nonexistent-failures.csv")).assert().code(2);
+}

@@ -290,6 +290,65 @@ impl TraceReplay {
     }
 }
 
+impl TraceReplay {
+    /// Parses a failure log in CSV form, one outage per line: `time_s,node,duration_s` (failure
+    /// time in seconds since the log origin, node index, down time in seconds). An optional
+    /// first line naming the columns, blank lines and lines starting with `#` are skipped. The
+    /// log has `max node + 1` nodes and is replayed from its origin at every battery start
+    /// (offset 0). `source_name` names the input in errors, which give the 1-based line.
+    ///
+    /// ```
+    /// use slarm_overbook::failure::{FailureSource, TraceReplay};
+    /// let log = "time_s,node,duration_s\n3600,1,600\n";
+    /// let replay = TraceReplay::parse_csv(log, "failures.csv").unwrap();
+    /// let events = replay.events(4, 10_000);
+    /// assert_eq!(events.len(), 4); // nodes 1 and 3 (wrap-around): a failure and a repair each
+    /// assert!(TraceReplay::parse_csv("10,x,5", "f.csv").unwrap_err().to_string().contains("line 1"));
+    /// ```
+    pub fn parse_csv(text: &str, source_name: &str) -> Result<Self> {
+        let mut outages = Vec::new();
+        for (k, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') || (k == 0 && line.starts_with("time")) {
+                continue;
+            }
+            let bad = |reason: String| OverbookError::Malformed {
+                source_name: source_name.to_string(),
+                line: k + 1,
+                reason,
+            };
+            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+            let [time, node, duration] = fields[..] else {
+                return Err(bad(format!(
+                    "expected 3 fields time_s,node,duration_s, found {}",
+                    fields.len()
+                )));
+            };
+            let seconds = |name: &str, v: &str| -> Result<Time> {
+                let x: f64 = v
+                    .parse()
+                    .map_err(|_| bad(format!("{name} '{v}' is not a number")))?;
+                if !(0.0..=1e15).contains(&x) {
+                    return Err(bad(format!("{name} {v} must be finite and non-negative")));
+                }
+                Ok(x.round() as Time)
+            };
+            let start = seconds("time_s", time)?;
+            let down = seconds("duration_s", duration)?;
+            let node: usize = node
+                .parse()
+                .map_err(|_| bad(format!("node '{node}' is not a node index")))?;
+            outages.push(Outage {
+                node,
+                start,
+                end: start + down,
+            });
+        }
+        let log_nodes = outages.iter().map(|o| o.node + 1).max().unwrap_or(1);
+        Self::new(outages, log_nodes, 0)
+    }
+}
+
 impl FailureSource for TraceReplay {
     fn events(&self, nodes: usize, horizon: Time) -> Vec<NodeEvent> {
         let mut ev = Vec::new();
@@ -399,6 +458,36 @@ impl FailureSource for NoFailures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failure_log_csv_replays_outages_and_names_bad_lines() {
+        let log = "time_s,node,duration_s\n# comment\n\n100,0,50\n300.4,1,0.6\n";
+        let r = TraceReplay::parse_csv(log, "f.csv").unwrap();
+        let ev = r.events(2, 1000);
+        let at = |k: usize| (ev[k].time, ev[k].node, ev[k].kind);
+        assert_eq!(ev.len(), 4);
+        assert_eq!(at(0), (100, 0, NodeEventKind::Failure));
+        assert_eq!(at(1), (150, 0, NodeEventKind::Repair));
+        assert_eq!(at(3), (301, 1, NodeEventKind::Repair));
+        for (bad, line) in [
+            ("1,2", 1),
+            ("time_s,node,duration_s\n1,2,3\n-5,0,1", 3),
+            ("1,0,NaN", 1),
+            ("1,-1,5", 1),
+            ("1,0,5,6", 1),
+        ] {
+            match TraceReplay::parse_csv(bad, "f.csv") {
+                Err(OverbookError::Malformed {
+                    source_name,
+                    line: l,
+                    ..
+                }) => {
+                    assert_eq!((source_name.as_str(), l), ("f.csv", line), "{bad}");
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn survival_is_the_corrected_form() {

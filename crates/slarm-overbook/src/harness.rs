@@ -10,7 +10,8 @@ use slarm_stats::summary::ConfidenceInterval;
 use crate::classes::{ClassRegistry, RegistryConfig, RuntimeScheme, StatsSource};
 use crate::error::Result;
 use crate::failure::{
-    FailureSource, NodeEvent, SyntheticPoisson, DEFAULT_LAMBDA_PER_HOUR, DEFAULT_MU_PER_HOUR,
+    FailureSource, NodeEvent, SyntheticPoisson, TraceReplay, DEFAULT_LAMBDA_PER_HOUR,
+    DEFAULT_MU_PER_HOUR,
 };
 use crate::job::Job;
 use crate::sim::{simulate_battery, BatteryResult, SimConfig};
@@ -192,6 +193,32 @@ impl TraceSetup {
             cfg,
         )
     }
+
+    /// Runs battery `k` of `size` jobs with the node failures of a replayed failure log
+    /// (the same log from every battery's start, as the thesis replays the LANL log, §5.1.1).
+    pub fn run_battery_replaying(
+        &self,
+        k: usize,
+        size: usize,
+        source: StatsSource,
+        cfg: &SimConfig,
+        log: &TraceReplay,
+    ) -> Result<BatteryResult> {
+        let jobs = self.prepared.battery(k, size, cfg.test.penalty_ratio())?;
+        let events = log.events(self.prepared.machine, horizon(&jobs));
+        simulate_battery(
+            &jobs,
+            self.prepared.machine,
+            self.registry(source),
+            &events,
+            cfg,
+        )
+    }
+}
+
+/// The end of a battery's failure stream: one second after the latest deadline.
+fn horizon(jobs: &[Job]) -> crate::job::Time {
+    jobs.iter().map(|j| j.deadline).max().unwrap_or(0) + 1
 }
 
 /// Failure events of one battery: the same for every strategy and test (the thesis replays the
@@ -207,10 +234,9 @@ pub fn battery_failures(
     match mode {
         FailureMode::None => Ok(Vec::new()),
         FailureMode::Synthetic => {
-            let horizon = jobs.iter().map(|j| j.deadline).max().unwrap_or(0) + 1;
             let key = RngStreams::new(seed).key(&[slarm_stats::rng::label(trace), battery as u64]);
             let src = SyntheticPoisson::new(DEFAULT_LAMBDA_PER_HOUR, DEFAULT_MU_PER_HOUR, key)?;
-            Ok(src.events(machine, horizon))
+            Ok(src.events(machine, horizon(jobs)))
         }
     }
 }

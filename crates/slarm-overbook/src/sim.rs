@@ -4,7 +4,10 @@
 //! Events at one time stamp are handled in the order job end -> node repair -> node failure ->
 //! (replanning / early starts) -> job start -> job occurrence, ties by job index.
 //! A job runs for at most `min(x, kill - start)`: it succeeds if its real runtime fits, or if it
-//! received its full estimate; otherwise it is killed at its slot end and fails. A job that loses
+//! received its full estimate; otherwise it is killed at its slot end (the start of the next
+//! planned job on its nodes, §5.2.2) and fails. Heuristic replanning never delays an accepted job
+//! for another's overrun; overbooked jobs regain runtime only from free capacity (§3.3.2.1, see
+//! `replan`). A job that loses
 //! a node is disabled and renegotiated at once (heuristic: any nodes; comprehensive: a new node
 //! set); if no slot before its deadline is acceptable it fails.
 
@@ -160,6 +163,11 @@ struct Sim<'a> {
     /// Jobs `0..arrived` have occurred; later ones have no SLA yet and are invisible to the
     /// plan (their `Rec` holds placeholder values).
     arrived: usize,
+    /// Invariant checks only: the latest planned start each job has been given (a job may
+    /// move earlier, never later, except by a renegotiation after a node failure).
+    promised: Vec<Time>,
+    /// Invariant checks only: a node has failed at some time so far.
+    failure_seen: bool,
 }
 
 /// Simulates one battery of jobs (sorted by occurrence) on `cluster` nodes with the given node
@@ -231,6 +239,8 @@ pub fn simulate_battery(
         plan: NodePlan::new(cluster),
         accepted: 0,
         arrived: 0,
+        promised: vec![Time::MAX; jobs.len()],
+        failure_seen: false,
     };
     let mut latencies = Vec::new();
     sim.run(events, &mut latencies)?;
@@ -318,6 +328,7 @@ impl<'a> Sim<'a> {
                             continue;
                         }
                         self.up[e.node] = false;
+                        self.failure_seen = true;
                         if let Some(j) = self.owner[e.node] {
                             self.disable(j);
                             disabled.push(j);
@@ -406,6 +417,12 @@ impl<'a> Sim<'a> {
     }
 
     fn renegotiate(&mut self, i: usize, now: Time) -> Result<()> {
+        if self.cfg.check_invariants && !self.failure_seen {
+            return Err(OverbookError::Invariant {
+                time: now,
+                reason: format!("job {i} lost its slot although no node has failed"),
+            });
+        }
         if self.recs[i].state == JobState::Planned {
             let nodes = std::mem::take(&mut self.recs[i].nodes);
             self.plan.remove(i, &nodes);
@@ -437,6 +454,7 @@ impl<'a> Sim<'a> {
             r.order = self.accepted;
         }
         r.state = JobState::Planned;
+        self.promised[i] = p.slot.start;
         r.start = p.slot.start;
         r.kill = p.kill;
         r.overbooked = p.overbooked;
@@ -535,76 +553,89 @@ impl<'a> Sim<'a> {
 
     /// The up nodes minus the running jobs, from `now` on (a planning profile: every
     /// reservation boundary is a candidate start).
-    fn base_profile(&self, now: Time) -> Result<Profile> {
+    fn base_profile(&self, now: Time, exclude: usize) -> Result<Profile> {
         let up = self.up.iter().filter(|&&u| u).count();
         let mut p = Profile::planning(u32::try_from(up).unwrap_or(u32::MAX), secs(now))?;
         for (i, r) in self.recs[..self.arrived].iter().enumerate() {
-            if r.state == JobState::Running {
+            if r.state == JobState::Running && i != exclude {
                 p.book(secs(now), secs(r.kill.max(now)), self.jobs[i].nodes as i64)?;
             }
         }
         Ok(p)
     }
 
+    /// Heuristic replanning after a job end, failure or repair (thesis §3.3.2.1, §5.2.2).
+    ///
+    /// 1. The free-node profile is rebuilt from the running jobs (booked up to their kill times).
+    /// 2. Waiting jobs are re-placed in order of (planned start, acceptance order), each with its
+    ///    own allotment at the earliest start not later than its previous one. No job is placed
+    ///    with more than its allotment here, so no job can take capacity that a later accepted
+    ///    job holds: "an SLA violation of one job has no influence on other jobs". Without a
+    ///    node failure every job fits again (moving a job earlier with the same length frees
+    ///    capacity at every time after its old start); a job that no longer fits (capacity lost
+    ///    to a crash) is renegotiated like a disabled job.
+    /// 3. Overbooked jobs, running or waiting, regain runtime toward x only from the capacity
+    ///    that is then free ("even overbooked jobs can get their full runtime if previous jobs
+    ///    finish earlier"); each is killed where the capacity is next needed by a planned job,
+    ///    at x or at its deadline.
     fn replan(&mut self, now: Time, renegotiate: &mut Vec<usize>) -> Result<()> {
-        let mut profile = self.base_profile(now)?;
+        let mut profile = self.base_profile(now, usize::MAX)?;
         let mut waiting: Vec<usize> = (0..self.arrived)
             .filter(|&i| self.recs[i].state == JobState::Planned)
             .collect();
         waiting.sort_by_key(|&i| (self.recs[i].start, self.recs[i].order));
-        let mut placed = Vec::new();
         for i in waiting {
             let job = &self.jobs[i];
             let n = job.nodes as i64;
             let from = job.release.max(now);
             let old = self.recs[i].start.max(from);
             let allotted = self.recs[i].kill - self.recs[i].start;
-            let latest_full = old.min(job.deadline - job.estimate);
-            let full = profile
-                .earliest_fit_until(secs(from), n, secs(job.estimate), secs(latest_full))
-                .filter(|_| job.deadline - job.estimate >= from);
-            let (s, a) = if let Some(s) = full {
-                (time(s), job.estimate)
-            } else if let Some(s) =
-                profile.earliest_fit_until(secs(from), n, secs(allotted), secs(old))
-            {
-                (time(s), allotted)
-            } else {
-                renegotiate.push(i);
-                continue;
-            };
-            profile.book(secs(s), secs(s + a), n)?;
-            let r = &mut self.recs[i];
-            r.start = s;
-            r.kill = s + a;
-            r.overbooked = a < job.estimate;
-            placed.push(i);
-        }
-        // Phase 2: overbooked jobs regain runtime toward x where the plan allows (thesis §3.3.2).
-        for i in placed {
-            let job = &self.jobs[i];
-            let r = &self.recs[i];
-            if !r.overbooked {
-                continue;
+            match profile.earliest_fit_until(secs(from), n, secs(allotted), secs(old)) {
+                Some(s) => {
+                    let s = time(s);
+                    profile.book(secs(s), secs(s + allotted), n)?;
+                    let r = &mut self.recs[i];
+                    r.start = s;
+                    r.kill = s + allotted;
+                }
+                None => {
+                    self.recs[i].state = JobState::Disabled;
+                    renegotiate.push(i);
+                }
             }
+        }
+        let mut short: Vec<usize> = (0..self.arrived)
+            .filter(|&i| {
+                let r = &self.recs[i];
+                matches!(r.state, JobState::Planned | JobState::Running)
+                    && r.kill - r.start < self.jobs[i].estimate
+            })
+            .collect();
+        short.sort_by_key(|&i| (self.recs[i].start, self.recs[i].order));
+        for i in short {
+            let job = &self.jobs[i];
             let n = job.nodes as i64;
-            let (s, k) = (r.start, r.kill);
-            profile.book(secs(s), secs(k), -n)?;
-            let until = time(profile.free_until(secs(s), n)).min(job.deadline);
-            let new_kill = until.min(s + job.estimate).max(k);
-            profile.book(secs(s), secs(new_kill), n)?;
+            let r = &self.recs[i];
+            let running = r.state == JobState::Running;
+            // A running job is booked from `now` in the base profile.
+            let from = if running { now } else { r.start };
+            let (start, kill) = (r.start, r.kill);
+            profile.book(secs(from), secs(kill), -n)?;
+            let until = time(profile.free_until(secs(from), n));
+            let new_kill = until.min(job.deadline).min(start + job.estimate).max(kill);
+            profile.book(secs(from), secs(new_kill), n)?;
             let r = &mut self.recs[i];
             r.kill = new_kill;
-            r.overbooked = new_kill - s < job.estimate;
-        }
-        for &i in renegotiate.iter() {
-            self.recs[i].state = JobState::Disabled;
+            r.overbooked = new_kill - start < job.estimate;
+            if running {
+                r.end_time = start + job.runtime.min(job.estimate).min(new_kill - start);
+            }
         }
         Ok(())
     }
 
     fn heuristic_profile(&self, now: Time, exclude: usize) -> Result<Profile> {
-        let mut p = self.base_profile(now)?;
+        let mut p = self.base_profile(now, exclude)?;
         for (i, r) in self.recs[..self.arrived].iter().enumerate() {
             if r.state == JobState::Planned && i != exclude {
                 p.book(secs(r.start), secs(r.kill), self.jobs[i].nodes as i64)?;
@@ -862,7 +893,7 @@ impl<'a> Sim<'a> {
     /// planned job inside `[e, d]` with a positive allotment, full-length unless overbooked;
     /// non-overlapping node timelines (comprehensive) or a free-node profile that never goes
     /// negative (heuristic).
-    fn check(&self, now: Time) -> Result<()> {
+    fn check(&mut self, now: Time) -> Result<()> {
         let arrived = self.arrived;
         let fail = |reason: String| Err(OverbookError::Invariant { time: now, reason });
         let mut owned = vec![None; self.up.len()];
@@ -880,6 +911,19 @@ impl<'a> Sim<'a> {
             }
             if !r.overbooked && r.kill - r.start < job.estimate {
                 return fail(format!("job {i} is not overbooked but gets less than x"));
+            }
+            if r.start > self.promised[i] {
+                return fail(format!(
+                    "job {i} moved from its planned start {} to {}",
+                    self.promised[i], r.start
+                ));
+            }
+            let cut = r.kill < (r.start + job.estimate).min(job.deadline);
+            if running && cut && !self.failure_seen && !self.kill_needed(i, now)? {
+                return fail(format!(
+                    "running job {i} is to be killed at {} although no planned job needs its nodes then",
+                    r.kill
+                ));
             }
             if running {
                 if r.end_time > r.kill || r.start > now || r.nodes.len() != job.nodes {
@@ -916,6 +960,11 @@ impl<'a> Sim<'a> {
                 owned[nd]
             ));
         }
+        for i in 0..arrived {
+            if matches!(self.recs[i].state, JobState::Planned | JobState::Running) {
+                self.promised[i] = self.recs[i].start;
+            }
+        }
         if self.comprehensive() {
             for nd in 0..self.plan.nodes() {
                 for w in self.plan.timeline(nd).windows(2) {
@@ -931,6 +980,24 @@ impl<'a> Sim<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Invariant checks: true when running job `i`'s kill time (short of x and of its deadline)
+    /// is the start of another planned job on its nodes (comprehensive) or a time from which
+    /// the other accepted jobs leave fewer than its `n` nodes free (heuristic).
+    fn kill_needed(&self, i: usize, now: Time) -> Result<bool> {
+        let r = &self.recs[i];
+        if self.comprehensive() {
+            return Ok(r.nodes.iter().any(|&nd| {
+                self.plan
+                    .timeline(nd)
+                    .iter()
+                    .any(|o| o.job != i && o.start == r.kill)
+            }));
+        }
+        let p = self.heuristic_profile(now, i)?;
+        let n = self.jobs[i].nodes as i64;
+        Ok(time(p.free_until(secs(r.kill), n)) == r.kill)
     }
 
     fn result(&self, latencies_ns: Vec<u64>) -> BatteryResult {

@@ -58,29 +58,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("libra-plus b0.5 wc -40%", Policy::LibraPlus, |s| {
             s.beta = 0.5;
             s.qos.inaccuracy_pct = -40.0;
-            s.control.rate_mode = RateMode::WorkConserving;
+            s.control = s.control.with_rate_mode(RateMode::WorkConserving);
         }),
         ("libra wc -80%", Policy::Libra, |s| {
             s.qos.inaccuracy_pct = -80.0;
-            s.control.rate_mode = RateMode::WorkConserving;
+            s.control = s.control.with_rate_mode(RateMode::WorkConserving);
         }),
         ("libra-plus capped -40% full", Policy::LibraPlus, |s| {
             s.qos.inaccuracy_pct = -40.0;
         }),
         ("libra-plus capped -40% keep", Policy::LibraPlus, |s| {
             s.qos.inaccuracy_pct = -40.0;
-            s.control.overrun = OverrunPolicy::KeepLastShare;
+            s.control = s.control.with_overrun(OverrunPolicy::KeepLastShare);
         }),
         ("libra-plus capped -40% leftover", Policy::LibraPlus, |s| {
             s.qos.inaccuracy_pct = -40.0;
-            s.control.overrun = OverrunPolicy::LeftoverOnly;
+            s.control = s.control.with_overrun(OverrunPolicy::LeftoverOnly);
         }),
         (
             "libra-plus resfree-only remaining",
             Policy::LibraPlus,
             |s| {
-                s.admission.deadline_test = DeadlineTest::ResFreeOnly;
-                s.admission.commit = CommitMode::RemainingEstimate;
+                s.admission = s
+                    .admission
+                    .with_deadline_test(DeadlineTest::ResFreeOnly)
+                    .with_commit(CommitMode::RemainingEstimate);
             },
         ),
     ];

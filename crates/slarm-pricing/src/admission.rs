@@ -61,16 +61,42 @@ pub enum DeadlineTest {
     ResFreeOnly,
 }
 
-/// Options of Algorithm 1.
+/// Options of Algorithm 1, built by [`AdmissionConfig::new`] or [`Default`] and changed with
+/// the `with_*` methods (also validated when deserialized).
+///
+/// ```
+/// use slarm_pricing::admission::{AdmissionConfig, DeadlineTest};
+/// use slarm_pricing::node::CommitMode;
+///
+/// let cfg = AdmissionConfig::default().with_commit(CommitMode::RemainingEstimate);
+/// assert_eq!(cfg.reference_rating(), 168.0);
+/// assert!(cfg.with_reference_rating(f64::NAN).is_err());
+/// assert!(AdmissionConfig::new(CommitMode::Windowed, DeadlineTest::ResFreeOnly, -1.0).is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "AdmissionConfigRaw"))]
 pub struct AdmissionConfig {
-    /// What counts as committed in RESFree.
-    pub commit: CommitMode,
-    /// Line-10 test.
-    pub deadline_test: DeadlineTest,
-    /// The rating RE refers to (168 in the evaluation).
-    pub reference_rating: f64,
+    pub(crate) commit: CommitMode,
+    pub(crate) deadline_test: DeadlineTest,
+    pub(crate) reference_rating: f64,
+}
+
+/// The unvalidated fields of [`AdmissionConfig`], for deserialization.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct AdmissionConfigRaw {
+    commit: CommitMode,
+    deadline_test: DeadlineTest,
+    reference_rating: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<AdmissionConfigRaw> for AdmissionConfig {
+    type Error = crate::error::PricingError;
+    fn try_from(r: AdmissionConfigRaw) -> Result<Self> {
+        Self::new(r.commit, r.deadline_test, r.reference_rating)
+    }
 }
 
 impl Default for AdmissionConfig {
@@ -84,7 +110,55 @@ impl Default for AdmissionConfig {
 }
 
 impl AdmissionConfig {
-    /// Checks the reference rating (finite, > 0).
+    /// Validated options: the reference rating must be finite and > 0.
+    pub fn new(
+        commit: CommitMode,
+        deadline_test: DeadlineTest,
+        reference_rating: f64,
+    ) -> Result<Self> {
+        crate::error::positive("reference rating", reference_rating)?;
+        Ok(Self {
+            commit,
+            deadline_test,
+            reference_rating,
+        })
+    }
+
+    /// What counts as committed in RESFree.
+    pub fn commit(&self) -> CommitMode {
+        self.commit
+    }
+
+    /// The line-10 test.
+    pub fn deadline_test(&self) -> DeadlineTest {
+        self.deadline_test
+    }
+
+    /// The rating RE refers to (168 in the evaluation).
+    pub fn reference_rating(&self) -> f64 {
+        self.reference_rating
+    }
+
+    /// The same options with another commit mode.
+    pub fn with_commit(self, commit: CommitMode) -> Self {
+        Self { commit, ..self }
+    }
+
+    /// The same options with another line-10 test.
+    pub fn with_deadline_test(self, deadline_test: DeadlineTest) -> Self {
+        Self {
+            deadline_test,
+            ..self
+        }
+    }
+
+    /// The same options with another reference rating (validated).
+    pub fn with_reference_rating(self, reference_rating: f64) -> Result<Self> {
+        Self::new(self.commit, self.deadline_test, reference_rating)
+    }
+
+    /// Checks the reference rating (finite, > 0); always true of a value built by this
+    /// crate's constructors.
     pub fn validate(&self) -> Result<()> {
         crate::error::positive("reference rating", self.reference_rating).map(|_| ())
     }

@@ -38,16 +38,41 @@ pub enum OverrunPolicy {
     LeftoverOnly,
 }
 
-/// Job-control settings of every node.
+/// Job-control settings of every node, built by [`JobControl::new`] or [`Default`] and
+/// changed with the `with_*` methods (also validated when deserialized).
+///
+/// ```
+/// use slarm_pricing::node::{JobControl, OverrunPolicy, RateMode};
+///
+/// let jc = JobControl::default().with_rate_mode(RateMode::WorkConserving);
+/// assert_eq!(jc.control_interval(), 60.0);
+/// assert!(jc.with_control_interval(0.0).is_err());
+/// assert!(JobControl::new(RateMode::Capped, OverrunPolicy::FullDemand, f64::NAN).is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "JobControlRaw"))]
 pub struct JobControl {
-    /// Rate model.
-    pub rate_mode: RateMode,
-    /// Overrun policy.
-    pub overrun: OverrunPolicy,
-    /// CONTROL_INTERVAL in seconds (default 60 s; the paper says only "periodically").
-    pub control_interval: f64,
+    pub(crate) rate_mode: RateMode,
+    pub(crate) overrun: OverrunPolicy,
+    pub(crate) control_interval: f64,
+}
+
+/// The unvalidated fields of [`JobControl`], for deserialization.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct JobControlRaw {
+    rate_mode: RateMode,
+    overrun: OverrunPolicy,
+    control_interval: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<JobControlRaw> for JobControl {
+    type Error = crate::error::PricingError;
+    fn try_from(r: JobControlRaw) -> Result<Self> {
+        Self::new(r.rate_mode, r.overrun, r.control_interval)
+    }
 }
 
 impl Default for JobControl {
@@ -61,7 +86,48 @@ impl Default for JobControl {
 }
 
 impl JobControl {
-    /// Validates the control interval (> 0, finite).
+    /// Validated settings: the control interval must be finite and > 0.
+    pub fn new(rate_mode: RateMode, overrun: OverrunPolicy, control_interval: f64) -> Result<Self> {
+        positive("control interval", control_interval)?;
+        Ok(Self {
+            rate_mode,
+            overrun,
+            control_interval,
+        })
+    }
+
+    /// The rate model.
+    pub fn rate_mode(&self) -> RateMode {
+        self.rate_mode
+    }
+
+    /// The overrun policy.
+    pub fn overrun(&self) -> OverrunPolicy {
+        self.overrun
+    }
+
+    /// CONTROL_INTERVAL in seconds (default 60 s; the paper says only "periodically").
+    pub fn control_interval(&self) -> f64 {
+        self.control_interval
+    }
+
+    /// The same settings with another rate model.
+    pub fn with_rate_mode(self, rate_mode: RateMode) -> Self {
+        Self { rate_mode, ..self }
+    }
+
+    /// The same settings with another overrun policy.
+    pub fn with_overrun(self, overrun: OverrunPolicy) -> Self {
+        Self { overrun, ..self }
+    }
+
+    /// The same settings with another control interval (validated).
+    pub fn with_control_interval(self, control_interval: f64) -> Result<Self> {
+        Self::new(self.rate_mode, self.overrun, control_interval)
+    }
+
+    /// Validates the control interval (> 0, finite); always true of a value built by this
+    /// crate's constructors.
     pub fn validate(&self) -> Result<()> {
         positive("control interval", self.control_interval).map(|_| ())
     }

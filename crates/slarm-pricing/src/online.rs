@@ -390,6 +390,25 @@ mod tests {
     }
 
     #[test]
+    fn libra_quote_is_static_and_changes_nothing() {
+        // Libra: C = gamma RE + delta RE / D = 20 + 20/100, whatever the load.
+        let cfg = TimeSharedConfig::homogeneous(1, 168.0).unwrap();
+        let c = Cluster::new(&cfg, LibraStatic::new(1.0, 1.0).unwrap()).unwrap();
+        let before = c.clone();
+        let q = c
+            .quote(&job(0, 0.0, 20.0, 1, 100.0, 20.0, 20.0), 0.0)
+            .unwrap();
+        assert_eq!(q.reason(), Some(RejectReason::CannotMeetBudget));
+        assert!((q.price().unwrap() - 20.2).abs() < 1e-12);
+        let q = c
+            .quote(&job(0, 0.0, 20.0, 1, 100.0, 21.0, 20.0), 0.0)
+            .unwrap();
+        assert!(q.accepted());
+        assert!((q.price().unwrap() - 20.2).abs() < 1e-12);
+        assert_eq!(c, before, "a quote changes no state");
+    }
+
+    #[test]
     fn quote_prices_a_budget_rejection() {
         let cfg = TimeSharedConfig::homogeneous(1, 168.0).unwrap();
         let mut c = Cluster::new(&cfg, LibraPlusDollar::new(1.0, 1.0, 1.0).unwrap()).unwrap();

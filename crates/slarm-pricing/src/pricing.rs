@@ -114,16 +114,32 @@ impl<T: PricingPolicy + ?Sized> PricingPolicy for Box<T> {
     }
 }
 
-/// Libra+$ dynamic pricing (eqs. 3-6).
+/// Libra+$ dynamic pricing (eqs. 3-6). Built only by [`LibraPlusDollar::new`] (also when
+/// deserialized), so α, β and PBase are always valid.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "LibraPlusDollarRaw"))]
 pub struct LibraPlusDollar {
-    /// α: weight of the static component.
-    pub alpha: f64,
-    /// β: weight of the dynamic (utilisation) component.
-    pub beta: f64,
-    /// PBase: base rate per processor-second.
-    pub pbase: f64,
+    alpha: f64,
+    beta: f64,
+    pbase: f64,
+}
+
+/// The unvalidated fields of [`LibraPlusDollar`], for deserialization.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct LibraPlusDollarRaw {
+    alpha: f64,
+    beta: f64,
+    pbase: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<LibraPlusDollarRaw> for LibraPlusDollar {
+    type Error = PricingError;
+    fn try_from(r: LibraPlusDollarRaw) -> Result<Self> {
+        Self::new(r.alpha, r.beta, r.pbase)
+    }
 }
 
 /// One priced resource of the multi-resource form: how many units the job uses, the base
@@ -157,6 +173,21 @@ impl LibraPlusDollar {
         Ok(Self { alpha, beta, pbase })
     }
 
+    /// α: weight of the static component.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// β: weight of the dynamic (utilisation) component.
+    pub fn beta(&self) -> f64 {
+        self.beta
+    }
+
+    /// PBase: base rate per processor-second.
+    pub fn pbase(&self) -> f64 {
+        self.pbase
+    }
+
     /// The pricing rate P_ij per unit of a resource with base rate `pbase` (eq. 3).
     pub fn rate(&self, pbase: f64, window: &ResourceWindow) -> Result<f64> {
         Ok(self.alpha * pbase + self.beta * utilization_rate(pbase, window)?)
@@ -182,14 +213,30 @@ impl PricingPolicy for LibraPlusDollar {
     }
 }
 
-/// Libra's static pricing `γ·RE + δ·RE/D` (the Libra baseline of §VII.B).
+/// Libra's static pricing `γ·RE + δ·RE/D` (the Libra baseline of §VII.B). Built only by
+/// [`LibraStatic::new`] (also when deserialized).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "LibraStaticRaw"))]
 pub struct LibraStatic {
-    /// γ: price per second of estimate.
-    pub gamma: f64,
-    /// δ: weight of the deadline term.
-    pub delta: f64,
+    gamma: f64,
+    delta: f64,
+}
+
+/// The unvalidated fields of [`LibraStatic`], for deserialization.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct LibraStaticRaw {
+    gamma: f64,
+    delta: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<LibraStaticRaw> for LibraStatic {
+    type Error = PricingError;
+    fn try_from(r: LibraStaticRaw) -> Result<Self> {
+        Self::new(r.gamma, r.delta)
+    }
 }
 
 impl LibraStatic {
@@ -198,6 +245,16 @@ impl LibraStatic {
         non_negative("gamma", gamma)?;
         non_negative("delta", delta)?;
         Ok(Self { gamma, delta })
+    }
+
+    /// γ: price per second of estimate.
+    pub fn gamma(&self) -> f64 {
+        self.gamma
+    }
+
+    /// δ: weight of the deadline term.
+    pub fn delta(&self) -> f64 {
+        self.delta
     }
 }
 
@@ -212,12 +269,28 @@ impl PricingPolicy for LibraStatic {
     }
 }
 
-/// Fixed rate `RE · PBase` (the backfilling baselines of §VII.B).
+/// Fixed rate `RE · PBase` (the backfilling baselines of §VII.B). Built only by
+/// [`FixedRate::new`] (also when deserialized).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "FixedRateRaw"))]
 pub struct FixedRate {
-    /// PBase per processor-second.
-    pub pbase: f64,
+    pbase: f64,
+}
+
+/// The unvalidated field of [`FixedRate`], for deserialization.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct FixedRateRaw {
+    pbase: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<FixedRateRaw> for FixedRate {
+    type Error = PricingError;
+    fn try_from(r: FixedRateRaw) -> Result<Self> {
+        Self::new(r.pbase)
+    }
 }
 
 impl FixedRate {
@@ -225,6 +298,11 @@ impl FixedRate {
     pub fn new(pbase: f64) -> Result<Self> {
         positive("PBase", pbase)?;
         Ok(Self { pbase })
+    }
+
+    /// PBase per processor-second.
+    pub fn pbase(&self) -> f64 {
+        self.pbase
     }
 }
 
@@ -274,6 +352,36 @@ mod tests {
         assert!(LibraPlusDollar::new(1.0, f64::NAN, 1.0).is_err());
         assert!(LibraStatic::new(-1.0, 0.0).is_err());
         assert!(FixedRate::new(0.0).is_err());
+    }
+
+    #[test]
+    fn deserialization_validates() {
+        let p = LibraPlusDollar::new(1.0, 0.1, 2.0).unwrap();
+        let text = serde_json::to_string(&p).unwrap();
+        assert_eq!(text, r#"{"alpha":1.0,"beta":0.1,"pbase":2.0}"#);
+        assert_eq!(serde_json::from_str::<LibraPlusDollar>(&text).unwrap(), p);
+        assert!(serde_json::from_str::<LibraPlusDollar>(
+            r#"{"alpha":-1.0,"beta":0.1,"pbase":2.0}"#
+        )
+        .is_err());
+        assert!(serde_json::from_str::<LibraStatic>(r#"{"gamma":1.0,"delta":-2.0}"#).is_err());
+        assert!(serde_json::from_str::<FixedRate>(r#"{"pbase":0.0}"#).is_err());
+        let cfg = crate::admission::AdmissionConfig::default();
+        let text = serde_json::to_string(&cfg).unwrap();
+        assert_eq!(
+            serde_json::from_str::<crate::admission::AdmissionConfig>(&text).unwrap(),
+            cfg
+        );
+        let bad = text.replace("168.0", "-168.0");
+        assert!(serde_json::from_str::<crate::admission::AdmissionConfig>(&bad).is_err());
+        let jc = crate::node::JobControl::default();
+        let text = serde_json::to_string(&jc).unwrap();
+        assert_eq!(
+            serde_json::from_str::<crate::node::JobControl>(&text).unwrap(),
+            jc
+        );
+        let bad = text.replace("60.0", "0.0");
+        assert!(serde_json::from_str::<crate::node::JobControl>(&bad).is_err());
     }
 
     #[test]

@@ -192,10 +192,7 @@ impl BaseWorkload {
 /// Simulates already-synthesised `jobs` under `policy`.
 pub fn run_jobs(jobs: &[Job], policy: Policy, s: &Settings) -> Result<Vec<Outcome>> {
     let mut cfg = TimeSharedConfig::homogeneous(s.nodes, s.rating)?;
-    cfg.admission = AdmissionConfig {
-        reference_rating: s.rating,
-        ..s.admission
-    };
+    cfg.admission = s.admission.with_reference_rating(s.rating)?;
     cfg.control = s.control;
     // Validate every pricing parameter whichever policy runs.
     let plus = LibraPlusDollar::new(s.alpha, s.beta, s.qos.pbase)?;

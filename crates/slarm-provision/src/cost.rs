@@ -161,7 +161,7 @@ impl Cost {
             });
         }
         for (i, (&t, &v)) in times.iter().zip(&values).enumerate() {
-            check_sample(t, v, (i > 0).then(|| times[i - 1]))?;
+            check_sample(t, v, (i > 0).then(|| (times[i - 1], values[i - 1])))?;
         }
         Ok(if linear {
             Cost::Linear { times, values }
@@ -203,7 +203,8 @@ impl Cost {
             }
             let parse = |f: &str| f.parse::<f64>().map_err(|e| bad(format!("{f:?}: {e}")));
             let (t, v) = (parse(fields[0])?, parse(fields[1])?);
-            check_sample(t, v, times.last().copied()).map_err(|e| bad(e.to_string()))?;
+            check_sample(t, v, times.last().copied().zip(values.last().copied()))
+                .map_err(|e| bad(e.to_string()))?;
             times.push(t);
             values.push(v);
         }
@@ -218,7 +219,14 @@ impl Cost {
 }
 
 /// One sample `(t, c)` of a series: finite, `c >= 0`, `t` after the previous knot.
-fn check_sample(t: f64, v: f64, prev: Option<f64>) -> Result<()> {
+/// Largest magnitude of a time or cost of a cost series.
+const MAX_SERIES_MAGNITUDE: f64 = 1e150;
+
+/// Checks one sample `(t, v)` of a series after the sample `prev` (time, cost): finite, a
+/// non-negative cost, increasing times; magnitudes of at most 1e150 and a finite slope from
+/// `prev`, which keep every interpolated value and integral finite (a cost of 1e308 was once
+/// interpolated to minus infinity).
+fn check_sample(t: f64, v: f64, prev: Option<(f64, f64)>) -> Result<()> {
     if !t.is_finite() {
         return Err(ProvisionError::NonFinite {
             what: "cost time",
@@ -234,11 +242,25 @@ fn check_sample(t: f64, v: f64, prev: Option<f64>) -> Result<()> {
     if v < 0.0 {
         return Err(ProvisionError::NegativeCost { value: v, at: t });
     }
-    if prev.is_some_and(|p| t <= p) {
+    if prev.is_some_and(|(p, _)| t <= p) {
         return Err(ProvisionError::invalid(
             "cost time",
             t,
             "times must be strictly increasing",
+        ));
+    }
+    if t.abs() > MAX_SERIES_MAGNITUDE || v > MAX_SERIES_MAGNITUDE {
+        return Err(ProvisionError::invalid(
+            "cost sample",
+            if v > MAX_SERIES_MAGNITUDE { v } else { t },
+            "times and costs must not exceed 1e150 in magnitude",
+        ));
+    }
+    if prev.is_some_and(|(pt, pv)| !((v - pv) / (t - pt)).is_finite()) {
+        return Err(ProvisionError::invalid(
+            "cost time",
+            t,
+            "too close to the previous time for the change of cost",
         ));
     }
     Ok(())

@@ -521,6 +521,8 @@ pub fn simulate(
     discipline: &Discipline,
     cfg: &SimConfig,
 ) -> Result<SimResult> {
+    // Zero replications would pool nothing and report every SLA as met.
+    cfg.validate()?;
     let reps: Vec<Replication> = (0..cfg.replications)
         .map(|r| run_replication(classes, mu, m, discipline, cfg, r, 0))
         .collect::<Result<_>>()?;
@@ -629,6 +631,15 @@ mod tests {
         let two = [class(1.0, 3.0, 0.9), class(1.0, 3.0, 0.9)];
         let hol = Discipline::Hol { order: vec![0, 0] };
         assert!(simulate(&two, 1.0, 5, &hol, &cfg).is_err());
+        // Zero replications pool nothing: an error, not an SLA reported as met.
+        let none = SimConfig {
+            replications: 0,
+            ..cfg
+        };
+        assert!(matches!(
+            simulate(&c, 1.0, 5, &Discipline::Fcfs, &none),
+            Err(QueueError::InvalidConfig(_))
+        ));
     }
 
     #[test]

@@ -374,11 +374,13 @@ pub fn reproduce(
     if opts.shard.is_none() {
         write_index(experiments, &opts.out)?;
     }
-    finish(&opts.out, opts.shard, papers, start)
+    finish(&opts.out, &opts.out, opts.shard, papers, start)
 }
 
-/// Writes `DIR/timings.json` and returns the summary of a run or merge.
+/// Writes `timings.json` into `dir` and returns the summary of a run or merge into `out`
+/// (`dir` is `out`, or the folder a merge builds before it becomes `out`).
 fn finish(
+    dir: &Path,
     out: &Path,
     shard: Option<Shard>,
     papers: Vec<PaperSummary>,
@@ -391,7 +393,7 @@ fn finish(
         wall_seconds: start.elapsed().as_secs_f64(),
         cpu_seconds: process_cpu_seconds(),
     };
-    write_atomic(&out.join(TIMINGS), &to_json_bytes(&summary))?;
+    write_atomic(&dir.join(TIMINGS), &to_json_bytes(&summary))?;
     Ok(summary)
 }
 
@@ -431,19 +433,103 @@ fn assemble(
 
 /// Joins shard folders into `out`: copies every cell, checks the shards agree and cover every
 /// cell, then writes exactly the files one unsharded run would (and the union of the shards'
-/// cell timings). Earlier results of the merged papers in `out` are cleared first.
+/// cell timings). Earlier results of the merged papers in `out` are cleared first; other
+/// files of `out` stay.
+///
+/// The merged folder is built beside `out` (a copy of `out`, its files hard-linked where the
+/// file system allows) and renamed to `out` only when complete: a merge that fails leaves
+/// `out` as it was and no partial folder.
 pub fn merge(
     experiments: &[&dyn Experiment],
     out: &Path,
     shard_dirs: &[PathBuf],
 ) -> Result<RunSummary, ReproError> {
-    let start = Instant::now();
     if shard_dirs.is_empty() {
         return Err(ReproError::BadRequest(
             "merge needs at least one shard folder".into(),
         ));
     }
-    ensure_dir(out)?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    ensure_dir(parent)?;
+    let staging = tempfile::Builder::new()
+        .prefix(".merge-")
+        .tempdir_in(parent)
+        .map_err(|source| ReproError::Io {
+            path: parent.to_path_buf(),
+            source,
+        })?;
+    if out.exists() {
+        copy_tree(out, staging.path())?;
+    }
+    let summary = merge_into(experiments, staging.path(), out, shard_dirs)?;
+    replace_dir(staging, out)?;
+    Ok(summary)
+}
+
+/// Copies the folder tree `from` into the existing folder `to`, hard-linking files where
+/// possible (the writers replace files by renaming, so a link never changes `from`).
+fn copy_tree(from: &Path, to: &Path) -> Result<(), ReproError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ReproError::Io { path, source }
+    };
+    for entry in std::fs::read_dir(from).map_err(io(from))? {
+        let entry = entry.map_err(io(from))?;
+        let src = entry.path();
+        let dst = to.join(entry.file_name());
+        if src.is_dir() {
+            std::fs::create_dir(&dst).map_err(io(&dst))?;
+            copy_tree(&src, &dst)?;
+        } else if std::fs::hard_link(&src, &dst).is_err() {
+            std::fs::copy(&src, &dst).map_err(io(&src))?;
+        }
+    }
+    Ok(())
+}
+
+/// Puts the complete folder `staging` in the place of `out`: the old `out` is moved aside
+/// (and removed once the new one is in place, or moved back when the rename fails).
+fn replace_dir(staging: tempfile::TempDir, out: &Path) -> Result<(), ReproError> {
+    let io = |source| ReproError::Io {
+        path: out.to_path_buf(),
+        source,
+    };
+    let parent = staging
+        .path()
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let aside = if out.exists() {
+        let trash = tempfile::Builder::new()
+            .prefix(".merge-old-")
+            .tempdir_in(&parent)
+            .map_err(io)?;
+        std::fs::rename(out, trash.path().join("old")).map_err(io)?;
+        Some(trash)
+    } else {
+        None
+    };
+    let staged = staging.keep();
+    if let Err(e) = std::fs::rename(&staged, out) {
+        let _ = std::fs::remove_dir_all(&staged);
+        if let Some(trash) = &aside {
+            let _ = std::fs::rename(trash.path().join("old"), out);
+        }
+        return Err(io(e));
+    }
+    Ok(())
+}
+
+/// The body of [`merge`]: writes the merged files into `dir`, the folder that becomes `out`.
+fn merge_into(
+    experiments: &[&dyn Experiment],
+    dir: &Path,
+    out: &Path,
+    shard_dirs: &[PathBuf],
+) -> Result<RunSummary, ReproError> {
+    let start = Instant::now();
     let mut papers = Vec::new();
     for &exp in experiments {
         let paper = exp.paper();
@@ -466,7 +552,7 @@ pub fn merge(
             }
         }
         let Some(config) = config else { continue };
-        // Read every cell before touching `out`, which may itself be one of the shards.
+        // `out` may itself be one of the shards: it is only read until the final rename.
         let mut cells = Vec::with_capacity(config.cells.len());
         let mut timings = PaperTimings::default();
         let shard_timings: Vec<PaperTimings> = shard_dirs
@@ -494,16 +580,16 @@ pub fn merge(
             }
             cells.push((id, bytes));
         }
-        clear_outputs(&out.join(paper), true, true)?;
+        clear_outputs(&dir.join(paper), true, true)?;
         for (id, bytes) in &cells {
-            write_atomic(&cell_path(out, paper, id), bytes)?;
+            write_atomic(&cell_path(dir, paper, id), bytes)?;
         }
         write_atomic(
-            &out.join(paper).join("config.json"),
+            &dir.join(paper).join("config.json"),
             &to_json_bytes(&config),
         )?;
-        timings.save(out, paper)?;
-        let (verdicts, unexplained) = assemble(exp, &config, out)?;
+        timings.save(dir, paper)?;
+        let (verdicts, unexplained) = assemble(exp, &config, dir)?;
         papers.push(PaperSummary {
             paper: paper.to_string(),
             cells: config.cells.len(),
@@ -520,6 +606,6 @@ pub fn merge(
             "no shard folder holds any paper's results".into(),
         ));
     }
-    write_index(experiments, out)?;
-    finish(out, None, papers, start)
+    write_index(experiments, dir)?;
+    finish(dir, out, None, papers, start)
 }

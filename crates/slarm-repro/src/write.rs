@@ -5,7 +5,7 @@ use std::path::Path;
 use serde_json::json;
 use slarm_report::{Experiment, PaperReport, Table};
 
-use crate::fsutil::{read, to_json_bytes, write_atomic};
+use crate::fsutil::{list_dir, read, to_json_bytes, write_atomic};
 use crate::html::{index_html, summary_markdown};
 use crate::run::{is_safe_id, PaperConfig};
 use crate::svg::render_svg;
@@ -103,13 +103,33 @@ pub(crate) fn write_paper(
     write_atomic(&dir.join("run.json"), &to_json_bytes(&run))
 }
 
-/// Writes `DIR/index.html` and `DIR/summary.md` listing every paper (in registry order) with a
-/// report in `out`.
+/// Writes `DIR/index.html` and `DIR/summary.md` listing every paper with a report in `out`,
+/// not only those of `experiments`: a run of one paper into an existing report keeps the
+/// others. Order: the papers of [`crate::papers::PAPERS`] in report order, then the other
+/// experiments in their order, then any other paper folder by name.
 pub(crate) fn write_index(experiments: &[&dyn Experiment], out: &Path) -> Result<(), ReproError> {
+    let mut papers: Vec<String> = crate::papers::PAPERS
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    for exp in experiments {
+        if !papers.iter().any(|p| p == exp.paper()) {
+            papers.push(exp.paper().to_string());
+        }
+    }
+    for dir in list_dir(out)? {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if dir.join("config.json").is_file() && !papers.contains(&name) {
+            papers.push(name);
+        }
+    }
     let mut reports = Vec::new();
     let mut configs = Vec::new();
-    for exp in experiments {
-        let path = out.join(exp.paper()).join("report.json");
+    for paper in &papers {
+        let path = out.join(paper).join("report.json");
         if !path.exists() {
             continue;
         }
@@ -118,7 +138,7 @@ pub(crate) fn write_index(experiments: &[&dyn Experiment], out: &Path) -> Result
             path: path.clone(),
             message: e.to_string(),
         })?;
-        let cpath = out.join(exp.paper()).join("config.json");
+        let cpath = out.join(paper).join("config.json");
         let c: PaperConfig =
             serde_json::from_slice(&read(&cpath)?).map_err(|e| ReproError::Malformed {
                 path: cpath.clone(),

@@ -192,6 +192,99 @@ fn sharded_and_merged_equals_one_run_byte_for_byte() {
     assert!(e.to_string().contains("no shard holds cell"), "{e}");
 }
 
+/// Names of the entries of `dir`, sorted.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A merge is built beside its output folder and renamed into place only when complete: a
+/// failing merge leaves neither a partial folder nor a temporary, and an existing output
+/// folder exactly as it was; a successful one keeps the folder's other files.
+#[test]
+fn a_failed_merge_leaves_no_partial_folder_and_the_old_one_intact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = Pi::new();
+    let shards: Vec<_> = (1..=3)
+        .map(|k| {
+            let d = tmp.path().join(format!("shard{k}"));
+            reproduce(&[&exp], &opts(&d, shard(k), false)).unwrap();
+            d
+        })
+        .collect();
+    let before = entries(tmp.path());
+    let fresh = tmp.path().join("fresh");
+    assert!(merge(&[&exp], &fresh, &shards[..2]).is_err());
+    assert!(!fresh.exists(), "a failed merge left a partial folder");
+    assert_eq!(entries(tmp.path()), before, "a temporary folder was left");
+    let kept = tmp.path().join("kept");
+    std::fs::create_dir(&kept).unwrap();
+    std::fs::write(kept.join("notes.txt"), "mine").unwrap();
+    assert!(merge(&[&exp], &kept, &shards[..2]).is_err());
+    assert_eq!(entries(&kept), vec!["notes.txt"]);
+    merge(&[&exp], &kept, &shards).unwrap();
+    assert_eq!(std::fs::read(kept.join("notes.txt")).unwrap(), b"mine");
+    assert!(kept.join("index.html").is_file());
+    let mut after = before.clone();
+    after.push("kept".into());
+    after.sort();
+    assert_eq!(entries(tmp.path()), after, "a temporary folder was left");
+}
+
+/// The fake experiment under another paper's name and title.
+struct Renamed(Pi, &'static str, &'static str);
+
+impl Experiment for Renamed {
+    fn paper(&self) -> &'static str {
+        self.1
+    }
+    fn title(&self) -> &'static str {
+        self.2
+    }
+    fn cells(&self, cfg: &RunConfig) -> Result<Vec<CellSpec>, ExperimentError> {
+        self.0.cells(cfg)
+    }
+    fn run_cell(
+        &self,
+        cfg: &RunConfig,
+        cell: &CellSpec,
+    ) -> Result<serde_json::Value, ExperimentError> {
+        self.0.run_cell(cfg, cell)
+    }
+    fn assemble(
+        &self,
+        cfg: &RunConfig,
+        outputs: &[CellOutput],
+    ) -> Result<PaperReport, ExperimentError> {
+        let mut r = self.0.assemble(cfg, outputs)?;
+        r.paper = self.1.into();
+        r.title = self.2.into();
+        Ok(r)
+    }
+}
+
+/// Reproducing one paper into a folder that holds another paper's report keeps that paper
+/// in index.html and summary.md.
+#[test]
+fn a_run_of_one_paper_keeps_the_other_papers_in_the_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("report");
+    let sung = Renamed(Pi::new(), "sung2006", "Fake renamed");
+    reproduce(&[&sung], &opts(&out, None, false)).unwrap();
+    reproduce(&[&Pi::new()], &opts(&out, None, false)).unwrap();
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    for text in [&index, &summary] {
+        let hu = text.find("Fake: pi").expect("hu2009 listed");
+        let sung = text.find("Fake renamed").expect("sung2006 kept");
+        assert!(hu < sung, "report order: hu2009 before sung2006");
+    }
+}
+
 #[test]
 fn resume_skips_complete_cells_and_refuses_other_configs() {
     let tmp = tempfile::tempdir().unwrap();

@@ -14,7 +14,8 @@ use slarm::grid::workload::{
 };
 use slarm::stats::RngStreams;
 
-use crate::error::{CliError, CliResult};
+use crate::error::{shown, CliError, CliResult};
+use crate::limits;
 use crate::output::{format_num, Output};
 
 /// Arguments of `slarm grid`.
@@ -23,77 +24,107 @@ pub struct GridArgs {
     /// User-defined platform instead of DAS-3 (Table I): a text file with one site per line,
     /// `name processors speed_ghz` (e.g. `VU 170 2.4`); `#` starts a comment, blank lines are
     /// ignored; site ids (--site-map, trace sites) are the line order from 0.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     platform: Option<PathBuf>,
     /// Overprovisioning strategy: none, all, largest, number, dynamic or feedback.
-    #[arg(long, default_value = "none")]
+    #[arg(long, default_value = "none", allow_hyphen_values = true)]
     strategy: String,
     /// Overprovisioning factor kappa >= 1 (target of static and dynamic strategies).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 2.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 2.0)]
     kappa: f64,
     /// Offered BoT load of the initial system as a fraction (0.8) or a percentage ("80%").
-    #[arg(long, default_value = "0.8")]
+    #[arg(long, default_value = "0.8", allow_hyphen_values = true)]
     load: String,
     /// Root seed (the workload depends only on seed, load, bots and background).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     seed: u64,
     /// Number of BoTs.
-    #[arg(long, default_value_t = 1650)]
+    #[arg(long, default_value_t = 1650, allow_hyphen_values = true)]
     bots: usize,
     /// GRM policy: static, dyn-per-task, dyn-per-bot or ect.
-    #[arg(long, default_value = "dyn-per-task")]
+    #[arg(long, default_value = "dyn-per-task", allow_hyphen_values = true)]
     policy: String,
     /// Background load: "synthetic", "none", or a GWF/SWF trace file (plain or gzip).
-    #[arg(long, default_value = "synthetic")]
+    #[arg(long, default_value = "synthetic", allow_hyphen_values = true)]
     background: String,
     /// Utilisation of every site by the synthetic background.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 0.15)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 0.15)]
     background_util: f64,
     /// Processors per synthetic background job (1 = the paper's setting; more = rigid parallel jobs).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     background_procs: u64,
     /// Mapping of trace site ids or names to clusters (site ids of the platform), e.g.
     /// "fs0:0,fs1:4" (default: numeric ids or trailing numbers modulo the number of sites).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     site_map: Option<String>,
     /// Local resource managers: fcfs (the paper's setting) or easy (EASY backfilling).
-    #[arg(long, default_value = "fcfs")]
+    #[arg(long, default_value = "fcfs", allow_hyphen_values = true)]
     lrm: String,
     /// Dynamic strategy: monitoring period, seconds.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 60.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 60.0)]
     period: f64,
     /// Dynamic strategy: high load threshold (acquire above).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 0.70)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 0.70)]
     high: f64,
     /// Dynamic strategy: low load threshold (release below).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 0.60)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 0.60)]
     low: f64,
     /// Dynamic strategy: cloud pool at t = 0: target, lower-bound or one (kappa(0) = 1).
-    #[arg(long, default_value = "target")]
+    #[arg(long, default_value = "target", allow_hyphen_values = true)]
     dynamic_start: String,
     /// Table II runtime spread: stddev (6.1 is the standard deviation, the default) or variance.
-    #[arg(long, default_value = "stddev")]
+    #[arg(long, default_value = "stddev", allow_hyphen_values = true)]
     runtime_spread: String,
     /// Runtimes within a BoT: per-task (the default) or per-bot (one shared runtime).
-    #[arg(long, default_value = "per-task")]
+    #[arg(long, default_value = "per-task", allow_hyphen_values = true)]
     runtime_sharing: String,
     /// Trace time (s) that becomes t = 0 (e.g. 2008-06-01 00:00 for the DAS-3 June trace).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 0.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 0.0)]
     trace_origin: f64,
     /// Feedback controller target makespan (p90), minutes.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 300.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 300.0)]
     target_min: f64,
     /// Feedback controller release threshold, minutes.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 250.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 250.0)]
     release_min: f64,
     /// Cost model: busy-grid-plus-cloud-leases, provisioned-all or busy-only.
-    #[arg(long, default_value = "busy-grid-plus-cloud-leases")]
+    #[arg(
+        long,
+        default_value = "busy-grid-plus-cloud-leases",
+        allow_hyphen_values = true
+    )]
     cost_model: String,
     /// Optional cap of task runtimes: seconds, or "table2" for the cap at which the mean
     /// task runtime is Table II's 7859.7 s (the experiments' setting); default off (the paper
     /// states no cap).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     max_runtime: Option<String>,
+}
+
+/// Most BoTs a run simulates (the paper's runs have 1,650; memory grows with the BoTs).
+const MAX_BOTS: u64 = 100_000;
+/// Shortest monitoring period of the dynamic strategy, seconds (the paper's is 60 s; every
+/// period is one event, so a vanishing one never ends).
+const MIN_PERIOD_S: f64 = 1.0;
+/// Largest time an option takes, seconds (about 31,700 years; trace clocks are far below).
+const MAX_SECONDS: f64 = 1e12;
+/// Most processors of a synthetic background job.
+const MAX_BACKGROUND_PROCS: u64 = 1 << 20;
+
+/// The ranges of `slarm grid`'s numeric options that its model leaves open (docs/cli.md).
+fn check_ranges(args: &GridArgs) -> CliResult<()> {
+    limits::count("--bots", args.bots, 1, MAX_BOTS)?;
+    limits::within("--period", args.period, MIN_PERIOD_S, MAX_SECONDS)?;
+    limits::within("--trace-origin", args.trace_origin, 0.0, MAX_SECONDS)?;
+    limits::above("--target-min", args.target_min, 0.0, MAX_SECONDS / 60.0)?;
+    limits::above("--release-min", args.release_min, 0.0, MAX_SECONDS / 60.0)?;
+    limits::count(
+        "--background-procs",
+        args.background_procs,
+        1,
+        MAX_BACKGROUND_PROCS,
+    )?;
+    Ok(())
 }
 
 /// One of `choices` (`(name, value)` pairs) or exit 2 naming the option.
@@ -104,7 +135,11 @@ fn choose<T: Copy>(option: &str, given: &str, choices: &[(&str, T)]) -> CliResul
         .map(|&(_, v)| v)
         .ok_or_else(|| {
             let names: Vec<&str> = choices.iter().map(|c| c.0).collect();
-            CliError::bad_input(format!("--{option} {given}: expected {}", names.join("|")))
+            CliError::bad_input(format!(
+                "--{option} {}: expected {}",
+                shown(given),
+                names.join("|")
+            ))
         })
 }
 
@@ -112,9 +147,9 @@ fn choose<T: Copy>(option: &str, given: &str, choices: &[(&str, T)]) -> CliResul
 fn parse_site_map(s: &str, n_sites: usize) -> CliResult<SiteMapping> {
     let mut pairs = Vec::new();
     for item in s.split(',').filter(|i| !i.trim().is_empty()) {
-        let (id, idx) = item
-            .split_once(':')
-            .ok_or_else(|| CliError::bad_input(format!("--site-map {item}: expected ID:INDEX")))?;
+        let (id, idx) = item.split_once(':').ok_or_else(|| {
+            CliError::bad_input(format!("--site-map {}: expected ID:INDEX", shown(item)))
+        })?;
         let idx: usize = idx
             .trim()
             .parse()
@@ -122,7 +157,8 @@ fn parse_site_map(s: &str, n_sites: usize) -> CliResult<SiteMapping> {
             .filter(|&i| i < n_sites)
             .ok_or_else(|| {
                 CliError::bad_input(format!(
-                    "--site-map {item}: the cluster index must be 0..{}",
+                    "--site-map {}: the cluster index must be 0..{}",
+                    shown(item),
                     n_sites - 1
                 ))
             })?;
@@ -160,9 +196,12 @@ fn model(args: &GridArgs) -> CliResult<IosupBotModel> {
         }
         Some(x) => {
             let cap = x.trim().parse::<f64>().map_err(|_| {
-                CliError::bad_input(format!("--max-runtime {x}: not a number or table2"))
+                CliError::bad_input(format!(
+                    "--max-runtime {}: not a number or table2",
+                    shown(x)
+                ))
             })?;
-            m.max_runtime_s = Some(cap);
+            m.max_runtime_s = Some(limits::above("--max-runtime", cap, 0.0, MAX_SECONDS)?);
         }
     }
     Ok(m)
@@ -176,7 +215,7 @@ fn parse_load(s: &str) -> CliResult<f64> {
     num.trim()
         .parse::<f64>()
         .map(|x| x * scale)
-        .map_err(|_| CliError::bad_input(format!("--load {s}: not a number")))
+        .map_err(|_| CliError::bad_input(format!("--load {}: not a number", shown(s))))
 }
 
 /// The platform of `--platform FILE` (or DAS-3) and its label; exit 2 naming the file and
@@ -240,6 +279,7 @@ fn background(args: &GridArgs, platform: &Platform) -> CliResult<BackgroundSpec>
 
 /// Runs `slarm grid`.
 pub fn run(args: &GridArgs) -> CliResult<Output> {
+    check_ranges(args)?;
     let strategy = StrategyKind::parse(&args.strategy).ok_or_else(|| {
         CliError::bad_input(format!(
             "--strategy {}: expected none|all|largest|number|dynamic|feedback",

@@ -1,5 +1,6 @@
 //! One module per command; each exposes its clap arguments and `run`.
 
+pub mod check_schedule;
 pub mod grid;
 pub mod libra;
 pub mod overbook;

@@ -11,85 +11,86 @@ use slarm::provision::{
 };
 use slarm::stats::RngStreams;
 
-use crate::error::{CliError, CliResult};
+use crate::error::{num, CliError, CliResult};
+use crate::limits;
 use crate::output::Output;
 
 /// Arguments of `slarm provision`.
 #[derive(Debug, clap::Args)]
 pub struct ProvisionArgs {
     /// Heuristic: h1, h2, h3, h4, h5 or static:K.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     heuristic: String,
     /// Cost function 1..5 (reconstructed from Sung 2006, Fig. 5.4); ignored with --cost-file.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     cost_function: usize,
     /// Lowest cost of the presets (per server and decision interval).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 1.0)]
     cost_lo: f64,
     /// Highest cost of the presets.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 2.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 2.0)]
     cost_hi: f64,
     /// A user cost series: lines `time cost` (time in decision intervals, `#` comments),
     /// integrated exactly.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     cost_file: Option<PathBuf>,
     /// How to read --cost-file: linear (interpolation) or step (piecewise constant).
-    #[arg(long, default_value = "linear")]
+    #[arg(long, default_value = "linear", allow_hyphen_values = true)]
     cost_interp: String,
     /// Evaluation runs.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, allow_hyphen_values = true)]
     runs: usize,
     /// Root seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     seed: u64,
     /// Most servers.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, allow_hyphen_values = true)]
     p_max: usize,
     /// Fewest servers.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     p_min: usize,
     /// SLA confidence as a fraction in (0, 1).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 0.9999)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 0.9999)]
     y: f64,
     /// Submission deadline in decision intervals.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, allow_hyphen_values = true)]
     u: usize,
     /// Completion deadline in decision intervals.
-    #[arg(long, default_value_t = 92)]
+    #[arg(long, default_value_t = 92, allow_hyphen_values = true)]
     d: usize,
     /// Length of a decision interval in seconds.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 900.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 900.0)]
     delta: f64,
     /// Mean service time in seconds.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 1200.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 1200.0)]
     mean_service: f64,
     /// Deployment period r1 in seconds.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 25.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 25.0)]
     r1: f64,
     /// Removal period r2 in seconds.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 30.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 30.0)]
     r2: f64,
     /// Penalty per late job as a multiple of x * c_max (Eq. 4.10).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 1.0)]
     penalty_factor: f64,
     /// Argmin ties: smallest (q) or prefer-current (p).
-    #[arg(long, default_value = "smallest")]
+    #[arg(long, default_value = "smallest", allow_hyphen_values = true)]
     tie_break: String,
     /// Forced branch of H3-H5 when n >= g_s(p_max) (ge, as written) or n > g_s(p_max) (gt).
-    #[arg(long, default_value = "ge")]
+    #[arg(long, default_value = "ge", allow_hyphen_values = true)]
     forced: String,
     /// Next-stage table of H4/H5: same (their own) or literal (H3's L, Eqs. 4.13/4.22).
-    #[arg(long, default_value = "same")]
+    #[arg(long, default_value = "same", allow_hyphen_values = true)]
     next_table: String,
     /// Scale the arrival rate with p_max (base mean 2400/p_max s, Table 5.1).
     #[arg(long)]
     scale_arrivals: bool,
     /// Monte Carlo sizes of the tables: standard, paper or quick (docs/decisions.md).
-    #[arg(long, default_value = "standard")]
+    #[arg(long, default_value = "standard", allow_hyphen_values = true)]
     tables: String,
     /// Write the tables used (g, and for H3-H5 also k and L, L', L'' with their argmins) as
     /// JSON to this file.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     tables_out: Option<PathBuf>,
 }
 
@@ -189,13 +190,94 @@ fn tables(
     Ok((Arc::new(g), None))
 }
 
+/// Longest decision interval and mean service time, seconds (a week; the thesis: 900 and 1200).
+const MAX_SECONDS: f64 = 604_800.0;
+/// Shortest decision interval and mean service time, seconds.
+const MIN_SECONDS: f64 = 1e-3;
+/// Most decision points `d` (the thesis: 92).
+const MAX_DECISIONS: u64 = 10_000;
+/// Most evaluation runs.
+const MAX_RUNS: u64 = 10_000_000;
+/// Most simulated decision epochs of the evaluation (`--runs` x `--d`).
+const MAX_EPOCHS: f64 = 1e9;
+/// Most job counts a table covers: the binary-search limit `gamma = p_max d / x` (Eq. 4.6).
+const MAX_GAMMA: f64 = 1e6;
+/// Most (decision point, servers, jobs, choice) evaluations of the cost tables, `d (J + 1)^2
+/// (gamma + 1)`: the thesis's largest case (p_max = 30, scalability test) needs 1.7e8.
+const MAX_TABLE_WORK: f64 = 2.5e8;
+
+/// The ranges of `slarm provision`'s options and the size of the tables they ask for,
+/// checked before any table is built.
+fn check_work(args: &ProvisionArgs, params: &Params, kind: PolicyKind) -> CliResult<()> {
+    limits::within("--delta", args.delta, MIN_SECONDS, MAX_SECONDS)?;
+    limits::within(
+        "--mean-service",
+        args.mean_service,
+        MIN_SECONDS,
+        MAX_SECONDS,
+    )?;
+    limits::count("--d", args.d, 2, MAX_DECISIONS)?;
+    limits::count("--runs", args.runs, 1, MAX_RUNS)?;
+    let epochs = args.runs as f64 * args.d as f64;
+    limits::work(
+        "simulated decision epochs",
+        epochs,
+        MAX_EPOCHS,
+        &format!("--runs {} x --d {}", args.runs, args.d),
+    )?;
+    let gamma = params.p_max as f64 * params.d as f64 / params.x_units();
+    limits::work(
+        "job counts per table row",
+        gamma,
+        MAX_GAMMA,
+        &format!(
+            "gamma = p_max d / x of Sung 2006, Eq. 4.6, with --p-max {}, --d {} and x = --mean-service / --delta = {}",
+            params.p_max,
+            params.d,
+            num(params.x_units())
+        ),
+    )?;
+    if !matches!(kind, PolicyKind::Static(_)) {
+        let counts = params.n_counts() as f64;
+        let table = params.d as f64 * counts * counts * (gamma.floor() + 1.0);
+        limits::work(
+            "cost-table evaluations",
+            table,
+            MAX_TABLE_WORK,
+            &format!(
+                "d x (p_max - p_min + 1)^2 x (gamma + 1) = {} x {}^2 x {}; lower --p-max or --d",
+                params.d,
+                params.n_counts(),
+                gamma.floor() + 1.0
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+/// Refuses an SLA confidence `y` so low that every Monte Carlo run of a table may miss the
+/// deadline (`floor((1 - y) runs) = runs`): the SLA then bounds nothing, and the tables'
+/// search runs to its ceiling (minutes where y = 0.9999 takes seconds).
+fn check_confidence(params: &Params, sizes: &McSizes) -> CliResult<()> {
+    let runs = sizes
+        .g
+        .runs
+        .min(sizes.k.saturated_runs)
+        .min(sizes.k.special_runs);
+    if params.allowed_failures(runs) >= runs {
+        return Err(CliError::bad_input(format!(
+            "--y {}: with {runs} Monte Carlo runs per table cell every run may miss the deadline; y must be above 1/{runs}",
+            num(params.y)
+        )));
+    }
+    Ok(())
+}
+
 /// Runs `slarm provision`.
 pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
     let params = params(args)?;
     let kind = PolicyKind::parse(&args.heuristic).map_err(model_err)?;
-    if args.runs == 0 {
-        return Err(CliError::bad_input("--runs must be >= 1"));
-    }
+    check_work(args, &params, kind)?;
     let sizes = choice(
         "--tables",
         &args.tables,
@@ -205,6 +287,7 @@ pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
             ("quick", McSizes::quick()),
         ],
     )?;
+    check_confidence(&params, &sizes)?;
     let (cost, cost_label) = cost(args, params.d)?;
     let profile = if args.scale_arrivals {
         ArrivalProfile::scaled_for(params.p_max).map_err(model_err)?

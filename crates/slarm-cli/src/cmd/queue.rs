@@ -18,7 +18,8 @@ use slarm::queueing::{min_nodes, nodes_for_partition, JobClass, Mmm, Partition, 
 use slarm::stats::RngStreams;
 use std::io::BufRead;
 
-use crate::error::{CliError, CliResult};
+use crate::error::{num, shown, CliError, CliResult};
+use crate::limits;
 use crate::output::Output;
 
 /// Arguments of `slarm queue`.
@@ -42,16 +43,16 @@ enum QueueCommand {
 #[derive(Debug, Args)]
 struct CdfArgs {
     /// Arrival rate lambda.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     lambda: f64,
     /// Service rate mu.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 1.0)]
     mu: f64,
     /// Number of servers m.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     servers: u64,
     /// Response-time threshold x.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     x: f64,
 }
 
@@ -70,19 +71,19 @@ enum DisciplineArg {
 #[derive(Debug, Args)]
 struct SimArgs {
     /// Arrivals stop at this time.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 20_000.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 20_000.0)]
     horizon: f64,
     /// Jobs arriving before this time are not measured.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 1_000.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 1_000.0)]
     warmup: f64,
     /// Independent replications.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, allow_hyphen_values = true)]
     replications: u32,
     /// Root seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     seed: u64,
     /// HOL priority order, 1-based class numbers highest first (default: larger G first).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     hol_order: Vec<usize>,
 }
 
@@ -90,17 +91,21 @@ struct SimArgs {
 #[derive(Debug, Args)]
 struct SizeArgs {
     /// Service rate mu.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 1.0)]
     mu: f64,
     /// A class as LAMBDA:X:Y (SLA P(T <= X) >= Y); repeat for each class.
-    #[arg(long = "class", required_unless_present = "batch")]
+    #[arg(
+        long = "class",
+        required_unless_present = "batch",
+        allow_hyphen_values = true
+    )]
     classes: Vec<String>,
     /// Discipline of the shared pool (hol/pdp are sized by simulation).
-    #[arg(long, value_enum, default_value = "fcfs")]
+    #[arg(long, value_enum, default_value = "fcfs", allow_hyphen_values = true)]
     discipline: DisciplineArg,
     /// Size one pool per row of a CSV file with header `lambda,mu,x,y` (`-` for stdin):
     /// prints `line,lambda,mu,x,y,nodes,error` per row; exit code 2 if any row failed.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["classes", "mu", "discipline"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["classes", "mu", "discipline"], allow_hyphen_values = true)]
     batch: Option<String>,
     #[command(flatten)]
     sim: SimArgs,
@@ -110,16 +115,16 @@ struct SizeArgs {
 #[derive(Debug, Args)]
 struct SimulateArgs {
     /// Number of servers m.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     servers: u64,
     /// Service rate mu.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 1.0)]
     mu: f64,
     /// A class as LAMBDA:X:Y; repeat for each class.
-    #[arg(long = "class", required = true)]
+    #[arg(long = "class", required = true, allow_hyphen_values = true)]
     classes: Vec<String>,
     /// Discipline.
-    #[arg(long, value_enum, default_value = "fcfs")]
+    #[arg(long, value_enum, default_value = "fcfs", allow_hyphen_values = true)]
     discipline: DisciplineArg,
     #[command(flatten)]
     sim: SimArgs,
@@ -145,7 +150,8 @@ fn parse_class(s: &str) -> CliResult<JobClass> {
     let parts: Vec<&str> = s.split(':').collect();
     let bad = || {
         CliError::bad_input(format!(
-            "--class {s:?}: expected LAMBDA:X:Y, e.g. 10:3:0.95"
+            "--class {}: expected LAMBDA:X:Y, e.g. 10:3:0.95",
+            shown(s)
         ))
     };
     if parts.len() != 3 {
@@ -156,12 +162,41 @@ fn parse_class(s: &str) -> CliResult<JobClass> {
         .map(|p| p.trim().parse::<f64>().map_err(|_| bad()))
         .collect::<CliResult<_>>()?;
     let sla = Sla::new(nums[1], nums[2])
-        .map_err(|e| CliError::bad_input(format!("--class {s:?}: {e}")))?;
-    JobClass::new(nums[0], sla).map_err(|e| CliError::bad_input(format!("--class {s:?}: {e}")))
+        .map_err(|e| CliError::bad_input(format!("--class {}: {e}", shown(s))))?;
+    JobClass::new(nums[0], sla)
+        .map_err(|e| CliError::bad_input(format!("--class {}: {e}", shown(s))))
 }
 
 fn parse_classes(v: &[String]) -> CliResult<Vec<JobClass>> {
     v.iter().map(|s| parse_class(s)).collect()
+}
+
+/// Longest simulated horizon (time units of 1 / mu).
+const MAX_HORIZON: f64 = 1e9;
+/// Most replications.
+const MAX_REPLICATIONS: u64 = 10_000;
+/// Most simulated arrivals of one simulation (sum of lambda x horizon x replications).
+const MAX_ARRIVALS: f64 = 1e9;
+/// Most servers of a simulated pool (each server is simulated).
+const MAX_SIM_SERVERS: u64 = 1_000_000;
+
+/// The ranges of the simulation settings and the arrivals they ask for (docs/cli.md).
+fn check_sim(a: &SimArgs, classes: &[JobClass]) -> CliResult<()> {
+    limits::above("--horizon", a.horizon, 0.0, MAX_HORIZON)?;
+    limits::within("--warmup", a.warmup, 0.0, MAX_HORIZON)?;
+    limits::count("--replications", a.replications, 1, MAX_REPLICATIONS)?;
+    let rate: f64 = classes.iter().map(|c| c.lambda()).sum();
+    limits::work(
+        "simulated arrivals",
+        rate * a.horizon * f64::from(a.replications),
+        MAX_ARRIVALS,
+        &format!(
+            "total lambda {} x --horizon {} x --replications {}",
+            num(rate),
+            num(a.horizon),
+            a.replications
+        ),
+    )
 }
 
 fn sim_config(a: &SimArgs) -> SimConfig {
@@ -208,8 +243,8 @@ fn cdf(a: &CdfArgs) -> CliResult<Output> {
     let q = Mmm::new(a.lambda, a.mu, a.servers).map_err(model)?;
     if !a.x.is_finite() {
         return Err(CliError::bad_input(format!(
-            "--x must be finite, got {}",
-            a.x
+            "--x {}: must be a finite number",
+            num(a.x)
         )));
     }
     Ok(Output::from_json(json!({
@@ -282,6 +317,7 @@ fn size(a: &SizeArgs) -> CliResult<Output> {
         "discipline": format!("{:?}", a.discipline).to_lowercase(),
     });
     if a.discipline != DisciplineArg::Fcfs {
+        check_sim(&a.sim, &classes)?;
         let d = discipline(a.discipline, &classes, mu, &a.sim)?;
         let sa = all
             .iter()
@@ -300,6 +336,8 @@ fn size(a: &SizeArgs) -> CliResult<Output> {
 
 fn sim(a: &SimulateArgs) -> CliResult<Output> {
     let classes = parse_classes(&a.classes)?;
+    limits::count("--servers", a.servers, 1, MAX_SIM_SERVERS)?;
+    check_sim(&a.sim, &classes)?;
     let d = discipline(a.discipline, &classes, a.mu, &a.sim)?;
     let r = simulate(&classes, a.mu, a.servers, &d, &sim_config(&a.sim)).map_err(model)?;
     let exact = Mmm::new(classes.iter().map(|c| c.lambda()).sum(), a.mu, a.servers).ok();

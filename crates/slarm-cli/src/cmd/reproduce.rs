@@ -18,22 +18,22 @@ pub struct ReproduceArgs {
     /// Papers to reproduce (default: all): hu2009, birkenheuer2012, yeo-buyya, sung2006, yigitbasi2010.
     papers: Vec<String>,
     /// quick (minutes, built-in synthetic workloads) or paper (the full experiments).
-    #[arg(long, default_value = "quick")]
+    #[arg(long, default_value = "quick", allow_hyphen_values = true)]
     scale: String,
     /// Output folder.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     out: PathBuf,
     /// Folder of PWA logs by archive file name (else $SLARM_TRACES, else synthetic workloads).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     traces: Option<PathBuf>,
     /// Root seed of every random stream.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     seed: u64,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     jobs: Option<usize>,
     /// Run only every N-th cell, starting at the K-th (K/N); join shards with `slarm merge`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     shard: Option<String>,
     /// Skip cells whose results are already complete in --out.
     #[arg(long)]
@@ -44,7 +44,7 @@ pub struct ReproduceArgs {
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
     /// Output folder.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     out: PathBuf,
     /// Shard output folders.
     #[arg(required = true)]
@@ -162,12 +162,16 @@ fn require_explained(s: &slarm_repro::RunSummary) -> CliResult<()> {
     }
 }
 
+/// Most worker threads of `--jobs`.
+const MAX_THREADS: u64 = 1024;
+
 /// Runs `slarm reproduce`.
 pub fn run(args: &ReproduceArgs) -> CliResult<Output> {
     for p in &args.papers {
         if !PAPERS.contains(&p.as_str()) {
             return Err(CliError::bad_input(format!(
-                "unknown paper '{p}' (expected one of {})",
+                "unknown paper {} (expected one of {})",
+                crate::error::shown(p),
                 PAPERS.join(", ")
             )));
         }
@@ -177,7 +181,8 @@ pub fn run(args: &ReproduceArgs) -> CliResult<Output> {
         "paper" => Scale::Paper,
         other => {
             return Err(CliError::bad_input(format!(
-                "--scale '{other}' (expected quick or paper)"
+                "--scale {} (expected quick or paper)",
+                crate::error::shown(other)
             )))
         }
     };
@@ -187,8 +192,8 @@ pub fn run(args: &ReproduceArgs) -> CliResult<Output> {
         .map(str::parse::<Shard>)
         .transpose()
         .map_err(repro_error)?;
-    if args.jobs == Some(0) {
-        return Err(CliError::bad_input("--jobs 0 (expected at least 1)"));
+    if let Some(n) = args.jobs {
+        crate::limits::count("--jobs", n, 1, MAX_THREADS)?;
     }
     let traces = args
         .traces

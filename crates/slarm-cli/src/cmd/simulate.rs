@@ -18,16 +18,16 @@ use crate::output::Output;
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
     /// SWF trace, plain or gzip-compressed.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     trace: PathBuf,
     /// Machine size in processors (default: the header's MaxProcs, else MaxNodes).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     procs: Option<u32>,
     /// Scheduling policy: fcfs, easy or conservative.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     policy: PolicyKind,
     /// Write the schedule as CSV `job_id,submit,start,end,procs`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     schedule_out: Option<PathBuf>,
     /// Skip malformed trace lines (and count them) instead of failing.
     #[arg(long)]

@@ -34,7 +34,7 @@ struct StatsArgs {
     #[arg(long)]
     lenient: bool,
     /// Machine size in processors (default: the header's MaxProcs, else MaxNodes).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     procs: Option<u32>,
 }
 

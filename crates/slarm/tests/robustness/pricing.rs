@@ -103,11 +103,7 @@ fn jobs_nodes_and_configurations() {
                     assert!(ts.mem_free() >= 0.0 && ts.disk_free() >= 0.0, "{at}");
                 }
             }
-            let jc = JobControl {
-                control_interval: g.nasty(),
-                ..JobControl::default()
-            };
-            t.call(jc.validate());
+            t.call(JobControl::default().with_control_interval(g.nasty()));
             t.call(TimeSharedConfig::homogeneous(
                 g.count(8).min(256) as usize,
                 g.nasty(),

@@ -211,7 +211,9 @@ fn settings_at(figure: &str, x: f64, spec: SeriesSpec) -> Settings {
             // deadline, so every policy would score 0; Fig. 6 runs work-conserving nodes
             // (docs/decisions.md, "[slarm-pricing] Fig. 6 node model").
             s.qos.inaccuracy_pct = x;
-            s.control.rate_mode = slarm_pricing::node::RateMode::WorkConserving;
+            s.control = s
+                .control
+                .with_rate_mode(slarm_pricing::node::RateMode::WorkConserving);
         }
         _ => {}
     }
