@@ -1,15 +1,18 @@
 //! The space-shared EASY-backfilling baselines FCFS-BF, SJF-BF and EDF-BF (Yeo & Buyya,
 //! §VII.B).
 //!
-//! These reuse `slarm-sim`'s batch simulator and EASY pass (one reservation for the queue
-//! head) with the queue order set to arrival time, runtime estimate or absolute deadline,
+//! These run `slarm-sim`'s trace simulator with its EASY policy (the
+//! [`SchedulingPolicy`](slarm_sim::policy::SchedulingPolicy) implementation
+//! [`Easy`]: one reservation, for the queue head), the same
+//! mechanism as any other policy, with the queue order set to arrival time, runtime
+//! estimate or absolute deadline,
 //! and with the paper's rule "not to run any waiting jobs that have exceeded their
 //! deadlines": a waiting job is removed (and counted as
 //! rejected, [`RejectReason::DeadlineLapsedInQueue`]) once `now > DT_i`. A started job runs
 //! to completion and earns `RE_i · PBase` only if it meets its deadline (§VII.B).
 
-use slarm_sim::batch::{simulate, BatchConfig, QueueOrder};
-use slarm_sim::policy::PolicyKind;
+use slarm_sim::batch::{simulate_with, QueueOrder};
+use slarm_sim::policy::Easy;
 
 use crate::admission::RejectReason;
 use crate::error::{PricingError, Result};
@@ -99,17 +102,20 @@ pub fn simulate_backfill(
         })
         .collect();
     let deadlines: Vec<f64> = jobs.iter().map(Job::absolute_deadline).collect();
-    let cfg = BatchConfig {
-        policy: PolicyKind::Easy,
-        order: match priority {
-            Priority::Fcfs => QueueOrder::Fcfs,
-            Priority::Sjf => QueueOrder::ShortestEstimate,
-            Priority::Edf => QueueOrder::Key(deadlines),
-        },
-        expiry: Some(jobs.iter().map(|j| lapse.expiry(j)).collect()),
+    let order = match priority {
+        Priority::Fcfs => QueueOrder::Fcfs,
+        Priority::Sjf => QueueOrder::ShortestEstimate,
+        Priority::Edf => QueueOrder::Key(deadlines),
     };
-    let schedule =
-        simulate(&sim_jobs, nodes, &cfg).map_err(|e| PricingError::Simulation(e.to_string()))?;
+    let expiry: Vec<f64> = jobs.iter().map(|j| lapse.expiry(j)).collect();
+    let schedule = simulate_with(
+        &sim_jobs,
+        nodes,
+        &mut Easy::default(),
+        &order,
+        Some(&expiry),
+    )
+    .map_err(|e| PricingError::Simulation(e.to_string()))?;
     let mut out: Vec<Option<Outcome>> = vec![None; jobs.len()];
     for &i in &schedule.expired {
         if let Some(o) = out.get_mut(i) {

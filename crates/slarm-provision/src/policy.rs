@@ -1,6 +1,11 @@
 //! The provisioning heuristics behind one trait (Sung 2006, §4.2.1-§4.2.2 and §4.3.3-§4.3.6): H1,
 //! H2 (stateful), H3, H4, H5 and a static allocation, all returning a change clamped so `p + Δ ∈
 //! [p_min, p_max]`.
+//!
+//! [`Policy`] decides provisioning, how many servers run after a decision epoch, not which
+//! queued job starts on a fixed machine (the question of `slarm-sim`'s scheduling policy
+//! trait, which FCFS and the backfilling policies answer); Sung's servers serve one FCFS
+//! queue, so the two traits stay apart.
 
 use std::sync::Arc;
 

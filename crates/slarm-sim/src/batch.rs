@@ -1,6 +1,7 @@
 //! The trace-driven batch simulator: replays a cleaned workload on a space-shared machine
-//! under FCFS, EASY or conservative backfilling (Mu'alem & Feitelson 2001), on top of the
-//! [`kernel`](crate::kernel).
+//! under any [`SchedulingPolicy`] ([`simulate_with`]) or one of the built-in FCFS, EASY and
+//! conservative backfilling (Mu'alem & Feitelson 2001; [`simulate`]), on top of the
+//! [`kernel`](crate::kernel), which knows no policy.
 //!
 //! Event order at one instant: completions (class 0) release processors, then arrivals
 //! (class 1) join the queue, then one scheduling pass (class 2) runs. A job runs for
@@ -29,8 +30,7 @@ use slarm_workload::Job;
 use crate::error::{check_time, Result, SimError};
 use crate::kernel::{Handler, Simulation};
 use crate::policy::{
-    easy_pass_into, fcfs_pass_into, Candidate, ConservativePlanner, PassOutcome, PolicyKind,
-    RunningSet,
+    Candidate, MachineState, PassOutcome, PolicyKind, RunningSet, SchedulingPolicy,
 };
 
 /// Priority order of the waiting queue; ties always break by submit time, then job number.
@@ -114,8 +114,9 @@ impl JobRecord {
 pub struct Schedule {
     /// Machine size.
     pub capacity: u32,
-    /// Policy used.
-    pub policy: PolicyKind,
+    /// Name of the policy used ([`SchedulingPolicy::name`]; `fcfs`, `easy` or
+    /// `conservative` for the built-in ones).
+    pub policy: String,
     /// One record per started job, in job-slice order.
     pub records: Vec<JobRecord>,
     /// Indices of jobs removed because their expiry passed while waiting.
@@ -142,32 +143,31 @@ struct Prepared {
     run: f64,
 }
 
-struct State<'a> {
+struct State<'a, P: ?Sized> {
     jobs: &'a [Job],
     prep: Vec<Prepared>,
     arrival_order: Vec<usize>,
     next_arrival: usize,
-    cfg: &'a BatchConfig,
+    order: &'a QueueOrder,
+    expiry: Option<&'a [f64]>,
+    policy: &'a mut P,
+    capacity: u32,
     /// Waiting jobs in queue order (`key` = index into the job slice).
     queue: Vec<Candidate>,
     free: u32,
     running: RunningSet,
-    planner: Option<ConservativePlanner>,
-    reserved: Vec<f64>,
     start: Vec<f64>,
     first_reservation: Vec<Option<f64>>,
     expired: Vec<usize>,
     pass_at: Option<f64>,
     wake_at: Option<f64>,
-    compress: bool,
     out: PassOutcome,
-    scratch: Vec<(f64, u32)>,
 }
 
-impl State<'_> {
+impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
     fn order_cmp(&self, a: usize, b: usize) -> std::cmp::Ordering {
         let (ja, jb) = (&self.prep[a], &self.prep[b]);
-        let primary = match &self.cfg.order {
+        let primary = match self.order {
             QueueOrder::Fcfs => std::cmp::Ordering::Equal,
             QueueOrder::ShortestEstimate => ja.estimate.total_cmp(&jb.estimate),
             QueueOrder::Key(k) => k[a].total_cmp(&k[b]),
@@ -178,6 +178,15 @@ impl State<'_> {
             .then(a.cmp(&b))
     }
 
+    fn candidate(&self, i: usize) -> Candidate {
+        let p = &self.prep[i];
+        Candidate {
+            key: i,
+            procs: p.procs,
+            estimate: p.estimate,
+        }
+    }
+
     fn enqueue(&mut self, i: usize) {
         let pos = match self.queue.last() {
             Some(last) if self.order_cmp(last.key, i).is_gt() => self
@@ -185,15 +194,7 @@ impl State<'_> {
                 .partition_point(|q| self.order_cmp(q.key, i).is_lt()),
             _ => self.queue.len(),
         };
-        let p = &self.prep[i];
-        self.queue.insert(
-            pos,
-            Candidate {
-                key: i,
-                procs: p.procs,
-                estimate: p.estimate,
-            },
-        );
+        self.queue.insert(pos, self.candidate(i));
     }
 
     fn request_pass(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
@@ -215,20 +216,16 @@ impl State<'_> {
     }
 
     fn expire(&mut self, now: f64) -> Result<()> {
-        let Some(exp) = &self.cfg.expiry else {
+        let Some(exp) = self.expiry else {
             return Ok(());
         };
         let mut k = 0;
         while k < self.queue.len() {
-            let i = self.queue[k].key;
-            if now > exp[i] {
+            let c = self.queue[k];
+            if now > exp[c.key] {
                 self.queue.remove(k);
-                self.expired.push(i);
-                if let Some(pl) = &mut self.planner {
-                    let p = &self.prep[i];
-                    pl.cancel(self.reserved[i], self.reserved[i] + p.estimate, p.procs)?;
-                    self.compress = true;
-                }
+                self.expired.push(c.key);
+                self.policy.on_withdraw(now, &c)?;
             } else {
                 k += 1;
             }
@@ -242,37 +239,29 @@ impl State<'_> {
         if self.queue.is_empty() {
             return Ok(());
         }
-        // Positions in the queue (ascending) of the jobs to start now, in `self.out.start`.
-        match self.cfg.policy {
-            PolicyKind::Conservative => self.conservative_starts(sim)?,
-            PolicyKind::Fcfs | PolicyKind::Easy => {
-                if self.free == 0 {
-                    return Ok(());
-                }
-                if self.cfg.policy == PolicyKind::Easy {
-                    easy_pass_into(
-                        now,
-                        self.free,
-                        &self.running,
-                        &self.queue,
-                        &mut self.out,
-                        &mut self.scratch,
-                    );
-                } else {
-                    fcfs_pass_into(self.free, &self.queue, &mut self.out);
-                }
-                let out = &self.out;
-                if let (Some(h), Some(s)) = (out.head, out.shadow) {
-                    let hi = self.queue[h].key;
-                    if self.first_reservation[hi].is_none() && s.is_finite() {
-                        self.first_reservation[hi] = Some(s);
-                    }
+        let machine = MachineState {
+            now,
+            free: self.free,
+            capacity: self.capacity,
+            running: &self.running,
+        };
+        self.policy.schedule(&machine, &self.queue, &mut self.out)?;
+        let out = &self.out;
+        if let (Some(h), Some(s)) = (out.head, out.shadow) {
+            let hi = self.queue.get(h).map(|c| c.key);
+            if let Some(hi) = hi {
+                if self.first_reservation[hi].is_none() && s.is_finite() {
+                    self.first_reservation[hi] = Some(s);
                 }
             }
         }
-        if self.out.start.is_empty() {
-            return Ok(());
+        if let Some(w) = out.wake {
+            if w > now && self.wake_at != Some(w) {
+                self.wake_at = Some(w);
+                sim.schedule_at(w, CLASS_PASS, Ev::Pass)?;
+            }
         }
+        self.check_starts()?;
         for k in 0..self.out.start.len() {
             let i = self.queue[self.out.start[k]].key;
             self.start_job(i, sim)?;
@@ -281,42 +270,27 @@ impl State<'_> {
         Ok(())
     }
 
-    /// Conservative backfilling: the queue positions whose reservation has begun go to
-    /// `self.out.start`.
-    fn conservative_starts(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
-        let now = sim.now();
-        self.out.start.clear();
-        let Some(pl) = &mut self.planner else {
-            return Ok(());
-        };
-        pl.advance(now);
-        if self.compress {
-            self.compress = false;
-            let mut items: Vec<(f64, u32, f64)> = self
-                .queue
-                .iter()
-                .map(|c| (self.reserved[c.key], c.procs, c.estimate))
-                .collect();
-            pl.compress(now, &mut items)?;
-            for (c, it) in self.queue.iter().zip(&items) {
-                self.reserved[c.key] = it.0;
-            }
+    /// A policy's starts must be ascending queue positions that fit in the free processors.
+    fn check_starts(&self) -> Result<()> {
+        let mut need = 0u64;
+        let mut last = None;
+        for &pos in &self.out.start {
+            let Some(c) = self.queue.get(pos).filter(|_| last.is_none_or(|l| l < pos)) else {
+                return Err(SimError::InvalidParameter {
+                    name: "policy outcome",
+                    value: format!("start position {pos} of a queue of {}", self.queue.len()),
+                    reason: "positions must be ascending and inside the queue",
+                });
+            };
+            last = Some(pos);
+            need += u64::from(c.procs);
         }
-        let mut next_wake = f64::INFINITY;
-        for (pos, c) in self.queue.iter().enumerate() {
-            let r = self.reserved[c.key];
-            if r <= now {
-                self.out.start.push(pos);
-            } else {
-                next_wake = next_wake.min(r);
-            }
-        }
-        // A reservation may begin at an instant when no completion or arrival happens (after
-        // a compression it can sit at the predicted end of a job that will end early):
-        // wake the scheduler there.
-        if next_wake.is_finite() && self.wake_at != Some(next_wake) {
-            self.wake_at = Some(next_wake);
-            sim.schedule_at(next_wake, CLASS_PASS, Ev::Pass)?;
+        if need > u64::from(self.free) {
+            return Err(SimError::InvalidParameter {
+                name: "policy outcome",
+                value: format!("{need} processors started with {} free", self.free),
+                reason: "the jobs started in one pass must fit in the free processors",
+            });
         }
         Ok(())
     }
@@ -341,23 +315,18 @@ fn remove_positions(queue: &mut Vec<Candidate>, positions: &[usize]) {
     queue.truncate(write);
 }
 
-impl Handler<Ev> for State<'_> {
+impl<P: SchedulingPolicy + ?Sized> Handler<Ev> for State<'_, P> {
     type Error = SimError;
 
     fn handle(&mut self, ev: Ev, sim: &mut Simulation<Ev>) -> Result<()> {
         let now = sim.now();
         match ev {
             Ev::Finish(i) => {
-                let p = &self.prep[i];
-                let predicted = self.start[i] + p.estimate;
-                self.free += p.procs;
-                self.running.remove(i, predicted, p.procs);
-                if let Some(pl) = &mut self.planner {
-                    if predicted > now {
-                        pl.cancel(now, predicted, p.procs)?;
-                        self.compress = true;
-                    }
-                }
+                let c = self.candidate(i);
+                let predicted = self.start[i] + c.estimate;
+                self.free += c.procs;
+                self.running.remove(i, predicted, c.procs);
+                self.policy.on_finish(now, &c, predicted)?;
                 self.request_pass(sim)?;
             }
             Ev::Arrive(i) => {
@@ -365,10 +334,8 @@ impl Handler<Ev> for State<'_> {
                 if let Some(&n) = self.arrival_order.get(self.next_arrival) {
                     sim.schedule_at(self.prep[n].submit, CLASS_ARRIVE, Ev::Arrive(n))?;
                 }
-                if let Some(pl) = &mut self.planner {
-                    let p = &self.prep[i];
-                    let t = pl.reserve(now, p.procs, p.estimate)?;
-                    self.reserved[i] = t;
+                let c = self.candidate(i);
+                if let Some(t) = self.policy.on_arrival(now, &c)? {
                     self.first_reservation[i] = Some(t);
                 }
                 self.enqueue(i);
@@ -416,12 +383,35 @@ pub fn simulate_workload(w: &slarm_workload::Workload, cfg: &BatchConfig) -> Res
     simulate(&w.jobs, w.machine_procs, cfg)
 }
 
-/// Simulates `jobs` (any order; they arrive by submit time) on `capacity` processors.
+/// Simulates `jobs` (any order; they arrive by submit time) on `capacity` processors under
+/// one of the built-in policies ([`PolicyKind::build`]); see [`simulate_with`].
+pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedule> {
+    let mut policy = cfg.policy.build();
+    simulate_with(
+        jobs,
+        capacity,
+        &mut policy,
+        &cfg.order,
+        cfg.expiry.as_deref(),
+    )
+}
+
+/// Simulates `jobs` (any order; they arrive by submit time) on `capacity` processors under
+/// any [`SchedulingPolicy`], with the waiting queue kept in `order` and, optionally, a
+/// latest start per job (same order as `jobs`) after which a waiting job leaves the queue.
 ///
 /// Errors on a job that cannot run (processors outside 1..=capacity, non-positive or
-/// non-finite times: apply [`slarm_workload::Workload`]'s drop rules first) and on a
-/// `QueueOrder::Key` or expiry vector whose length differs from the job count.
-pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedule> {
+/// non-finite times: apply [`slarm_workload::Workload`]'s drop rules first), on a
+/// `QueueOrder::Key` or expiry vector whose length differs from the job count, on a
+/// policy's own error and on a pass outcome that starts jobs outside the queue or beyond
+/// the free processors.
+pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
+    jobs: &[Job],
+    capacity: u32,
+    policy: &mut P,
+    order: &QueueOrder,
+    expiry: Option<&[f64]>,
+) -> Result<Schedule> {
     if capacity == 0 {
         return Err(SimError::InvalidParameter {
             name: "capacity",
@@ -433,12 +423,12 @@ pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedu
     for (name, len) in [
         (
             "queue order key",
-            match &cfg.order {
+            match order {
                 QueueOrder::Key(k) => Some(k.len()),
                 _ => None,
             },
         ),
-        ("expiry", cfg.expiry.as_ref().map(Vec::len)),
+        ("expiry", expiry.map(<[f64]>::len)),
     ] {
         if let Some(len) = len {
             if len != jobs.len() {
@@ -459,30 +449,26 @@ pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedu
             .then(a.cmp(&b))
     });
     let origin = arrival_order.first().map_or(0.0, |&i| prep[i].submit);
-    let planner = match cfg.policy {
-        PolicyKind::Conservative => Some(ConservativePlanner::new(capacity, origin)?),
-        _ => None,
-    };
+    policy.begin(capacity, origin)?;
     let n = jobs.len();
     let mut state = State {
         jobs,
         prep,
         arrival_order,
         next_arrival: 0,
-        cfg,
+        order,
+        expiry,
+        policy,
+        capacity,
         queue: Vec::new(),
         free: capacity,
         running: RunningSet::new(),
-        planner,
-        reserved: vec![f64::NAN; n],
         start: vec![f64::NAN; n],
         first_reservation: vec![None; n],
         expired: Vec::new(),
         pass_at: None,
         wake_at: None,
-        compress: false,
         out: PassOutcome::default(),
-        scratch: Vec::new(),
     };
     let mut sim = Simulation::starting_at(origin);
     if let Some(&first) = state.arrival_order.first() {
@@ -504,7 +490,7 @@ pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedu
         .collect();
     Ok(Schedule {
         capacity,
-        policy: cfg.policy,
+        policy: state.policy.name().to_string(),
         records,
         expired: state.expired,
         events: stats.delivered,

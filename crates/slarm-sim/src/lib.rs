@@ -8,10 +8,14 @@
 //! - [`replication`]: independent seeded replications over `slarm_stats::RngStreams`.
 //! - [`machine`]: the space-shared machine (processors, optionally nodes).
 //! - [`profile`]: the availability profile (free processors over time, earliest-fit
-//!   queries) shared by EASY, conservative backfilling and planning schedulers.
-//! - [`policy`]: reusable FCFS / EASY / conservative scheduling passes.
-//! - [`batch`]: the trace-driven simulator ([`batch::simulate`]) with configurable queue
-//!   order (FCFS, SJF, caller key such as EDF) and optional expiry of waiting jobs.
+//!   queries) as a flat step function, with the planning mode of overbooking schedulers;
+//!   conservative backfilling keeps its plan in a time-indexed variant of it (sorted blocks
+//!   with their minimum and maximum free counts) inside [`policy::ConservativePlanner`].
+//! - [`policy`]: the [`policy::SchedulingPolicy`] trait and its FCFS, EASY and
+//!   conservative-backfilling implementations, plus their reusable passes and planner.
+//! - [`batch`]: the trace-driven simulator ([`batch::simulate_with`] for any policy,
+//!   [`batch::simulate`] for the built-in ones) with configurable queue order (FCFS, SJF,
+//!   caller key such as EDF) and optional expiry of waiting jobs.
 //! - [`metrics`]: wait, response, bounded slowdown, utilisation, makespan; schedule CSV.
 //! - [`failures`]: exponential node failure/repair processes and failure-trace replay.
 //!
@@ -26,6 +30,7 @@ pub mod metrics;
 pub mod policy;
 pub mod profile;
 pub mod replication;
+mod timeline;
 
 pub use error::{Result, SimError};
 pub use kernel::{EventId, EventQueue, Handler, Simulation};

@@ -141,7 +141,7 @@ mod tests {
         let empty = Metrics::of(
             &Schedule {
                 capacity: 1,
-                policy: PolicyKind::Easy,
+                policy: PolicyKind::Easy.to_string(),
                 records: vec![],
                 expired: vec![],
                 events: 0,

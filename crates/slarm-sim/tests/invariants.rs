@@ -3,25 +3,46 @@
 //! no over-allocation at any instant, no start before submit, every job runs exactly once
 //! for min(run time, estimate); conservative never starts a job after its first
 //! reservation; with exact estimates EASY never starts the head after its reservation;
-//! FCFS starts jobs in queue order.
+//! FCFS starts jobs in queue order. The same invariants hold under SJF and caller-keyed
+//! queue orders with expiring jobs (every job either runs once or expires, never both),
+//! and a policy whose pass outcome breaks the machine is refused with a typed error.
 
 // Test helpers outside #[test] functions panic on purpose.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use proptest::prelude::*;
-use slarm_sim::batch::{simulate, BatchConfig, Schedule};
-use slarm_sim::policy::PolicyKind;
+use slarm_sim::batch::{simulate, simulate_with, BatchConfig, QueueOrder, Schedule};
+use slarm_sim::policy::{Candidate, MachineState, PassOutcome, PolicyKind, SchedulingPolicy};
 use slarm_workload::reader::{read_trace, ReadOptions};
 use slarm_workload::{traces, Job, Workload};
 
 const POLICIES: [PolicyKind; 3] = [PolicyKind::Fcfs, PolicyKind::Easy, PolicyKind::Conservative];
 
 /// Checks the invariants; `exact` says estimates equal run times.
-fn check(jobs: &[Job], cap: u32, s: &Schedule, exact: bool) -> Result<(), String> {
-    if s.records.len() != jobs.len() {
-        return Err(format!("{} of {} jobs ran", s.records.len(), jobs.len()));
+/// `submit_order` says the queue was in submit order: the FCFS policy then starts jobs in
+/// that order, and EASY's head keeps its reservation (under another order a later, more
+/// urgent job can take the head's place and its reservation).
+fn check(
+    jobs: &[Job],
+    cap: u32,
+    s: &Schedule,
+    exact: bool,
+    submit_order: bool,
+) -> Result<(), String> {
+    if s.records.len() + s.expired.len() != jobs.len() {
+        return Err(format!(
+            "{} of {} jobs ran, {} expired",
+            s.records.len(),
+            jobs.len(),
+            s.expired.len()
+        ));
     }
     let mut seen = vec![false; jobs.len()];
+    for &i in &s.expired {
+        if std::mem::replace(&mut seen[i], true) {
+            return Err(format!("job {} expired twice", jobs[i].id));
+        }
+    }
     let mut events: Vec<(f64, i64)> = Vec::with_capacity(2 * jobs.len());
     for r in &s.records {
         let j = &jobs[r.index];
@@ -46,8 +67,7 @@ fn check(jobs: &[Job], cap: u32, s: &Schedule, exact: bool) -> Result<(), String
             return Err(format!("job {} got {} procs", j.id, r.procs));
         }
         if let Some(res) = r.reservation {
-            let bound =
-                s.policy == PolicyKind::Conservative || (exact && s.policy == PolicyKind::Easy);
+            let bound = s.policy == "conservative" || (exact && submit_order && s.policy == "easy");
             if bound && r.start > res + 1e-9 {
                 return Err(format!(
                     "job {} starts {} after its reservation {res}",
@@ -67,7 +87,7 @@ fn check(jobs: &[Job], cap: u32, s: &Schedule, exact: bool) -> Result<(), String
             return Err(format!("over-allocation at {t}: {used} > {cap}"));
         }
     }
-    if s.policy == PolicyKind::Fcfs {
+    if s.policy == "fcfs" && s.expired.is_empty() && submit_order {
         let mut order: Vec<&slarm_sim::batch::JobRecord> = s.records.iter().collect();
         order.sort_by(|a, b| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)));
         if order.windows(2).any(|w| w[1].start < w[0].start) {
@@ -108,11 +128,90 @@ proptest! {
     fn every_policy_keeps_its_invariants((jobs, cap, exact) in workload()) {
         for policy in POLICIES {
             let s = simulate(&jobs, cap, &BatchConfig::new(policy)).unwrap();
-            if let Err(e) = check(&jobs, cap, &s, exact) {
+            if let Err(e) = check(&jobs, cap, &s, exact, true) {
                 prop_assert!(false, "{policy:?}: {e}");
             }
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// Every built-in policy through the trait, under a random queue order and with random
+    /// latest starts: no over-commitment, no start before submit, reservations honoured
+    /// (conservative always, EASY's head with exact estimates in submit order), each job
+    /// runs or expires.
+    #[test]
+    fn every_policy_keeps_its_invariants_under_any_order_and_expiry(
+        (jobs, cap, exact) in workload(),
+        order_kind in 0u8..3,
+        keys in proptest::collection::vec(0u32..1000, 40),
+        patience in proptest::collection::vec(proptest::option::of(0u32..300), 40),
+    ) {
+        let order = match order_kind {
+            0 => QueueOrder::Fcfs,
+            1 => QueueOrder::ShortestEstimate,
+            _ => QueueOrder::Key(jobs.iter().enumerate().map(|(i, _)| f64::from(keys[i])).collect()),
+        };
+        let expiry: Vec<f64> = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, j)| patience[i].map_or(f64::INFINITY, |p| j.submit + f64::from(p)))
+            .collect();
+        for kind in PolicyKind::ALL {
+            let mut policy = kind.build();
+            let s = simulate_with(&jobs, cap, &mut policy, &order, Some(&expiry)).unwrap();
+            for &i in &s.expired {
+                prop_assert!(s.records.iter().all(|r| r.index != i), "{kind}: expired job ran");
+            }
+            if let Err(e) = check(&jobs, cap, &s, exact, order == QueueOrder::Fcfs) {
+                prop_assert!(false, "{kind} {order:?}: {e}");
+            }
+        }
+    }
+}
+
+/// Starts the whole queue at every pass, whatever is free (positions listed backwards if
+/// the flag is set).
+struct Greedy(bool);
+impl SchedulingPolicy for Greedy {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+    fn schedule(
+        &mut self,
+        _machine: &MachineState<'_>,
+        queue: &[Candidate],
+        out: &mut PassOutcome,
+    ) -> slarm_sim::Result<()> {
+        out.clear();
+        out.start.extend(0..queue.len());
+        if self.0 {
+            out.start.reverse();
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_policy_that_breaks_the_machine_is_refused() {
+    let jobs = vec![
+        Job::new(1, 0.0, 10.0, 3, 10.0),
+        Job::new(2, 0.0, 10.0, 3, 10.0),
+    ];
+    let e = simulate_with(&jobs, 8, &mut Greedy(true), &QueueOrder::Fcfs, None).unwrap_err();
+    assert!(e.to_string().contains("ascending"), "{e}");
+    let e = simulate_with(&jobs, 4, &mut Greedy(false), &QueueOrder::Fcfs, None).unwrap_err();
+    assert!(
+        e.to_string().contains("6 processors started with 4 free"),
+        "{e}"
+    );
+    // Within the machine it runs.
+    let s = simulate_with(&jobs, 8, &mut Greedy(false), &QueueOrder::Fcfs, None).unwrap();
+    assert_eq!(
+        s.records.iter().map(|r| r.start).collect::<Vec<_>>(),
+        vec![0.0, 0.0]
+    );
 }
 
 #[test]
@@ -133,7 +232,7 @@ fn bad_jobs_are_typed_errors() {
 fn check_trace(name: &str, w: &Workload) {
     for policy in POLICIES {
         let s = simulate(&w.jobs, w.machine_procs, &BatchConfig::new(policy)).unwrap();
-        check(&w.jobs, w.machine_procs, &s, false)
+        check(&w.jobs, w.machine_procs, &s, false, true)
             .unwrap_or_else(|e| panic!("{name} {policy:?}: {e}"));
     }
     // Exact estimates (estimate := run time) for EASY's head-reservation guarantee.
@@ -147,7 +246,7 @@ fn check_trace(name: &str, w: &Workload) {
         .collect();
     for policy in [PolicyKind::Easy, PolicyKind::Conservative] {
         let s = simulate(&exact, w.machine_procs, &BatchConfig::new(policy)).unwrap();
-        check(&exact, w.machine_procs, &s, true)
+        check(&exact, w.machine_procs, &s, true, true)
             .unwrap_or_else(|e| panic!("{name} exact {policy:?}: {e}"));
     }
 }

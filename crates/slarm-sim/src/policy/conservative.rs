@@ -1,0 +1,245 @@
+//! Conservative backfilling (Mu'alem & Feitelson 2001): every queued job holds a reservation
+//! in an availability profile indexed by time; a job starts when its reservation begins, and
+//! an early completion (or a job leaving the queue) compresses the plan: each reservation in
+//! queue order moves to its earliest feasible start, never later than before.
+//!
+//! [`ConservativePlanner`] is the plan; [`Conservative`] is the [`SchedulingPolicy`] that
+//! drives it from the simulator's events.
+
+use crate::error::{check_time, Result, SimError};
+use crate::policy::{Candidate, MachineState, PassOutcome, SchedulingPolicy};
+use crate::timeline::Timeline;
+
+/// Conservative backfilling state: an availability profile holding running jobs (until
+/// their predicted end) and one reservation per queued job.
+///
+/// The profile is indexed by time (sorted blocks of breakpoints, each with the minimum and
+/// maximum free count of its steps), so a reservation, a release and an earliest-fit query
+/// skip whole blocks instead of walking every breakpoint of a deep queue's plan.
+///
+/// ```
+/// use slarm_sim::policy::ConservativePlanner;
+///
+/// let mut cp = ConservativePlanner::new(10, 0.0)?;
+/// cp.start_running(0.0, 100.0, 6)?;            // running job
+/// let r1 = cp.reserve(0.0, 8, 50.0)?;          // must wait for the running job
+/// let r2 = cp.reserve(0.0, 4, 100.0)?;         // fits now beside it
+/// assert_eq!((r1, r2), (100.0, 0.0));
+/// cp.cancel(20.0, 100.0, 6)?;                  // the running job ends early, at t = 20
+/// let mut queue = [(r1, 8, 50.0)];
+/// cp.compress(20.0, &mut queue)?;              // 8 processors are not free before 100
+/// assert_eq!(queue[0].0, 100.0);
+/// assert_eq!(cp.free_at(20.0), 6);
+/// # Ok::<(), slarm_sim::SimError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConservativePlanner {
+    timeline: Timeline,
+    /// During a compression: (processors, first time with that many free), remembered
+    /// until a reservation moves to that time or earlier (the plan before the new start is
+    /// unchanged by the move).
+    first_fit: Vec<(u32, Option<f64>)>,
+}
+
+impl ConservativePlanner {
+    /// An empty plan for `capacity` processors from `origin` on.
+    pub fn new(capacity: u32, origin: f64) -> Result<Self> {
+        Ok(Self {
+            timeline: Timeline::new(capacity, origin)?,
+            first_fit: Vec::new(),
+        })
+    }
+
+    /// Free processors at time `t` in the plan.
+    pub fn free_at(&self, t: f64) -> i64 {
+        self.timeline.free_at(t)
+    }
+
+    /// Records a job that runs from `start` until its predicted end.
+    pub fn start_running(&mut self, start: f64, predicted_end: f64, procs: u32) -> Result<()> {
+        self.timeline.reserve(start, predicted_end, procs)
+    }
+
+    /// Gives a new job the earliest reservation at or after `now`; returns its start.
+    pub fn reserve(&mut self, now: f64, procs: u32, estimate: f64) -> Result<f64> {
+        let t = self.timeline.earliest_fit(now, procs, estimate)?;
+        self.timeline.reserve(t, t + estimate, procs)?;
+        Ok(t)
+    }
+
+    /// Removes a reservation (or the rest of a running job's slot) `[start, end)`.
+    pub fn cancel(&mut self, start: f64, end: f64, procs: u32) -> Result<()> {
+        self.timeline.release(start, end, procs)
+    }
+
+    /// Moves one reservation to its earliest feasible start at or after `now` (never later
+    /// than `old_start`, since its own old slot counts as free); returns the new start.
+    pub fn compress_one(
+        &mut self,
+        now: f64,
+        old_start: f64,
+        procs: u32,
+        estimate: f64,
+    ) -> Result<f64> {
+        check_time("query time", now)?;
+        check_time("reservation start", old_start)?;
+        check_time("estimate", estimate)?;
+        if old_start <= now || old_start <= self.timeline.origin() {
+            return Ok(old_start);
+        }
+        self.timeline.refit(now, old_start, procs, estimate)
+    }
+
+    /// Compresses a whole queue after processors were freed early (Mu'alem & Feitelson):
+    /// each reservation in turn moves to its earliest feasible start, never later than
+    /// before. `items` are (start, procs, estimate) in queue order; starts are updated in
+    /// place. Errors (typed, leaving that item where it was) on an item that is not a
+    /// reservation of this plan.
+    ///
+    /// A job can only move if some instant before its reservation has as many free
+    /// processors as it needs; the first such instant per processor count is remembered
+    /// until a reservation moves to it or earlier, so the jobs that cannot move cost one
+    /// lookup each and only the ones that move touch the profile.
+    pub fn compress(&mut self, now: f64, items: &mut [(f64, u32, f64)]) -> Result<()> {
+        check_time("compression time", now)?;
+        self.timeline.advance(now);
+        self.first_fit.clear();
+        for item in items.iter_mut() {
+            let (start, procs, est) = *item;
+            if start <= now {
+                continue;
+            }
+            let Some(first) = self.first_time_with(now, procs) else {
+                continue;
+            };
+            if first >= start {
+                continue;
+            }
+            let t = self.timeline.refit(first, start, procs, est)?;
+            if t < start {
+                item.0 = t;
+                self.first_fit
+                    .retain(|&(_, first)| first.is_some_and(|f| f < t));
+            }
+        }
+        Ok(())
+    }
+
+    /// The first time at or after `now` with `procs` free processors, remembered during a
+    /// compression.
+    fn first_time_with(&mut self, now: f64, procs: u32) -> Option<f64> {
+        if let Some(&(_, first)) = self.first_fit.iter().find(|e| e.0 == procs) {
+            return first;
+        }
+        let first = self.timeline.first_time_with(now, i64::from(procs));
+        self.first_fit.push((procs, first));
+        first
+    }
+
+    /// Forgets the plan before `now`.
+    pub fn advance(&mut self, now: f64) {
+        self.timeline.advance(now);
+    }
+}
+
+/// Conservative backfilling as a [`SchedulingPolicy`]: a job gets its reservation when it
+/// arrives (the simulator records it as the job's first reservation), starts when the
+/// reservation begins, and an early completion or a job leaving the queue compresses the
+/// plan at the next pass. The outcome asks for a pass at the next reservation's start, which
+/// after a compression can be an instant when nothing arrives or ends.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Conservative {
+    planner: Option<ConservativePlanner>,
+    /// Reservation per job key.
+    reserved: Vec<f64>,
+    /// Processors were freed early since the last compression.
+    compress: bool,
+    items: Vec<(f64, u32, f64)>,
+}
+
+impl Conservative {
+    fn planner(&mut self) -> Result<&mut ConservativePlanner> {
+        self.planner.as_mut().ok_or(SimError::InvalidParameter {
+            name: "conservative policy",
+            value: "not started".into(),
+            reason: "call begin() before the first event",
+        })
+    }
+
+    fn reservation(&self, key: usize) -> f64 {
+        self.reserved.get(key).copied().unwrap_or(f64::NAN)
+    }
+}
+
+impl SchedulingPolicy for Conservative {
+    fn name(&self) -> &str {
+        "conservative"
+    }
+
+    fn begin(&mut self, capacity: u32, origin: f64) -> Result<()> {
+        self.planner = Some(ConservativePlanner::new(capacity, origin)?);
+        self.reserved.clear();
+        self.compress = false;
+        Ok(())
+    }
+
+    fn on_arrival(&mut self, now: f64, job: &Candidate) -> Result<Option<f64>> {
+        let t = self.planner()?.reserve(now, job.procs, job.estimate)?;
+        if job.key >= self.reserved.len() {
+            self.reserved.resize(job.key + 1, f64::NAN);
+        }
+        self.reserved[job.key] = t;
+        Ok(Some(t))
+    }
+
+    fn on_finish(&mut self, now: f64, job: &Candidate, predicted_end: f64) -> Result<()> {
+        if predicted_end > now {
+            self.planner()?.cancel(now, predicted_end, job.procs)?;
+            self.compress = true;
+        }
+        Ok(())
+    }
+
+    fn on_withdraw(&mut self, _now: f64, job: &Candidate) -> Result<()> {
+        let r = self.reservation(job.key);
+        self.planner()?.cancel(r, r + job.estimate, job.procs)?;
+        self.compress = true;
+        Ok(())
+    }
+
+    fn schedule(
+        &mut self,
+        machine: &MachineState<'_>,
+        queue: &[Candidate],
+        out: &mut PassOutcome,
+    ) -> Result<()> {
+        let now = machine.now;
+        out.clear();
+        self.planner()?.advance(now);
+        if std::mem::take(&mut self.compress) {
+            let mut items = std::mem::take(&mut self.items);
+            items.clear();
+            items.extend(
+                queue
+                    .iter()
+                    .map(|c| (self.reservation(c.key), c.procs, c.estimate)),
+            );
+            self.planner()?.compress(now, &mut items)?;
+            for (c, it) in queue.iter().zip(&items) {
+                self.reserved[c.key] = it.0;
+            }
+            self.items = items;
+        }
+        let mut next_wake = f64::INFINITY;
+        for (pos, c) in queue.iter().enumerate() {
+            let r = self.reservation(c.key);
+            if r <= now {
+                out.start.push(pos);
+            } else {
+                next_wake = next_wake.min(r);
+            }
+        }
+        out.wake = next_wake.is_finite().then_some(next_wake);
+        Ok(())
+    }
+}
