@@ -299,6 +299,15 @@ pub struct CellResult {
     pub c_s_min5: Option<f64>,
     /// CPU-hours (default cost model).
     pub cpu_hours: f64,
+    /// Busy grid processor-hours within the cost horizon.
+    #[serde(default)]
+    pub grid_busy_hours: f64,
+    /// Σ ⌈cloud lease hours⌉ within the cost horizon.
+    #[serde(default)]
+    pub cloud_lease_hours: u64,
+    /// Cost horizon T (first to last BoT arrival), hours.
+    #[serde(default)]
+    pub horizon_h: f64,
     /// NSL box statistics.
     pub nsl: BoxStats,
     /// Mean makespan, seconds.
@@ -704,6 +713,9 @@ pub fn run_params(
         c_d_min5: min5.as_ref().map(|c| c.c_d),
         c_s_min5: min5.as_ref().map(|c| c.c_s),
         cpu_hours: r.run.cpu_hours,
+        grid_busy_hours: r.run.cost.grid_busy_hours,
+        cloud_lease_hours: r.run.cost.cloud_lease_hours,
+        horizon_h: r.run.horizon_s / 3600.0,
         nsl: r.nsl,
         mean_makespan_s: r.mean_makespan_s,
         p90_makespan_s: r.p90_makespan_s,
