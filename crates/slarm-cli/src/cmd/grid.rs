@@ -411,7 +411,7 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
     });
     let text = format!(
         "platform {} ({} sites, {} processors)\n\
-         strategy {} (kappa {}), policy {}, load {} ({}; offered {}, realised {}), seed {}, background {:?}{}\n\
+         strategy {} (kappa {}), policy {}, load {} ({}; offered {}, realised {}{}), seed {}, background {:?}{}\n\
          BoTs {}  tasks {}\n\
          C_d {}  C_s {}  (over {} size groups)\n\
          CPU-hours {}  time-averaged kappa {}\n\
@@ -427,6 +427,11 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         load_definition.name(),
         format_num(r.load.offered),
         format_num(r.load.realised),
+        if r.load.converged {
+            ""
+        } else {
+            ", not reached: too few BoTs or offered load limit"
+        },
         args.seed,
         r.run.background,
         if skips.is_empty() {
