@@ -763,7 +763,7 @@ pub fn parse_background_trace(
             .map_err(BackgroundSkip::from)
             .and_then(|j| {
                 let submit_s = j.submit_s - time_origin_s;
-                if !(submit_s >= 0.0) {
+                if submit_s.is_nan() || submit_s < 0.0 {
                     return Err(BackgroundSkip::BeforeOrigin);
                 }
                 let site = map_site(j.site, mapping, n_sites, &mut seen)?;
