@@ -76,7 +76,10 @@ fn gwf_background_with_site_map_easy_lrm_and_table2_cap() {
                 100 * i
             )
         })
-        .collect();
+        .collect::<String>()
+        // An unknown site and a job without run time: skipped, counted per reason.
+        + &format!("40 4100 0 3600 16 -1 -1 16 7200 -1 1 3 1 1 1 -1 -1 -1 {tail}\n")
+        + &format!("41 4200 0 -1 16 -1 -1 16 7200 -1 1 3 1 1 1 -1 fs0 fs0 {tail}\n");
     std::fs::write(&trace, lines).unwrap();
     let v = slarm_json([
         "grid",
@@ -100,11 +103,58 @@ fn gwf_background_with_site_map_easy_lrm_and_table2_cap() {
     ]);
     assert_eq!(v["background"]["trace"], "das3-june.gwf");
     assert_eq!(v["workload"]["background_jobs"].as_u64(), Some(40));
+    assert_eq!(
+        v["background_skipped"],
+        serde_json::json!([
+            {"reason": "no_run_time", "lines": 1},
+            {"reason": "unknown_site", "lines": 1}
+        ])
+    );
     assert_eq!(v["lrm"], "easy");
     let cap = v["runtime_cap_s"].as_f64().unwrap();
     assert!((cap / 1.7452e6 - 1.0).abs() < 1e-3, "{cap}");
     assert!(v["workload"]["max_runtime_s"].as_f64().unwrap() <= cap);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn realised_load_is_reached_and_reported() {
+    let v = slarm_json([
+        "grid",
+        "--strategy",
+        "none",
+        "--kappa",
+        "1",
+        "--load",
+        "0.5",
+        "--bots",
+        "300",
+        "--json",
+    ]);
+    assert_eq!(v["load_definition"], "realised");
+    assert!(
+        (v["realised_load"].as_f64().unwrap() - 0.5).abs() <= 0.002,
+        "{v}"
+    );
+    assert_eq!(v["load_converged"], true);
+    assert_eq!(v["busy_share"]["bot"], v["realised_load"]);
+    assert!(v["offered_load"].as_f64().unwrap() > 0.5);
+    let n = slarm_json([
+        "grid",
+        "--strategy",
+        "none",
+        "--kappa",
+        "1",
+        "--bots",
+        "80",
+        "--das3-unit",
+        "node",
+        "--load-definition",
+        "offered",
+        "--json",
+    ]);
+    assert_eq!(n["platform"]["processors"].as_u64(), Some(272));
+    assert_eq!(n["offered_load"].as_f64(), Some(0.8));
 }
 
 #[test]
@@ -119,6 +169,9 @@ fn bad_input_exits_2() {
         vec!["grid", "--lrm", "sjf"],
         vec!["grid", "--max-runtime", "forever"],
         vec!["grid", "--runtime-spread", "wide"],
+        vec!["grid", "--load-definition", "busy"],
+        vec!["grid", "--das3-unit", "core"],
+        vec!["grid", "--load", "1.5"],
         vec!["grid", "--dynamic-start", "later"],
         vec!["grid", "--strategy", "dynamic", "--period", "0"],
         vec![

@@ -13,7 +13,8 @@
 //!   Dynamic auto-scaling with a cloud pool (acquisition U(69,126) s, release U(18,23) s, ±10 %
 //!   κ band) and the §VII feedback controller (window 10, p90 makespan).
 //! - The workload is the Iosup et al. BoT model of Table II ([`workload::IosupBotModel`])
-//!   with load targeting and an optional runtime cap (e.g. the one that makes the mean task
+//!   with load targeting (the realised load of the initial system by default,
+//!   [`run::LoadDefinition`]; the offered load as a variant) and an optional runtime cap (e.g. the one that makes the mean task
 //!   runtime Table II's 7859.7 s), plus background jobs from a GWF/SWF trace (time shift,
 //!   site mapping) or a labelled synthetic generator.
 //! - [`sim::simulate`] runs one configuration on the shared `slarm-sim` event kernel;
@@ -44,8 +45,11 @@ pub mod prelude {
         DynamicAutoScale, DynamicSettings, DynamicStart, FeedbackController, NoOverprovisioning,
         Provisioner, StaticAll, StaticLargest, StaticNumber, StrategyKind,
     };
-    pub use crate::run::{run_scenario, BackgroundSpec, Scenario, ScenarioResult};
+    pub use crate::run::{
+        load_level, run_at_level, run_scenario, BackgroundSpec, LoadDefinition, LoadLevel,
+        Scenario, ScenarioResult,
+    };
     pub use crate::sched::{BotScheduler, DynamicPerBot, DynamicPerTask, Ect, PolicyKind};
-    pub use crate::sim::{simulate, CostModel, LrmPolicy, RunResult, SimConfig};
+    pub use crate::sim::{simulate, BusyShare, CostModel, LrmPolicy, RunResult, SimConfig};
     pub use crate::workload::{BackgroundSource, IosupBotModel, SyntheticBackground, Workload};
 }

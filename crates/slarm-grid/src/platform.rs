@@ -17,6 +17,36 @@ pub enum SiteKind {
     Cloud,
 }
 
+/// The scheduling unit of DAS-3 (Table I: 272 dual-processor nodes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Das3Unit {
+    /// 544 processors, a task needs one (the default).
+    #[default]
+    Processor,
+    /// 272 nodes, a task occupies a whole node.
+    Node,
+}
+
+impl Das3Unit {
+    /// Scheduling units a job of `processors` processors occupies (a node holds two).
+    pub fn units_for(self, processors: u64) -> u64 {
+        match self {
+            Self::Processor => processors,
+            Self::Node => processors.div_ceil(2),
+        }
+    }
+
+    /// Short name (`processor`, `node`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Processor => "processor",
+            Self::Node => "node",
+        }
+    }
+}
+
 /// One homogeneous site.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -80,8 +110,26 @@ impl Platform {
         Ok(Self { sites: out })
     }
 
-    /// DAS-3 as in Table I: 5 clusters, 272 dual-processor nodes, 544 processors.
+    /// DAS-3 as in Table I: 5 clusters, 272 dual-processor nodes, 544 processors, each
+    /// processor a scheduling unit (the reading of §IV-A we default to).
     pub fn das3() -> Self {
+        Self::das3_in(Das3Unit::Processor)
+    }
+
+    /// DAS-3 of Table I with the scheduling unit `unit`: 544 processors, or 272 nodes of
+    /// which a task occupies a whole one (the paper says the nodes are dual-processor and never
+    /// says whether a task takes a processor or a node).
+    ///
+    /// ```
+    /// use slarm_grid::platform::{Das3Unit, Platform};
+    /// assert_eq!(Platform::das3_in(Das3Unit::Node).total_processors(), 272);
+    /// assert_eq!(Platform::das3_in(Das3Unit::Processor), Platform::das3());
+    /// ```
+    pub fn das3_in(unit: Das3Unit) -> Self {
+        let per_node = match unit {
+            Das3Unit::Processor => 2,
+            Das3Unit::Node => 1,
+        };
         let table = [
             ("VU", 85u64, 2.4),
             ("UvA", 41, 2.2),
@@ -96,7 +144,7 @@ impl Platform {
                 .map(|(id, &(name, nodes, speed))| Site {
                     id,
                     name: name.to_string(),
-                    processors: 2 * nodes,
+                    processors: per_node * nodes,
                     speed_ghz: speed,
                     kind: SiteKind::Grid,
                 })

@@ -12,7 +12,7 @@ use crate::metrics::{
 use crate::platform::Platform;
 use crate::provision::{DynamicSettings, StrategyKind};
 use crate::sched::PolicyKind;
-use crate::sim::{simulate, RunResult, SimConfig};
+use crate::sim::{simulate, BusyShare, RunResult, SimConfig};
 use crate::workload::{
     BackgroundJob, BackgroundSource, IosupBotModel, SyntheticBackground, Workload, WorkloadSummary,
 };
@@ -45,8 +45,12 @@ pub struct Scenario {
     pub strategy: StrategyKind,
     /// Target κ (ignored by None and Feedback).
     pub kappa: f64,
-    /// Offered BoT load of the initial system (0.8 = 80 %).
+    /// Load level of the initial system (0.8 = 80 %), read as [`Scenario::load_definition`]
+    /// says.
     pub load: f64,
+    /// How [`Scenario::load`] is defined: realised (the default) or offered.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub load_definition: LoadDefinition,
     /// Number of BoTs.
     pub n_bots: usize,
     /// GRM policy.
@@ -65,14 +69,15 @@ pub struct Scenario {
 }
 
 impl Scenario {
-    /// The paper's §VI setup: DAS-3, 80 % load, ≈1650 BoTs, Dynamic Per Task, synthetic
-    /// background, feedback thresholds [250 m – 300 m].
+    /// The paper's §VI setup: DAS-3, 80 % (realised) load, ≈1650 BoTs, Dynamic Per Task,
+    /// synthetic background, feedback thresholds [250 m – 300 m].
     pub fn paper(strategy: StrategyKind, kappa: f64) -> Self {
         Self {
             platform: Platform::das3(),
             strategy,
             kappa,
             load: 0.8,
+            load_definition: LoadDefinition::Realised,
             n_bots: 1650,
             policy: PolicyKind::DynPerTask,
             background: BackgroundSpec::Synthetic(SyntheticBackground::default()),
@@ -82,6 +87,66 @@ impl Scenario {
             sim: SimConfig::default(),
         }
     }
+}
+
+/// How a scenario's load level is defined (Yigitbasi & Epema 2010, §V-A: workloads at
+/// "10 %, 20 %, …, 100 % … of the initial system").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum LoadDefinition {
+    /// The time-average fraction of the initial system's processors busy with BoT tasks from
+    /// the first to the last BoT arrival, measured by simulating the initial system (no
+    /// overprovisioning, the scenario's policy, background and local queues). The arrival
+    /// scale that realises it is searched by [`load_level`].
+    #[default]
+    Realised,
+    /// Offered work Σ runtime_ref / (C_ref · D) over the arrival span D: with heavy-tailed
+    /// runtimes most of this work runs after the last arrival, so the initial system is far
+    /// less busy than the level says.
+    Offered,
+}
+
+impl LoadDefinition {
+    /// Short name (`realised`, `offered`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Realised => "realised",
+            Self::Offered => "offered",
+        }
+    }
+}
+
+pub use crate::workload::MAX_OFFERED_LOAD;
+
+/// Absolute tolerance of the realised-load search: it stops once the realised load is this
+/// close to the target.
+pub const REALISED_LOAD_TOLERANCE: f64 = 0.002;
+
+/// Simulations the realised-load search may run at most.
+pub const MAX_CALIBRATION_RUNS: usize = 40;
+
+/// The load level a scenario runs at: the target, the offered load that generates its
+/// arrivals, and the load the initial system realises at that offered load.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LoadLevel {
+    /// Definition of [`LoadLevel::target`].
+    pub definition: LoadDefinition,
+    /// The scenario's load level.
+    pub target: f64,
+    /// Offered load the workload is generated at (the target itself for
+    /// [`LoadDefinition::Offered`]).
+    pub offered: f64,
+    /// Fraction of the initial system's processors busy with BoT tasks over the arrival span
+    /// at that offered load.
+    pub realised: f64,
+    /// Simulations of the initial system run to find it.
+    pub runs: usize,
+    /// Whether the realised load is within [`REALISED_LOAD_TOLERANCE`] of the target
+    /// (always true for [`LoadDefinition::Offered`]). False when the target cannot be
+    /// reached with offered loads up to [`MAX_OFFERED_LOAD`] or the search ran out of runs.
+    pub converged: bool,
 }
 
 /// Metrics of one scenario run.
@@ -102,14 +167,21 @@ pub struct ScenarioResult {
     pub mean_makespan_s: f64,
     /// Nearest-rank p90 of the makespans, seconds.
     pub p90_makespan_s: f64,
+    /// The load level the workload was generated at.
+    pub load: LoadLevel,
+    /// This run's busy processor-time over the arrival span, as fractions of the initial
+    /// system's processors × span.
+    pub busy_share: BusyShare,
 }
 
-/// The workload of a scenario: depends only on the scenario's model, load, BoT count,
-/// background and `streams` (so every strategy sees the same workload for one seed).
-pub fn build_workload(sc: &Scenario, streams: &RngStreams) -> Result<Workload> {
+/// The workload of a scenario at offered load `offered`: depends only on the scenario's
+/// model, BoT count, background, `offered` and `streams` (so every strategy sees the same
+/// workload for one seed, and the draws are the same at every offered load: only the arrival
+/// scale changes).
+pub fn build_workload(sc: &Scenario, offered: f64, streams: &RngStreams) -> Result<Workload> {
     let bots = sc.model.generate(
         sc.n_bots,
-        sc.load,
+        offered,
         &sc.platform,
         &mut streams.stream(&[label("bots")]),
     )?;
@@ -154,22 +226,184 @@ pub fn run_scenario_with(
     workload_streams: &RngStreams,
     sim_streams: &RngStreams,
 ) -> Result<ScenarioResult> {
-    let workload = build_workload(sc, workload_streams)?;
+    let level = load_level(sc, workload_streams, sim_streams)?;
+    run_at_level(sc, &level, workload_streams, sim_streams)
+}
+
+/// Runs a scenario at a load level found before (e.g. by [`load_level`] once for all the
+/// strategies of one seed): the workload is generated at `level.offered`.
+pub fn run_at_level(
+    sc: &Scenario,
+    level: &LoadLevel,
+    workload_streams: &RngStreams,
+    sim_streams: &RngStreams,
+) -> Result<ScenarioResult> {
+    let workload = build_workload(sc, level.offered, workload_streams)?;
+    let run = simulate_workload(sc, sc.strategy, &workload, sim_streams)?;
+    summarise(run, workload.summary(&sc.platform), *level)
+}
+
+fn simulate_workload(
+    sc: &Scenario,
+    strategy: StrategyKind,
+    workload: &Workload,
+    sim_streams: &RngStreams,
+) -> Result<RunResult> {
     let kappa = Kappa::from_f64(sc.kappa)?;
-    let mut prov = sc.strategy.build(kappa, sc.feedback_s, &sc.dynamic)?;
+    let mut prov = strategy.build(kappa, sc.feedback_s, &sc.dynamic)?;
     let mut sched = sc.policy.build();
-    let run = simulate(
+    simulate(
         &sc.platform,
-        &workload,
+        workload,
         prov.as_mut(),
         sched.as_mut(),
         &sc.sim,
         sim_streams,
-    )?;
-    summarise(run, workload.summary(&sc.platform))
+    )
 }
 
-fn summarise(run: RunResult, workload: WorkloadSummary) -> Result<ScenarioResult> {
+/// BoT busy share of the initial system (no overprovisioning) at offered load `offered`.
+fn realised_at(
+    sc: &Scenario,
+    offered: f64,
+    workload_streams: &RngStreams,
+    sim_streams: &RngStreams,
+) -> Result<f64> {
+    let workload = build_workload(sc, offered, workload_streams)?;
+    let run = simulate_workload(sc, StrategyKind::None, &workload, sim_streams)?;
+    Ok(run.busy_share().bot)
+}
+
+/// The load level of a scenario. For [`LoadDefinition::Offered`] one simulation of the initial
+/// system measures the realised load. For [`LoadDefinition::Realised`] a deterministic search
+/// over the offered load (the arrival scale; the draws stay fixed) finds the offered load at
+/// which the initial system's BoT busy share over the arrival span is `sc.load`: start at the
+/// offered load equal to the target, double or halve until the target is bracketed (offered
+/// loads in `(0, MAX_OFFERED_LOAD]`), then regula falsi (Illinois variant) on log(offered)
+/// against log(realised / target) until the realised load is within
+/// [`REALISED_LOAD_TOLERANCE`] or [`MAX_CALIBRATION_RUNS`] simulations have run. The level
+/// returned is the run closest to the target; `converged` says whether it is within
+/// tolerance. A small workload may not reach a high target at all: when every BoT arrives
+/// almost at once, the initial system can be busy only while its few tasks last.
+///
+/// ```
+/// use slarm_grid::prelude::*;
+/// use slarm_grid::run::load_level;
+/// use slarm_stats::RngStreams;
+/// let mut sc = Scenario::paper(StrategyKind::None, 1.0);
+/// sc.n_bots = 200;
+/// sc.load = 0.5;
+/// let s = RngStreams::new(3);
+/// let level = load_level(&sc, &s, &s.child(&[7])).unwrap();
+/// assert!(level.converged);
+/// assert!((level.realised - 0.5).abs() <= 0.002);
+/// assert!(level.offered > level.realised); // heavy-tailed work runs past the last arrival
+/// ```
+pub fn load_level(
+    sc: &Scenario,
+    workload_streams: &RngStreams,
+    sim_streams: &RngStreams,
+) -> Result<LoadLevel> {
+    crate::error::check_positive("load", sc.load)?;
+    let mut runs = 0;
+    let mut measure = |offered: f64| -> Result<f64> {
+        runs += 1;
+        realised_at(sc, offered, workload_streams, sim_streams)
+    };
+    if sc.load_definition == LoadDefinition::Offered {
+        let realised = measure(sc.load)?;
+        return Ok(LoadLevel {
+            definition: LoadDefinition::Offered,
+            target: sc.load,
+            offered: sc.load,
+            realised,
+            runs: 1,
+            converged: true,
+        });
+    }
+    if sc.load > 1.0 {
+        return Err(crate::error::GridError::InvalidParameter {
+            name: "load",
+            value: sc.load,
+            reason: "a realised load is a fraction of the initial system's processors: at most 1",
+        });
+    }
+    let target = sc.load;
+    let err = |realised: f64| (realised.max(1e-12) / target).ln();
+    // (offered, realised) of every run; the best is the one closest to the target.
+    let mut seen: Vec<(f64, f64)> = Vec::new();
+    let mut offered = target.min(MAX_OFFERED_LOAD);
+    let mut realised = measure(offered)?;
+    seen.push((offered, realised));
+    let within = |r: f64| (r - target).abs() <= REALISED_LOAD_TOLERANCE;
+    // Bracket: the realised load grows with the offered load.
+    let step = if realised < target { 2.0 } else { 0.5 };
+    let mut bracket = None;
+    while !within(realised) && seen.len() < MAX_CALIBRATION_RUNS {
+        let next = (offered * step).min(MAX_OFFERED_LOAD);
+        if next == offered {
+            break;
+        }
+        let r = measure(next)?;
+        seen.push((next, r));
+        if (r < target) != (realised < target) {
+            bracket = Some(((offered.ln(), err(realised)), (next.ln(), err(r))));
+            realised = r;
+            break;
+        }
+        offered = next;
+        realised = r;
+    }
+    if let Some(((mut xa, mut fa), (mut xb, mut fb))) = bracket {
+        if !within(realised) {
+            let mut side = 0i8;
+            while seen.len() < MAX_CALIBRATION_RUNS {
+                let x = if fb != fa {
+                    (xb - fb * (xb - xa) / (fb - fa)).clamp(xa.min(xb), xa.max(xb))
+                } else {
+                    0.5 * (xa + xb)
+                };
+                let o = x.exp();
+                let r = measure(o)?;
+                seen.push((o, r));
+                if within(r) || (xa - xb).abs() < 1e-12 {
+                    break;
+                }
+                let f = err(r);
+                if (f < 0.0) == (fb < 0.0) {
+                    xb = x;
+                    fb = f;
+                    if side == -1 {
+                        fa *= 0.5;
+                    }
+                    side = -1;
+                } else {
+                    xa = x;
+                    fa = f;
+                    if side == 1 {
+                        fb *= 0.5;
+                    }
+                    side = 1;
+                }
+            }
+        }
+    }
+    let (offered, realised) = seen
+        .iter()
+        .copied()
+        .min_by(|a, b| (a.1 - target).abs().total_cmp(&(b.1 - target).abs()))
+        .unwrap_or((target, f64::NAN));
+    Ok(LoadLevel {
+        definition: LoadDefinition::Realised,
+        target,
+        offered,
+        realised,
+        runs,
+        converged: within(realised),
+    })
+}
+
+fn summarise(run: RunResult, workload: WorkloadSummary, load: LoadLevel) -> Result<ScenarioResult> {
     let nsls: Vec<f64> = run.bots.iter().map(|b| b.nsl).collect();
     let makespans: Vec<f64> = run.bots.iter().map(|b| b.makespan_s).collect();
     let consistency_all = consistency(&run.bots, Grouping::default())?;
@@ -187,6 +421,7 @@ fn summarise(run: RunResult, workload: WorkloadSummary) -> Result<ScenarioResult
         .ok_or_else(|| crate::error::GridError::UndefinedMetric("no BoT completed".into()))?;
     let mean_makespan_s = makespans.iter().sum::<f64>() / makespans.len().max(1) as f64;
     let p90_makespan_s = percentile_nearest_rank(&makespans, 0.9).unwrap_or(0.0);
+    let busy_share = run.busy_share();
     Ok(ScenarioResult {
         run,
         workload,
@@ -195,5 +430,48 @@ fn summarise(run: RunResult, workload: WorkloadSummary) -> Result<ScenarioResult
         nsl,
         mean_makespan_s,
         p90_makespan_s,
+        load,
+        busy_share,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At 80 % realised load the initial system queues BoT tasks and All at κ = 2 makes the
+    /// makespans more consistent; the offered-load reading of the same workload leaves the
+    /// initial system far less busy. (600 BoTs, seed 1, synthetic background; the tolerance
+    /// is the search's own.)
+    #[test]
+    fn realised_load_is_hit_and_overprovisioning_then_matters() {
+        let streams = RngStreams::new(1);
+        let mut none = Scenario::paper(StrategyKind::None, 1.0);
+        none.n_bots = 600;
+        let level = load_level(&none, &streams, &streams.child(&[label("sim")])).unwrap();
+        assert!(level.converged, "{level:?}");
+        assert!((level.realised - 0.8).abs() <= REALISED_LOAD_TOLERANCE);
+        let r_none =
+            run_at_level(&none, &level, &streams, &streams.child(&[label("sim")])).unwrap();
+        assert_eq!(r_none.busy_share.bot, level.realised);
+        assert!(r_none.run.bots.iter().any(|b| b.max_wait_s > 0.0));
+        let mut all = none.clone();
+        all.strategy = StrategyKind::All;
+        all.kappa = 2.0;
+        let r_all = run_at_level(&all, &level, &streams, &streams.child(&[label("sim")])).unwrap();
+        assert!(r_all.consistency.c_d < r_none.consistency.c_d);
+        let mut offered = none.clone();
+        offered.load_definition = LoadDefinition::Offered;
+        let o = load_level(&offered, &streams, &streams.child(&[label("sim")])).unwrap();
+        assert_eq!((o.offered, o.runs), (0.8, 1));
+        assert!(o.realised < 0.5 * level.realised, "{o:?}");
+    }
+
+    #[test]
+    fn realised_loads_above_one_are_errors() {
+        let mut sc = Scenario::paper(StrategyKind::None, 1.0);
+        sc.load = 1.2;
+        let s = RngStreams::new(1);
+        assert!(load_level(&sc, &s, &s).is_err());
+    }
 }

@@ -246,6 +246,42 @@ pub struct RunResult {
     pub cloud_releases: u64,
     /// Where the background load came from.
     pub background: BackgroundSource,
+    /// First to last BoT arrival, seconds (the span over which load is measured).
+    pub arrival_span_s: f64,
+    /// Processor-seconds busy with BoT tasks within the arrival span (grid and cloud).
+    pub bot_busy_s: f64,
+    /// Processor-seconds busy with background jobs within the arrival span.
+    pub background_busy_s: f64,
+}
+
+/// Busy processor-time of one run within its arrival span (first to last BoT arrival), as
+/// fractions of the initial system's processors × span, split by the work that kept them busy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BusyShare {
+    /// BoT tasks. On the initial system this is the realised load of Yigitbasi & Epema 2010,
+    /// §V-A ("load … in the initial system"); on an overprovisioned system it may exceed 1.
+    pub bot: f64,
+    /// Background jobs.
+    pub background: f64,
+}
+
+impl RunResult {
+    /// The run's [`BusyShare`] (zero for a workload whose BoTs all arrive at one instant).
+    pub fn busy_share(&self) -> BusyShare {
+        let capacity = self.base_procs as f64 * self.arrival_span_s;
+        if capacity > 0.0 {
+            BusyShare {
+                bot: self.bot_busy_s / capacity,
+                background: self.background_busy_s / capacity,
+            }
+        } else {
+            BusyShare {
+                bot: 0.0,
+                background: 0.0,
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -320,6 +356,9 @@ struct State<'a> {
     horizon: (f64, f64),
     grid_busy_s: f64,
     cloud_busy_s: f64,
+    arrivals: (f64, f64),
+    bot_busy_s: f64,
+    bg_busy_s: f64,
     clamped: usize,
     rng: SimRng,
 }
@@ -491,17 +530,19 @@ impl State<'_> {
         Ok(())
     }
 
-    fn busy_overlap(&self, start: f64, end: f64, procs: u64) -> f64 {
-        let (a, b) = self.horizon;
-        (end.min(b) - start.max(a)).max(0.0) * procs as f64
-    }
-
     fn account_busy(&mut self, job: Job, end: f64) {
-        let busy = self.busy_overlap(job.start_s, end, job.procs);
+        let overlap =
+            |(a, b): (f64, f64)| (end.min(b) - job.start_s.max(a)).max(0.0) * job.procs as f64;
+        let busy = overlap(self.horizon);
         if Some(job.site) == self.cloud {
             self.cloud_busy_s += busy;
         } else {
             self.grid_busy_s += busy;
+        }
+        let in_span = overlap(self.arrivals);
+        match job.kind {
+            JobKind::Task { .. } => self.bot_busy_s += in_span,
+            JobKind::Background => self.bg_busy_s += in_span,
         }
     }
 
@@ -729,6 +770,9 @@ pub fn simulate(
         horizon,
         grid_busy_s: 0.0,
         cloud_busy_s: 0.0,
+        arrivals: (first, last),
+        bot_busy_s: 0.0,
+        bg_busy_s: 0.0,
         clamped: 0,
         rng: streams.stream(&[slarm_stats::rng::label("cloud-overheads")]),
     };
@@ -894,6 +938,9 @@ fn finish(
         cloud_acquisitions: st.acquisitions,
         cloud_releases: st.releases,
         background: st.workload.background_source.clone(),
+        arrival_span_s: st.arrivals.1 - st.arrivals.0,
+        bot_busy_s: st.bot_busy_s,
+        background_busy_s: st.bg_busy_s,
     })
 }
 

@@ -50,9 +50,6 @@ impl BackgroundJob {
     /// (requested, else allocated). A job without run time, processors or a valid submit time
     /// is a [`GridError::InvalidWorkload`].
     ///
-    /// [`parse_background_trace`] does not go through this conversion: it reads allocated
-    /// processors first, as it always has, so that the reproduction's background stays the same.
-    ///
     /// ```
     /// use slarm_grid::workload::BackgroundJob;
     /// let j = slarm_workload::Job::new(1, 60.0, 3600.0, 8, 7200.0);
@@ -368,6 +365,11 @@ fn erfc(x: f64) -> f64 {
 fn normal_cdf(z: f64) -> f64 {
     0.5 * erfc(-z / std::f64::consts::SQRT_2)
 }
+/// Largest offered load [`IosupBotModel::generate`] accepts. Offered loads far above 1 are
+/// what a realised load of the initial system needs when most of the work sits in a few
+/// huge tasks (uncapped Table II runtimes), see [`crate::run::LoadDefinition`].
+pub const MAX_OFFERED_LOAD: f64 = 1e4;
+
 /// Largest BoT [`IosupBotModel::generate`] accepts from its size distribution.
 const MAX_BOT_TASKS: f64 = 1e6;
 
@@ -432,7 +434,7 @@ impl IosupBotModel {
     }
 
     /// Generates `n_bots` BoTs and rescales their arrivals so that the offered load on
-    /// `platform` equals `load` (0 < load ≤ 10; §V-A's load levels). The first BoT arrives at 0.
+    /// `platform` equals `load` (0 < load ≤ [`MAX_OFFERED_LOAD`]; §V-A's load levels). The first BoT arrives at 0.
     pub fn generate<R: Rng + ?Sized>(
         &self,
         n_bots: usize,
@@ -446,11 +448,11 @@ impl IosupBotModel {
             ));
         }
         check_positive("load", load)?;
-        if load > 10.0 {
+        if load > MAX_OFFERED_LOAD {
             return Err(GridError::InvalidParameter {
                 name: "load",
                 value: load,
-                reason: "must be at most 10 (1000 %)",
+                reason: "must be at most 10 000 (1 000 000 %)",
             });
         }
         if let Some(cap) = self.max_runtime_s {
@@ -616,12 +618,63 @@ pub enum TraceFormat {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SiteMapping {
-    /// A numeric id, or the trailing number of a site name such as `fs3`, modulo the number
-    /// of sites (negative ids go to site 0); names without a number take consecutive indices
-    /// in order of first appearance, modulo the number of sites.
+    /// A non-negative numeric id, or the trailing number of a site name such as `fs3`, modulo
+    /// the number of sites; names without a number take consecutive indices in order of first
+    /// appearance, modulo the number of sites. A negative id is an unknown site (skipped).
     Modulo,
     /// Explicit `(trace site id or name, site index)` pairs; unmapped jobs are skipped.
     Explicit(Vec<(String, usize)>),
+}
+
+/// Why a background-trace line was skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum BackgroundSkip {
+    /// Run time missing or zero.
+    NoRunTime,
+    /// No processors.
+    NoProcessors,
+    /// A processor count that is not a whole number.
+    FractionalProcessors,
+    /// Site unknown (`-1`) or negative.
+    UnknownSite,
+    /// Site not in the explicit mapping (or mapped past the platform).
+    UnmappedSite,
+    /// Submitted before the time origin.
+    BeforeOrigin,
+}
+
+impl From<gwf::Skip> for BackgroundSkip {
+    fn from(s: gwf::Skip) -> Self {
+        match s {
+            gwf::Skip::NoRunTime => Self::NoRunTime,
+            gwf::Skip::NoProcessors => Self::NoProcessors,
+            gwf::Skip::FractionalProcessors => Self::FractionalProcessors,
+            gwf::Skip::UnknownSite => Self::UnknownSite,
+        }
+    }
+}
+
+/// Background jobs read from a trace and the lines skipped, each with its reason.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BackgroundTrace {
+    /// Jobs in submission order.
+    pub jobs: Vec<BackgroundJob>,
+    /// `(line, reason)` of every skipped job line, in input order.
+    pub skipped: Vec<(usize, BackgroundSkip)>,
+}
+
+impl BackgroundTrace {
+    /// Skipped lines per reason, in reason order.
+    pub fn skip_counts(&self) -> Vec<(BackgroundSkip, usize)> {
+        let mut counts = std::collections::BTreeMap::new();
+        for &(_, r) in &self.skipped {
+            *counts.entry(r).or_insert(0) += 1;
+        }
+        counts.into_iter().collect()
+    }
 }
 
 /// Index of the trace site `token` under `mapping`, remembering unnamed-number sites in
@@ -631,98 +684,103 @@ fn map_site(
     mapping: &SiteMapping,
     n_sites: usize,
     seen: &mut Vec<String>,
-) -> Option<usize> {
+) -> std::result::Result<usize, BackgroundSkip> {
     match mapping {
         SiteMapping::Explicit(pairs) => pairs
             .iter()
             .find(|(id, _)| id == token)
             .map(|&(_, s)| s)
-            .filter(|&s| s < n_sites),
+            .filter(|&s| s < n_sites)
+            .ok_or(BackgroundSkip::UnmappedSite),
         SiteMapping::Modulo => {
-            if let Ok(id) = token.parse::<f64>() {
-                return Some(id.max(0.0) as usize % n_sites);
+            if let Ok(id) = token.parse::<i64>() {
+                return u64::try_from(id)
+                    .map(|id| (id % n_sites as u64) as usize)
+                    .map_err(|_| BackgroundSkip::UnknownSite);
             }
             let digits = token.len() - token.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-            if let Ok(id) = token[token.len() - digits..].parse::<usize>() {
-                return Some(id % n_sites);
+            if let Ok(id) = token[token.len() - digits..].parse::<u64>() {
+                return Ok((id % n_sites as u64) as usize);
             }
             let idx = seen.iter().position(|s| s == token).unwrap_or_else(|| {
                 seen.push(token.to_string());
                 seen.len() - 1
             });
-            Some(idx % n_sites)
+            Ok(idx % n_sites)
         }
     }
 }
 
-/// Background jobs parsed from trace text (`;` or `#` comments), shifted by
-/// `-time_origin_s` so that the trace's `time_origin_s` becomes t = 0; jobs before it are
-/// skipped.
-///
-/// Only the fields the model needs are read: submit time (2), run time (4), allocated
-/// processors (5, else requested processors 8) and the site; other fields may be text (GWF
-/// has text columns). Returns the jobs and the number of skipped job lines (non-positive
-/// runtime or processors, before the origin, or unmapped).
+/// Background jobs read from trace text (`;` or `#` comments) with slarm-workload's GWF
+/// reader ([`gwf::GwfRecord::job`]: exact submit and run times, requested processors, else
+/// allocated ones), shifted by `-time_origin_s` so that the trace's `time_origin_s` becomes
+/// t = 0. Lines that are not usable jobs (no run time or processors, a fractional processor
+/// count, an unknown or unmapped site, submitted before the origin) are skipped and reported
+/// with their reason; a column that is not a number is an error naming the line and field.
 pub fn parse_background_trace(
     text: &str,
     format: TraceFormat,
     mapping: &SiteMapping,
     n_sites: usize,
     time_origin_s: f64,
-) -> Result<(Vec<BackgroundJob>, usize)> {
+) -> Result<BackgroundTrace> {
     if n_sites == 0 {
         return Err(GridError::InvalidPlatform("no sites to map to".into()));
     }
-    let mut jobs = Vec::new();
-    let mut skipped = 0;
+    let malformed = |e: WorkloadError| match e {
+        WorkloadError::Malformed {
+            line,
+            field,
+            reason,
+            ..
+        } => GridError::MalformedTrace {
+            line: line as usize,
+            message: if field > 0 {
+                format!("field {field}: {reason}")
+            } else {
+                reason
+            },
+        },
+        other => GridError::MalformedTrace {
+            line: 0,
+            message: other.to_string(),
+        },
+    };
+    let site_col = match format {
+        TraceFormat::Swf => Some(column::PARTITION),
+        TraceFormat::Gwf => None,
+    };
+    let mut out = BackgroundTrace {
+        jobs: Vec::new(),
+        skipped: Vec::new(),
+    };
     let mut seen = Vec::new();
     for rec in gwf::records(text) {
-        let rec = rec.map_err(|e| match e {
-            WorkloadError::Malformed { line, reason, .. } => GridError::MalformedTrace {
-                line: line as usize,
-                message: reason,
-            },
-            other => GridError::MalformedTrace {
-                line: 0,
-                message: other.to_string(),
-            },
-        })?;
-        let num = |idx: usize, name: &str| -> Result<f64> {
-            rec.number(idx).ok_or_else(|| GridError::MalformedTrace {
-                line: rec.line,
-                message: format!(
-                    "field {} ({name}) = {:?} is not a number",
-                    idx + 1,
-                    rec.text(idx).unwrap_or_default()
-                ),
-            })
-        };
-        let submit = num(column::SUBMIT_TIME, "submit time")? - time_origin_s;
-        let runtime = num(column::RUN_TIME, "run time")?;
-        let allocated = num(column::ALLOCATED_PROCS, "processors")?;
-        let procs = if allocated > 0.0 {
-            allocated
-        } else {
-            num(column::REQUESTED_PROCS, "requested processors")?
-        };
-        let site_token = match format {
-            TraceFormat::Swf => rec.text(column::PARTITION).unwrap_or_default(),
-            TraceFormat::Gwf => rec.site(),
-        };
-        match map_site(site_token, mapping, n_sites, &mut seen) {
-            Some(site) if runtime > 0.0 && procs >= 1.0 && submit >= 0.0 => {
-                jobs.push(BackgroundJob {
-                    submit_s: submit,
-                    runtime_s: runtime,
-                    procs: procs as u64,
+        let rec = rec.map_err(malformed)?;
+        let job = rec
+            .job(site_col)
+            .map_err(malformed)?
+            .map_err(BackgroundSkip::from)
+            .and_then(|j| {
+                let submit_s = j.submit_s - time_origin_s;
+                if submit_s.is_nan() || submit_s < 0.0 {
+                    return Err(BackgroundSkip::BeforeOrigin);
+                }
+                let site = map_site(j.site, mapping, n_sites, &mut seen)?;
+                Ok(BackgroundJob {
+                    submit_s,
+                    runtime_s: j.runtime_s,
+                    procs: j.procs,
                     site,
                 })
-            }
-            _ => skipped += 1,
+            });
+        match job {
+            Ok(j) => out.jobs.push(j),
+            Err(reason) => out.skipped.push((rec.line, reason)),
         }
     }
-    jobs.sort_by(|a, b| a.submit_s.total_cmp(&b.submit_s));
-    Ok((jobs, skipped))
+    out.jobs.sort_by(|a, b| a.submit_s.total_cmp(&b.submit_s));
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -862,14 +920,23 @@ mod tests {
         let swf = "; header\n1 100 0 50 2 -1 -1 2 60 -1 1 1 1 1 1 3 -1 -1\n\
                    2 200 0 0 2 -1 -1 2 60 -1 1 1 1 1 1 1 -1 -1\n\
                    3 50 0 10 1 -1 -1 1 60 -1 1 1 1 1 1 7 -1 -1\n";
-        let (jobs, skipped) =
+        let t =
             parse_background_trace(swf, TraceFormat::Swf, &SiteMapping::Modulo, 5, 60.0).unwrap();
-        assert_eq!(skipped, 2); // zero runtime; before the origin
+        assert_eq!(
+            t.skipped,
+            vec![
+                (3, BackgroundSkip::NoRunTime),
+                (4, BackgroundSkip::BeforeOrigin)
+            ]
+        );
+        let jobs = t.jobs;
         assert_eq!(jobs.len(), 1);
         assert_eq!(jobs[0].site, 3);
         assert_eq!(jobs[0].submit_s, 40.0);
         let map = SiteMapping::Explicit(vec![("3".into(), 1)]);
-        let (jobs, _) = parse_background_trace(swf, TraceFormat::Swf, &map, 5, 0.0).unwrap();
+        let jobs = parse_background_trace(swf, TraceFormat::Swf, &map, 5, 0.0)
+            .unwrap()
+            .jobs;
         assert_eq!(jobs.len(), 1);
         assert_eq!(jobs[0].site, 1);
         let bad = "1 2 3\n";
@@ -902,16 +969,34 @@ mod tests {
              2 200 5 70 2 -1 -1 2 60 -1 1 7 1 1 1 -1 delft -1 {tail}\n\
              3 300 5 90 0 -1 -1 8 60 -1 1 7 1 1 1 -1 leiden -1 {tail}\n"
         );
-        let (jobs, skipped) =
+        let t =
             parse_background_trace(&gwf, TraceFormat::Gwf, &SiteMapping::Modulo, 5, 0.0).unwrap();
-        assert_eq!(skipped, 0);
-        let sites: Vec<usize> = jobs.iter().map(|j| j.site).collect();
+        assert!(t.skipped.is_empty());
+        let sites: Vec<usize> = t.jobs.iter().map(|j| j.site).collect();
         assert_eq!(sites, vec![3, 0, 1]);
-        assert_eq!(jobs[2].procs, 8); // allocated 0: requested processors
+        assert_eq!(t.jobs[2].procs, 8); // allocated 0: requested processors
         let map = SiteMapping::Explicit(vec![("delft".into(), 2)]);
-        let (jobs, skipped) = parse_background_trace(&gwf, TraceFormat::Gwf, &map, 5, 0.0).unwrap();
-        assert_eq!((jobs.len(), skipped), (1, 2));
-        assert_eq!(jobs[0].site, 2);
+        let t = parse_background_trace(&gwf, TraceFormat::Gwf, &map, 5, 0.0).unwrap();
+        assert_eq!(t.jobs.len(), 1);
+        assert_eq!(t.skip_counts(), vec![(BackgroundSkip::UnmappedSite, 2)]);
+        assert_eq!(t.jobs[0].site, 2);
+        // Requested processors first, exact times, unknown sites skipped (not site 0).
+        let gwf = format!(
+            "1 100.25 5 50.5 16 -1 -1 4 60 -1 1 7 1 1 1 -1 fs1 -1 {tail}\n\
+             2 200 5 70 2 -1 -1 2 60 -1 1 7 1 1 1 -1 -1 -1 {tail}\n"
+        );
+        let t =
+            parse_background_trace(&gwf, TraceFormat::Gwf, &SiteMapping::Modulo, 5, 0.0).unwrap();
+        assert_eq!(
+            (
+                t.jobs[0].submit_s,
+                t.jobs[0].runtime_s,
+                t.jobs[0].procs,
+                t.jobs[0].site
+            ),
+            (100.25, 50.5, 4, 1)
+        );
+        assert_eq!(t.skipped, vec![(2, BackgroundSkip::UnknownSite)]);
     }
 
     #[test]

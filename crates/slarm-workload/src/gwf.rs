@@ -103,6 +103,114 @@ impl<'a> GwfRecord<'a> {
     }
 }
 
+/// Why a record is not a usable job (e.g. for a background load).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Skip {
+    /// Run time missing (`-1`) or zero.
+    NoRunTime,
+    /// Neither requested nor allocated processors are given (both `-1` or zero).
+    NoProcessors,
+    /// The processor count is not a whole number.
+    FractionalProcessors,
+    /// The site is unknown (`-1` in both site columns).
+    UnknownSite,
+}
+
+impl Skip {
+    /// Short description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::NoRunTime => "no run time",
+            Self::NoProcessors => "no processors",
+            Self::FractionalProcessors => "fractional processor count",
+            Self::UnknownSite => "unknown site (-1)",
+        }
+    }
+}
+
+/// A job record read for replay: exact submit and run times (seconds, as written), the
+/// processors it requested (else those it was allocated) and its site as written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GwfJob<'a> {
+    /// Line of the record.
+    pub line: usize,
+    /// Submit time, seconds.
+    pub submit_s: f64,
+    /// Run time, seconds (> 0).
+    pub runtime_s: f64,
+    /// Processors: requested (column 8) if given, else allocated (column 5).
+    pub procs: u64,
+    /// The site token (never `-1`).
+    pub site: &'a str,
+}
+
+impl<'a> GwfRecord<'a> {
+    /// Column `col` as a number, or a [`WorkloadError::Malformed`] naming the line and the
+    /// 1-based field.
+    fn required(&self, col: usize, name: &str) -> Result<f64> {
+        self.number(col).ok_or_else(|| WorkloadError::Malformed {
+            file: "<input>".into(),
+            line: self.line as u64,
+            field: col + 1,
+            reason: format!(
+                "{name} {:?} is not a number",
+                self.text(col).unwrap_or_default()
+            ),
+        })
+    }
+
+    /// The record as a job with its site in column `site_col` (e.g. [`column::PARTITION`]
+    /// for SWF traces), or [`GwfRecord::site`] when `None`. A record that is not a usable job
+    /// is `Ok(Err(skip))`; a column that is not a number is an error.
+    ///
+    /// ```
+    /// use slarm_workload::gwf::{records, Skip};
+    /// let line = "1 100.5 5 50.25 4 -1 -1 6 60 -1 1 7 1 1 1 -1 fs0 -1";
+    /// let rec = records(line).next().unwrap()?;
+    /// let job = rec.job(None)?.unwrap();
+    /// assert_eq!((job.submit_s, job.runtime_s, job.procs, job.site), (100.5, 50.25, 6, "fs0"));
+    /// let unknown = "1 100 5 50 4 -1 -1 4 60 -1 1 7 1 1 1 -1 -1 -1";
+    /// assert_eq!(records(unknown).next().unwrap()?.job(None)?, Err(Skip::UnknownSite));
+    /// # Ok::<(), slarm_workload::WorkloadError>(())
+    /// ```
+    pub fn job(&self, site_col: Option<usize>) -> Result<std::result::Result<GwfJob<'a>, Skip>> {
+        let submit_s = self.required(column::SUBMIT_TIME, "submit time")?;
+        let runtime_s = self.required(column::RUN_TIME, "run time")?;
+        let requested = self.required(column::REQUESTED_PROCS, "requested processors")?;
+        let allocated = self.required(column::ALLOCATED_PROCS, "allocated processors")?;
+        let site = match site_col {
+            Some(c) => self.text(c).unwrap_or("-1"),
+            None => self.site(),
+        };
+        let procs = if requested > 0.0 {
+            requested
+        } else {
+            allocated
+        };
+        let skip = if runtime_s <= 0.0 {
+            Some(Skip::NoRunTime)
+        } else if procs < 1.0 {
+            Some(Skip::NoProcessors)
+        } else if procs.fract() != 0.0 || procs > u64::MAX as f64 {
+            Some(Skip::FractionalProcessors)
+        } else if site == "-1" {
+            Some(Skip::UnknownSite)
+        } else {
+            None
+        };
+        Ok(match skip {
+            Some(s) => Err(s),
+            None => Ok(GwfJob {
+                line: self.line,
+                submit_s,
+                runtime_s,
+                procs: procs as u64,
+                site,
+            }),
+        })
+    }
+}
+
 /// The job records of GWF (or SWF) `text`, in input order. Blank lines and lines starting
 /// with `;` or `#` (after leading whitespace) are skipped. A line with fewer than
 /// [`MIN_COLUMNS`] columns is a [`WorkloadError::Malformed`] (field 0, the line as a whole)
@@ -155,6 +263,58 @@ mod tests {
                 ..
             }) => assert_eq!(reason, "3 fields, expected at least 18"),
             other => panic!("expected a malformed line, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn jobs_take_requested_processors_exact_times_and_skip_with_reasons() {
+        fn job(l: &str) -> Result<std::result::Result<GwfJob<'_>, Skip>> {
+            records(l).next().unwrap().unwrap().job(None)
+        }
+        // Requested (8) before allocated (5); times as written.
+        let j = job("1 0.75 0 3600.5 16 -1 -1 8 60 -1 1 1 1 1 1 -1 fs2 -1")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (j.submit_s, j.runtime_s, j.procs, j.site),
+            (0.75, 3600.5, 8, "fs2")
+        );
+        // Allocated when nothing was requested.
+        let j = job("1 1 0 2 16 -1 -1 -1 60 -1 1 1 1 1 1 -1 fs2 -1")
+            .unwrap()
+            .unwrap();
+        assert_eq!(j.procs, 16);
+        for (line, skip) in [
+            (
+                "1 1 0 0 16 -1 -1 8 60 -1 1 1 1 1 1 -1 fs2 -1",
+                Skip::NoRunTime,
+            ),
+            (
+                "1 1 0 5 -1 -1 -1 -1 60 -1 1 1 1 1 1 -1 fs2 -1",
+                Skip::NoProcessors,
+            ),
+            (
+                "1 1 0 5 -1 -1 -1 2.5 60 -1 1 1 1 1 1 -1 fs2 -1",
+                Skip::FractionalProcessors,
+            ),
+            (
+                "1 1 0 5 -1 -1 -1 2 60 -1 1 1 1 1 1 -1 -1 -1",
+                Skip::UnknownSite,
+            ),
+        ] {
+            assert_eq!(job(line).unwrap(), Err(skip), "{line}");
+        }
+        // SWF: the site is the partition column.
+        let rec = records("1 1 0 5 1 -1 -1 1 60 -1 1 1 1 1 1 3 -1 -1")
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(rec.job(Some(column::PARTITION)).unwrap().unwrap().site, "3");
+        match job("1 x 0 5 1 -1 -1 1 60 -1 1 1 1 1 1 3 -1 -1") {
+            Err(WorkloadError::Malformed {
+                line: 1, field: 2, ..
+            }) => {}
+            other => panic!("expected a malformed submit time, got {other:?}"),
         }
     }
 

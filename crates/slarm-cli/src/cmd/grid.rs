@@ -6,11 +6,12 @@ use std::path::PathBuf;
 use serde_json::json;
 use slarm::grid::metrics::bots_meeting;
 use slarm::grid::platform::parse_platform;
+use slarm::grid::platform::Das3Unit;
 use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
 use slarm::grid::workload::{
-    parse_background_trace, RuntimeSharing, RuntimeSpread, SiteMapping, TraceFormat,
-    TABLE2_MEAN_RUNTIME_S,
+    parse_background_trace, BackgroundSkip, RuntimeSharing, RuntimeSpread, SiteMapping,
+    TraceFormat, TABLE2_MEAN_RUNTIME_S,
 };
 use slarm::stats::RngStreams;
 
@@ -32,9 +33,18 @@ pub struct GridArgs {
     /// Overprovisioning factor kappa >= 1 (target of static and dynamic strategies).
     #[arg(long, allow_hyphen_values = true, default_value_t = 2.0)]
     kappa: f64,
-    /// Offered BoT load of the initial system as a fraction (0.8) or a percentage ("80%").
+    /// BoT load of the initial system as a fraction (0.8) or a percentage ("80%"), read as
+    /// --load-definition says.
     #[arg(long, default_value = "0.8", allow_hyphen_values = true)]
     load: String,
+    /// realised: the arrival scale is searched so that the initial system's processors are
+    /// busy with BoT tasks this fraction of the time from the first to the last arrival;
+    /// offered: work over the arrival span (runtimes on 2.2 GHz / reference capacity).
+    #[arg(long, default_value = "realised", allow_hyphen_values = true)]
+    load_definition: String,
+    /// DAS-3 scheduling unit: processor (544, the default) or node (272, a task takes a node).
+    #[arg(long, default_value = "processor", allow_hyphen_values = true)]
+    das3_unit: String,
     /// Root seed (the workload depends only on seed, load, bots and background).
     #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     seed: u64,
@@ -220,9 +230,13 @@ fn parse_load(s: &str) -> CliResult<f64> {
 
 /// The platform of `--platform FILE` (or DAS-3) and its label; exit 2 naming the file and
 /// line of a malformed site.
-fn platform(args: &GridArgs) -> CliResult<(Platform, String)> {
+fn platform(args: &GridArgs, unit: Das3Unit) -> CliResult<(Platform, String)> {
     let Some(path) = &args.platform else {
-        return Ok((Platform::das3(), "das3".into()));
+        let label = match unit {
+            Das3Unit::Processor => "das3",
+            Das3Unit::Node => "das3-nodes",
+        };
+        return Ok((Platform::das3_in(unit), label.into()));
     };
     let shown = path.display();
     let text = std::fs::read_to_string(path)
@@ -239,14 +253,23 @@ fn platform(args: &GridArgs) -> CliResult<(Platform, String)> {
     Ok((platform, label))
 }
 
-fn background(args: &GridArgs, platform: &Platform) -> CliResult<BackgroundSpec> {
+/// The background of `--background` and the trace's skipped lines per reason (empty unless a
+/// trace is read).
+fn background(
+    args: &GridArgs,
+    platform: &Platform,
+    unit: Das3Unit,
+) -> CliResult<(BackgroundSpec, Vec<(BackgroundSkip, usize)>)> {
     Ok(match args.background.as_str() {
-        "none" => BackgroundSpec::None,
-        "synthetic" => BackgroundSpec::Synthetic(SyntheticBackground {
-            utilisation: args.background_util,
-            procs: args.background_procs,
-            ..SyntheticBackground::default()
-        }),
+        "none" => (BackgroundSpec::None, vec![]),
+        "synthetic" => (
+            BackgroundSpec::Synthetic(SyntheticBackground {
+                utilisation: args.background_util,
+                procs: args.background_procs,
+                ..SyntheticBackground::default()
+            }),
+            vec![],
+        ),
         path => {
             let p = PathBuf::from(path);
             let file = std::fs::File::open(&p)
@@ -269,10 +292,20 @@ fn background(args: &GridArgs, platform: &Platform) -> CliResult<BackgroundSpec>
                 Some(m) => parse_site_map(m, n_sites)?,
                 None => SiteMapping::Modulo,
             };
-            let (jobs, _skipped) =
+            let mut trace =
                 parse_background_trace(&text, format, &mapping, n_sites, args.trace_origin)
                     .map_err(|e| CliError::bad_input(format!("{path}: {e}")))?;
-            BackgroundSpec::Trace { label: name, jobs }
+            for j in &mut trace.jobs {
+                j.procs = unit.units_for(j.procs);
+            }
+            let skips = trace.skip_counts();
+            (
+                BackgroundSpec::Trace {
+                    label: name,
+                    jobs: trace.jobs,
+                },
+                skips,
+            )
         }
     })
 }
@@ -319,11 +352,31 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         ],
     )?;
     let load = parse_load(&args.load)?;
-    let (platform, platform_label) = platform(args)?;
+    let load_definition = choose(
+        "load-definition",
+        &args.load_definition,
+        &[
+            ("realised", LoadDefinition::Realised),
+            ("offered", LoadDefinition::Offered),
+        ],
+    )?;
+    let unit = choose(
+        "das3-unit",
+        &args.das3_unit,
+        &[("processor", Das3Unit::Processor), ("node", Das3Unit::Node)],
+    )?;
+    if unit == Das3Unit::Node && args.platform.is_some() {
+        return Err(CliError::bad_input(
+            "--das3-unit node: only for DAS-3, not with --platform",
+        ));
+    }
+    let (platform, platform_label) = platform(args, unit)?;
     let mut sc = Scenario::paper(strategy, args.kappa);
-    sc.background = background(args, &platform)?;
+    let (background, skips) = background(args, &platform, unit)?;
+    sc.background = background;
     sc.platform = platform;
     sc.load = load;
+    sc.load_definition = load_definition;
     sc.n_bots = args.bots;
     sc.policy = policy;
     sc.feedback_s = (args.target_min * 60.0, args.release_min * 60.0);
@@ -360,8 +413,18 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         "policy": policy.label(),
         "kappa": if matches!(strategy, StrategyKind::None | StrategyKind::Feedback) { 1.0 } else { args.kappa },
         "load": load,
+        "load_definition": load_definition.name(),
+        "offered_load": r.load.offered,
+        "realised_load": r.load.realised,
+        "load_converged": r.load.converged,
+        "calibration_runs": r.load.runs,
+        "busy_share": r.busy_share,
         "seed": args.seed,
         "background": r.run.background,
+        "background_skipped": skips
+            .iter()
+            .map(|(reason, n)| json!({ "reason": reason, "lines": n }))
+            .collect::<Vec<_>>(),
         "c_d": r.consistency.c_d,
         "c_s": r.consistency.c_s,
         "cpu_hours": r.run.cpu_hours,
@@ -388,7 +451,7 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
     });
     let text = format!(
         "platform {} ({} sites, {} processors)\n\
-         strategy {} (kappa {}), policy {}, load {}, seed {}, background {:?}\n\
+         strategy {} (kappa {}), policy {}, load {} ({}; offered {}, realised {}{}), seed {}, background {:?}{}\n\
          BoTs {}  tasks {}\n\
          C_d {}  C_s {}  (over {} size groups)\n\
          CPU-hours {}  time-averaged kappa {}\n\
@@ -401,8 +464,22 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         format_num(args.kappa),
         policy.label(),
         format_num(load),
+        load_definition.name(),
+        format_num(r.load.offered),
+        format_num(r.load.realised),
+        if r.load.converged {
+            ""
+        } else {
+            ", not reached: too few BoTs or offered load limit"
+        },
         args.seed,
         r.run.background,
+        if skips.is_empty() {
+            String::new()
+        } else {
+            let parts: Vec<String> = skips.iter().map(|(s, n)| format!("{n} {s:?}")).collect();
+            format!(" (skipped lines: {})", parts.join(", "))
+        },
         r.run.bots.len(),
         r.workload.tasks,
         format_num(r.consistency.c_d),

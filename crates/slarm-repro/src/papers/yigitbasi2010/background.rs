@@ -85,6 +85,7 @@ fn table3_params(p: &UtilisationParams) -> CellParams {
         background_variant: None,
         period_s: None,
         controller_min: None,
+        variant: super::Variant::Spec,
     }
 }
 
@@ -96,7 +97,8 @@ pub fn run(
 ) -> Result<UtilisationResult, ExperimentError> {
     let t3 = table3_params(p);
     let sc = scenario(&t3);
-    let workload = build_workload(&sc, &workload_streams(cfg, &t3))
+    let offered = super::cell_load_level(cfg, &t3)?.offered;
+    let workload = build_workload(&sc, offered, &workload_streams(cfg, &t3))
         .map_err(|e| ExperimentError::model(id, e))?;
     let horizon_s = workload.span_s();
     let u = background_utilisation(&sc.platform, &workload.background, horizon_s, BIN_S)
@@ -274,7 +276,8 @@ mod tests {
         };
         let r = run(&cfg, "e1-test", &p).unwrap();
         let t3 = table3_params(&p);
-        let w = build_workload(&scenario(&t3), &workload_streams(&cfg, &t3)).unwrap();
+        let offered = super::super::cell_load_level(&cfg, &t3).unwrap().offered;
+        let w = build_workload(&scenario(&t3), offered, &workload_streams(&cfg, &t3)).unwrap();
         assert_eq!(r.jobs.iter().sum::<usize>(), w.background.len());
         assert_eq!(r.horizon_s, w.span_s());
         assert_eq!(r.sites.len(), 5);

@@ -30,10 +30,14 @@ use slarm_report::{
 use slarm_stats::RngStreams;
 
 use slarm_grid::metrics::{bots_meeting, ecdf, BoxStats};
+use slarm_grid::platform::{Das3Unit, Platform};
 use slarm_grid::provision::StrategyKind;
-use slarm_grid::run::{run_scenario_with, BackgroundSpec, Scenario, ScenarioResult};
+use slarm_grid::run::{
+    load_level, run_at_level, BackgroundSpec, LoadDefinition, LoadLevel, Scenario, ScenarioResult,
+};
 use slarm_grid::sched::PolicyKind;
 use slarm_grid::workload::{IosupBotModel, SyntheticBackground, TABLE2_MEAN_RUNTIME_S};
+use slarm_grid::workload::{RuntimeSharing, RuntimeSpread};
 
 pub use report::assemble_rows;
 
@@ -108,9 +112,69 @@ pub const TABLE6_INITIAL_MEAN_MAKESPAN_MIN: f64 = 3120.0;
 /// Span of the paper's §VII workload, days ("approximately one and a half month", §VII).
 pub const TABLE6_SPAN_DAYS: f64 = 45.0;
 
-/// Offered load of the §VI workloads (§V-A) and of the literal §VII variant (our reading:
+/// Load of the §VI workloads (§V-A: 80 % "of the initial system"), realised on the initial
+/// system unless a variant says otherwise, and of the literal §VII variant (our reading:
 /// §VII does not state the load of its workload).
 pub const PAPER_LOAD: f64 = 0.8;
+
+/// A reading of the paper where it is ambiguous; every cell runs under one, and the report
+/// labels the tables that are not under [`Variant::Spec`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// The recommended readings: realised load, 544 processors, Table II's runtime spread as a
+    /// standard deviation, runtimes per task, synthetic background (§VI).
+    #[default]
+    Spec,
+    /// The load level as offered work over the arrival span.
+    OfferedLoad,
+    /// Table II's runtime spread 6.1 read as the variance it is printed as.
+    SpreadVariance,
+    /// DAS-3 scheduled per dual-processor node (272 units).
+    Nodes,
+    /// One runtime shared by all tasks of a BoT.
+    SharedPerBot,
+    /// No background load.
+    NoBackground,
+}
+
+impl Variant {
+    /// Every variant, [`Variant::Spec`] first.
+    pub const ALL: [Variant; 6] = [
+        Variant::Spec,
+        Variant::OfferedLoad,
+        Variant::SpreadVariance,
+        Variant::Nodes,
+        Variant::SharedPerBot,
+        Variant::NoBackground,
+    ];
+
+    /// Label in tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Spec => "spec readings (realised load, 544 processors, sd 6.1, per-task runtimes, synthetic background)",
+            Self::OfferedLoad => "offered load (work over the arrival span)",
+            Self::SpreadVariance => "runtime spread 6.1 as variance",
+            Self::Nodes => "272 dual-processor nodes, a task per node",
+            Self::SharedPerBot => "runtimes shared per BoT",
+            Self::NoBackground => "no background",
+        }
+    }
+
+    fn tag(self) -> &'static str {
+        match self {
+            Self::Spec => "spec",
+            Self::OfferedLoad => "offered",
+            Self::SpreadVariance => "variance",
+            Self::Nodes => "nodes",
+            Self::SharedPerBot => "shared",
+            Self::NoBackground => "nobg",
+        }
+    }
+}
+
+/// κ columns of the variant sensitivity table (Table III's C_d of All, NO at κ = 1).
+pub const VARIANT_KAPPAS: [f64; 5] = [1.0, 1.5, 2.0, 2.5, 3.0];
 
 /// Upper end of the load search of the `t6cal` calibration (offered load 1000 %, the generator's limit): short
 /// workloads need a high offered load before their heavy-tailed work queues.
@@ -217,6 +281,9 @@ pub struct CellParams {
     pub period_s: Option<f64>,
     /// Controller (target, release) in minutes, if any.
     pub controller_min: Option<(f64, f64)>,
+    /// Reading of the paper's ambiguities.
+    #[serde(default)]
+    pub variant: Variant,
 }
 
 /// What a cell returns.
@@ -232,6 +299,15 @@ pub struct CellResult {
     pub c_s_min5: Option<f64>,
     /// CPU-hours (default cost model).
     pub cpu_hours: f64,
+    /// Busy grid processor-hours within the cost horizon.
+    #[serde(default)]
+    pub grid_busy_hours: f64,
+    /// Σ ⌈cloud lease hours⌉ within the cost horizon.
+    #[serde(default)]
+    pub cloud_lease_hours: u64,
+    /// Cost horizon T (first to last BoT arrival), hours.
+    #[serde(default)]
+    pub horizon_h: f64,
     /// NSL box statistics.
     pub nsl: BoxStats,
     /// Mean makespan, seconds.
@@ -250,6 +326,15 @@ pub struct CellResult {
     pub tasks: usize,
     /// Offered load the workload was generated at (the calibrated one for `t6cal`).
     pub load: f64,
+    /// Fraction of the initial system's processors busy with BoT tasks from the first to the
+    /// last arrival, measured on the initial system at that offered load.
+    pub realised_load: f64,
+    /// Whether the realised-load search reached its tolerance.
+    pub load_converged: bool,
+    /// This run's busy share of BoT tasks (fraction of S × arrival span).
+    pub busy_share_bot: f64,
+    /// This run's busy share of background jobs.
+    pub busy_share_background: f64,
     /// First to last BoT arrival, days.
     pub span_days: f64,
     /// Busy processor-time (BoT and background, grid and cloud) within the cost horizon, as a
@@ -267,10 +352,29 @@ pub struct CellResult {
     pub meeting: Vec<usize>,
 }
 
-fn scenario(p: &CellParams) -> Scenario {
+pub(crate) fn scenario(p: &CellParams) -> Scenario {
     let mut sc = Scenario::paper(p.strategy, p.kappa);
     sc.model = experiment_model();
-    sc.background = match (p.background, p.background_variant) {
+    match p.variant {
+        Variant::Spec | Variant::NoBackground => {}
+        Variant::OfferedLoad => sc.load_definition = LoadDefinition::Offered,
+        Variant::SpreadVariance => {
+            // The literal reading's mean runtime (28.7 s) is below Table II's average, so the
+            // runtime cap of the experiments does not apply.
+            sc.model.spread = RuntimeSpread::LiteralVariance;
+            sc.model.max_runtime_s = None;
+        }
+        Variant::Nodes => sc.platform = Platform::das3_in(Das3Unit::Node),
+        Variant::SharedPerBot => sc.model.sharing = RuntimeSharing::SharedPerBot,
+    }
+    if p.exp == "t6cal" {
+        // The calibration searches the offered load itself.
+        sc.load_definition = LoadDefinition::Offered;
+    }
+    sc.background = match (
+        p.background && p.variant != Variant::NoBackground,
+        p.background_variant,
+    ) {
         (false, _) => BackgroundSpec::None,
         (true, None) => BackgroundSpec::Synthetic(experiment_background()),
         (true, Some((utilisation, procs))) => BackgroundSpec::Synthetic(SyntheticBackground {
@@ -342,6 +446,7 @@ pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
         background_variant: None,
         period_s: None,
         controller_min: None,
+        variant: Variant::Spec,
     };
     let mut cells = Vec::new();
     for (exp, strategy, kappa) in [
@@ -420,6 +525,21 @@ pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
             }
         }
     }
+    for v in Variant::ALL.into_iter().skip(1) {
+        for k in VARIANT_KAPPAS {
+            let s = if k == 1.0 {
+                StrategyKind::None
+            } else {
+                StrategyKind::All
+            };
+            let mut p = base("var", s, k, 0);
+            p.variant = v;
+            cells.push(cell(
+                format!("var-{}-{}-{}", v.tag(), strategy_tag(s), kappa_tag(k)),
+                p,
+            ));
+        }
+    }
     cells.extend(probe::cells(plan));
     cells.extend(background::cells(plan));
     cells
@@ -441,7 +561,7 @@ fn downsample(points: &[(f64, f64)], max: usize) -> Vec<(f64, f64)> {
 
 /// Workload streams of a cell: keyed by seed, size and background, and by the load except in
 /// the calibrated `t6cal` variant, whose load is searched over one fixed set of draws.
-fn workload_streams(cfg: &RunConfig, p: &CellParams) -> RngStreams {
+pub(crate) fn workload_streams(cfg: &RunConfig, p: &CellParams) -> RngStreams {
     let load = if p.exp == "t6cal" {
         "cal".to_string()
     } else {
@@ -451,10 +571,58 @@ fn workload_streams(cfg: &RunConfig, p: &CellParams) -> RngStreams {
         None => p.background.to_string(),
         Some((u, procs)) => format!("u{u}p{procs}"),
     };
+    let variant = match p.variant {
+        Variant::Spec => String::new(),
+        v => format!("-{}", v.tag()),
+    };
     cfg.streams(
         PAPER,
-        &format!("workload-s{}-l{load}-n{}-bg{bg}", p.seed, p.bots),
+        &format!("workload-s{}-l{load}-n{}-bg{bg}{variant}", p.seed, p.bots),
     )
+}
+
+/// The load level of a cell's workload, memoised per process: [`load_level`] on the cell's
+/// scenario (for the realised definition a search over the offered load on the initial
+/// system). It is a pure function of the run config and the cell's workload key (seed, load,
+/// size, background, variant), so every strategy of a seed runs on the same workload whichever
+/// thread or shard computes it.
+pub fn cell_load_level(cfg: &RunConfig, p: &CellParams) -> Result<LoadLevel, ExperimentError> {
+    static MEMO: OnceLock<Mutex<HashMap<String, LoadLevel>>> = OnceLock::new();
+    let mut q = p.clone();
+    if q.exp == "t6cal" {
+        q.load = calibrated_controller_load(cfg, p)?;
+    }
+    q.strategy = StrategyKind::None;
+    q.kappa = 1.0;
+    q.controller_min = None;
+    q.period_s = None;
+    let key = format!(
+        "{}-{}-{}",
+        cfg.seed,
+        cfg.scale.name(),
+        serde_json::to_string(&(
+            &q.exp == "t6cal",
+            q.load,
+            q.seed,
+            q.bots,
+            q.background,
+            q.background_variant,
+            q.variant,
+            q.policy
+        ))
+        .unwrap_or_default()
+    );
+    let memo = MEMO.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(l) = memo.lock().ok().and_then(|m| m.get(&key).copied()) {
+        return Ok(l);
+    }
+    let sim_streams = cfg.streams(PAPER, &format!("load-level-{key}"));
+    let level = load_level(&scenario(&q), &workload_streams(cfg, &q), &sim_streams)
+        .map_err(|e| ExperimentError::model("load-level", e))?;
+    if let Ok(mut m) = memo.lock() {
+        m.insert(key, level);
+    }
+    Ok(level)
 }
 
 /// Our calibration of the §VII workload, whose load the paper does not state: the offered
@@ -478,7 +646,15 @@ pub fn calibrated_controller_load(cfg: &RunConfig, p: &CellParams) -> Result<f64
     let target_s = TABLE6_INITIAL_MEAN_MAKESPAN_MIN * 60.0;
     let mut mean_at = |load: f64| -> Result<f64, ExperimentError> {
         q.load = load;
-        let r = run_scenario_with(&scenario(&q), &streams, &sim_streams)
+        let level = LoadLevel {
+            definition: LoadDefinition::Offered,
+            target: load,
+            offered: load,
+            realised: f64::NAN,
+            runs: 0,
+            converged: true,
+        };
+        let r = run_at_level(&scenario(&q), &level, &streams, &sim_streams)
             .map_err(|e| ExperimentError::model("t6cal-search", e))?;
         Ok(r.mean_makespan_s)
     };
@@ -512,13 +688,18 @@ pub fn run_params(
     p: &CellParams,
 ) -> Result<CellResult, ExperimentError> {
     let mut p = p.clone();
+    let level = cell_load_level(cfg, &p)?;
     if p.exp == "t6cal" {
-        p.load = calibrated_controller_load(cfg, &p)?;
+        p.load = level.target;
     }
     let sc = scenario(&p);
-    let r: ScenarioResult =
-        run_scenario_with(&sc, &workload_streams(cfg, &p), &cfg.streams(PAPER, id))
-            .map_err(|e| ExperimentError::model(id, e))?;
+    let r: ScenarioResult = run_at_level(
+        &sc,
+        &level,
+        &workload_streams(cfg, &p),
+        &cfg.streams(PAPER, id),
+    )
+    .map_err(|e| ExperimentError::model(id, e))?;
     let min5 = r
         .consistency_min_group
         .iter()
@@ -532,6 +713,9 @@ pub fn run_params(
         c_d_min5: min5.as_ref().map(|c| c.c_d),
         c_s_min5: min5.as_ref().map(|c| c.c_s),
         cpu_hours: r.run.cpu_hours,
+        grid_busy_hours: r.run.cost.grid_busy_hours,
+        cloud_lease_hours: r.run.cost.cloud_lease_hours,
+        horizon_h: r.run.horizon_s / 3600.0,
         nsl: r.nsl,
         mean_makespan_s: r.mean_makespan_s,
         p90_makespan_s: r.p90_makespan_s,
@@ -540,7 +724,11 @@ pub fn run_params(
         bots: r.run.bots.len(),
         waited_bots: r.run.bots.iter().filter(|b| b.max_wait_s > 0.0).count(),
         tasks: r.workload.tasks,
-        load: p.load,
+        load: level.offered,
+        realised_load: level.realised,
+        load_converged: level.converged,
+        busy_share_bot: r.busy_share.bot,
+        busy_share_background: r.busy_share.background,
         span_days: r.workload.span_s / 86_400.0,
         busy_fraction: if r.run.horizon_s > 0.0 {
             r.run.cost.busy_only * 3600.0 / (r.run.base_procs as f64 * r.run.horizon_s)
