@@ -95,8 +95,8 @@ fn check_trace(text: &str, format: TraceFormat) {
         SiteMapping::Explicit(vec![("fs0".into(), 0), ("fs1".into(), 2), ("1".into(), 1)]),
     ] {
         match parse_background_trace(text, format, &mapping, 3, 10.0) {
-            Ok((jobs, _skipped)) => {
-                for j in &jobs {
+            Ok(trace) => {
+                for j in &trace.jobs {
                     assert!(j.submit_s.is_finite() && j.submit_s >= 0.0, "{j:?}");
                     assert!(j.runtime_s.is_finite() && j.runtime_s > 0.0, "{j:?}");
                     assert!(j.procs >= 1 && j.site < 3, "{j:?}");
@@ -137,12 +137,10 @@ proptest! {
 #[test]
 fn the_unmutated_files_parse() {
     assert_eq!(parse_platform(PLATFORM).unwrap().sites().len(), 3);
-    let (jobs, _) =
-        parse_background_trace(GWF, TraceFormat::Gwf, &SiteMapping::Modulo, 3, 0.0).unwrap();
-    assert_eq!(jobs.len(), 3);
-    let (jobs, _) =
-        parse_background_trace(SWF, TraceFormat::Swf, &SiteMapping::Modulo, 3, 0.0).unwrap();
-    assert_eq!(jobs.len(), 2);
+    let gwf = parse_background_trace(GWF, TraceFormat::Gwf, &SiteMapping::Modulo, 3, 0.0).unwrap();
+    assert_eq!(gwf.jobs.len(), 3);
+    let swf = parse_background_trace(SWF, TraceFormat::Swf, &SiteMapping::Modulo, 3, 0.0).unwrap();
+    assert_eq!(swf.jobs.len(), 2);
     // Non-finite times never become jobs.
     for token in ["inf", "NaN", "1e308"] {
         let text = GWF.replacen(" 60 0 300 ", &format!(" {token} 0 {token} "), 1);
