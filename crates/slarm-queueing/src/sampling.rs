@@ -192,8 +192,10 @@ impl Setting {
 /// number of infeasible `(x, y)` draws rejected.
 ///
 /// Uniform and exponential loads are redrawn until the sum fits. Normal loads are drawn from
-/// the same conditional law directly (see [`normal_loads`]), since under the variance reading
-/// of N(20, 5) a rejection loop would need about 10^7 tries per three-class sample.
+/// the same conditional law directly, since under the variance reading of N(20, 5) a rejection
+/// loop would need about 10^7 tries per three-class sample: the sum is drawn from its normal law
+/// truncated to `<= K` (the tail sampler of Robert, 1995), the deviations from the mean
+/// independently of it, redrawn until every load is positive.
 pub fn draw_classes<R: Rng + ?Sized>(
     n: usize,
     setting: &Setting,

@@ -634,7 +634,7 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
         // G table
         let mut t = Table::new(
             "g-table",
-            "G_thesis of the 25 usable grid SLAs (not published; spec 003 §2.7)",
+            "G_thesis of the 25 usable grid SLAs (not published; Hu 2009, Eq. (4.4))",
             &["x", "y", "G"],
         );
         let slas = a["slas"].as_array().cloned().unwrap_or_default();
