@@ -268,10 +268,16 @@ fn normal_loads<R: Rng + ?Sized>(n: usize, mean: f64, sd: f64, rng: &mut R) -> R
     }
     let k = n as f64;
     let (sum_mean, sum_sd) = (k * mean, sd * k.sqrt());
+    let bound = (K - sum_mean) / sum_sd;
+    if sum_sd > 0.0 && !bound.is_finite() {
+        return Err(QueueError::InvalidConfig(format!(
+            "N({mean}, sd {sd}) loads for {n} classes: the bound of their sum is not finite"
+        )));
+    }
     let mut lambdas = vec![0.0; n];
     for _ in 0..1_000_000 {
         let sum = if sum_sd > 0.0 {
-            sum_mean + sum_sd * standard_normal_at_most((K - sum_mean) / sum_sd, rng)
+            sum_mean + sum_sd * standard_normal_at_most(bound, rng)
         } else {
             sum_mean
         };
@@ -307,6 +313,11 @@ fn standard_normal_at_most<R: Rng + ?Sized>(b: f64, rng: &mut R) -> f64 {
         }
     }
     let a = -b;
+    if a > 1e6 {
+        // The tail beyond a is exponential with rate a to a relative error below 1e-12, and
+        // Robert's rate would overflow for larger a.
+        return -(a + rng.sample::<f64, _>(Exp1) / a);
+    }
     let rate = 0.5 * (a + (a * a + 4.0).sqrt());
     loop {
         let z = a + rng.sample::<f64, _>(Exp1) / rate;
@@ -372,6 +383,22 @@ mod tests {
                 "{a} vs {b}"
             );
         }
+    }
+
+    /// Extreme spreads neither hang nor break the constraints: a bound far in the tail is
+    /// sampled from its exponential limit, an infinite bound is an error.
+    #[test]
+    fn normal_loads_at_extreme_spreads() {
+        let mut rng = slarm_stats::SimRng::seed_from_u64(9);
+        for sd in [1e-12, 1e-200] {
+            let v = normal_loads(3, 20.0, sd, &mut rng).unwrap();
+            assert!(
+                v.iter().sum::<f64>() <= K && v.iter().all(|&l| l > 0.0),
+                "{v:?}"
+            );
+        }
+        assert!(normal_loads(3, 1e308, 1e-300, &mut rng).is_err());
+        assert!(normal_loads(3, 20.0, f64::NAN, &mut rng).is_err());
     }
 
     /// Under the variance reading three N(20, 5) loads conditioned on a sum <= 40 have the
