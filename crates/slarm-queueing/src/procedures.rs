@@ -39,6 +39,34 @@ fn sim_nodes(
     }
 }
 
+/// The stability floor `floor(rho) + 1` of one pool holding every class: the fewest nodes any
+/// discipline and any strategy can use (a dedicated split needs at least as many), and the
+/// lowest size [`min_nodes_sim`] tries.
+fn stability_floor(classes: &[JobClass], mu: f64) -> u64 {
+    let lambda: f64 = classes.iter().map(|c| c.lambda()).sum();
+    ((lambda / mu).floor() as u64).saturating_add(1)
+}
+
+/// Whether every class needs the same FCFS size on a pool of the total load,
+/// `m(lambda, SLA_i)` equal for all i: at one node fewer every class misses its SLA under
+/// FCFS, so a priority discipline has no slack of one class to give another.
+fn all_bind(classes: &[JobClass], mu: f64) -> Result<bool> {
+    let lambda: f64 = classes.iter().map(|c| c.lambda()).sum();
+    let mut sizes = classes.iter().map(|c| min_nodes(lambda, mu, c.sla()));
+    let first = sizes.next().transpose()?;
+    for m in sizes {
+        if Some(m?) != first {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Fraction of `rows` where `f` holds (0 for no rows).
+fn share<T>(rows: &[T], f: impl Fn(&T) -> bool) -> f64 {
+    rows.iter().filter(|r| f(r)).count() as f64 / rows.len().max(1) as f64
+}
+
 /// One random sample of a procedure.
 struct Sample {
     /// The drawn classes.
@@ -161,10 +189,14 @@ pub struct Disciplines2 {
     pub m_f: u64,
     /// min(m_D, m_S), the exact FCFS optimum (Procedure 2 itself uses `m_f`).
     pub m_f_opt: u64,
+    /// FCFS on a shared pool, m_S.
+    pub m_s: u64,
     /// HOL on a shared pool.
     pub m_h: u64,
     /// PDP on a shared pool.
     pub m_p: u64,
+    /// The shared pool's stability floor `floor(rho) + 1`.
+    pub floor: u64,
     /// Both classes need the same FCFS-SA size, `m(lambda, SLA_1) = m(lambda, SLA_2)`: at
     /// one node fewer both miss their SLA under FCFS, so a priority discipline has no slack
     /// of one class to give to the other.
@@ -195,6 +227,12 @@ pub struct Procedure2 {
     pub both_binding: f64,
     /// Among those, the fraction where PDP needs fewer nodes than `min(m_D, m_S)`.
     pub pdp_saves_when_both_binding: f64,
+    /// Fraction of samples where FCFS-SA needs only the stability floor, `m_S = floor(rho) + 1`.
+    pub shared_at_floor: f64,
+    /// Fraction of samples where FCFS's strategy needs only the stability floor,
+    /// `m_F = floor(rho) + 1`: no discipline can use fewer nodes, so FCFS is top there and
+    /// `q_f >= floor_share` always.
+    pub floor_share: f64,
     /// Every sample.
     pub rows: Vec<Disciplines2>,
 }
@@ -216,19 +254,17 @@ pub fn procedure2(
         };
         let m_h = sim_nodes(c, cfg.mu, &hol, &sim_i, ms, ms)?;
         let m_p = sim_nodes(c, cfg.mu, &Discipline::Pdp, &sim_i, m_h.min(ms), ms)?;
-        let lambda = c[0].lambda() + c[1].lambda();
-        let both_binding =
-            min_nodes(lambda, cfg.mu, c[0].sla())? == min_nodes(lambda, cfg.mu, c[1].sla())?;
         Ok(Disciplines2 {
             m_f: mf,
             m_f_opt: md.min(ms),
+            m_s: ms,
             m_h,
             m_p,
-            both_binding,
+            floor: stability_floor(c, cfg.mu),
+            both_binding: all_bind(c, cfg.mu)?,
         })
     })?;
-    let n = l.max(1) as f64;
-    let count = |f: &dyn Fn(&Disciplines2) -> bool| rows.iter().filter(|r| f(r)).count() as f64 / n;
+    let count = |f: &dyn Fn(&Disciplines2) -> bool| share(&rows, f);
     let best: Vec<&Disciplines2> = rows
         .iter()
         .filter(|r| r.m_p < r.m_f && r.m_p < r.m_h)
@@ -255,6 +291,8 @@ pub fn procedure2(
             let saved = tied.iter().filter(|r| r.m_p < r.m_f_opt).count();
             saved as f64 / tied.len().max(1) as f64
         },
+        shared_at_floor: count(&|r| r.m_s == r.floor),
+        floor_share: count(&|r| r.m_f == r.floor),
         rows,
     })
 }
@@ -386,8 +424,33 @@ pub struct Procedure5 {
     /// Fraction of samples where SA+PDP is the best PDP strategy (Hu 2009, §6.4: "SA with
     /// PDP in one AE always has the best performance").
     pub sa_pdp_best: f64,
-    /// Per sample `(m_F, m_P)`.
-    pub rows: Vec<(u64, u64)>,
+    /// Fraction of samples where all three classes bind at the same FCFS-SA size.
+    pub all_binding: f64,
+    /// Fraction of samples where FCFS-SA needs only the stability floor, `m_S = floor(rho) + 1`.
+    pub shared_at_floor: f64,
+    /// Fraction of samples where FCFS's strategy needs only the stability floor,
+    /// `m_F = floor(rho) + 1`, so FCFS is top there: `q_f >= floor_share` always.
+    pub floor_share: f64,
+    /// Every sample.
+    pub rows: Vec<Disciplines3>,
+}
+
+/// One Procedure 5 sample.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Disciplines3 {
+    /// FCFS nodes of Algorithm 3's strategy.
+    pub m_f: u64,
+    /// FCFS on one shared pool, m_S.
+    pub m_s: u64,
+    /// PDP: the best of SA-PDP and the three mixed strategies.
+    pub m_p: u64,
+    /// The shared pool's stability floor `floor(rho) + 1`.
+    pub floor: u64,
+    /// All three classes need the same FCFS-SA size.
+    pub all_binding: bool,
+    /// SA-PDP needs no more nodes than the best mixed PDP strategy.
+    pub sa_pdp_best: bool,
 }
 
 /// Procedure 5: FCFS (Algorithm 3) vs PDP (best of SA-PDP and the mixed strategies with a
@@ -399,7 +462,7 @@ pub fn procedure5(
     sim: &SimConfig,
     streams: &RngStreams,
 ) -> Result<Procedure5> {
-    let rows: Vec<(u64, u64, bool)> =
+    let rows: Vec<Disciplines3> =
         over_samples(0..l as u64, 3, setting, cfg.mu, streams, |mut s| {
             let o = algorithm3(&s.classes, cfg, Structure3Fix::RemoveLargeD, &mut s.rng)?;
             let c = &s.classes;
@@ -413,12 +476,10 @@ pub fn procedure5(
                 // The PDP pair pool needs at least its smallest stable size: a mixed strategy
                 // that cannot go below the best so far is not simulated (exact pruning: it
                 // changes neither m_P nor whether SA is the best PDP strategy).
-                let stable =
-                    (((c[j].lambda() + c[k].lambda()) / cfg.mu).floor() as u64).saturating_add(1);
-                if stable.saturating_add(md) >= sa.min(best_mixed) {
+                let pair = [c[j], c[k]];
+                if stability_floor(&pair, cfg.mu).saturating_add(md) >= sa.min(best_mixed) {
                     continue;
                 }
-                let pair = [c[j], c[k]];
                 let shared_fcfs = pool_nodes(c, &[j, k], cfg.mu)?;
                 let mp = sim_nodes(
                     &pair,
@@ -430,21 +491,30 @@ pub fn procedure5(
                 )?;
                 best_mixed = best_mixed.min(mp + md);
             }
-            Ok((m_f, sa.min(best_mixed), sa <= best_mixed))
+            Ok(Disciplines3 {
+                m_f,
+                m_s: ms,
+                m_p: sa.min(best_mixed),
+                floor: stability_floor(c, cfg.mu),
+                all_binding: all_bind(c, cfg.mu)?,
+                sa_pdp_best: sa <= best_mixed,
+            })
         })?;
-    let n = l.max(1) as f64;
-    let better: Vec<&(u64, u64, bool)> = rows.iter().filter(|r| r.1 < r.0).collect();
+    let better: Vec<&Disciplines3> = rows.iter().filter(|r| r.m_p < r.m_f).collect();
     Ok(Procedure5 {
         samples: l,
-        q_f: rows.iter().filter(|r| r.0 <= r.1).count() as f64 / n,
-        q_p: rows.iter().filter(|r| r.1 <= r.0).count() as f64 / n,
+        q_f: share(&rows, |r| r.m_f <= r.m_p),
+        q_p: share(&rows, |r| r.m_p <= r.m_f),
         delta_f: if better.is_empty() {
             0.0
         } else {
-            better.iter().map(|r| (r.0 - r.1) as f64).sum::<f64>() / better.len() as f64
+            better.iter().map(|r| (r.m_f - r.m_p) as f64).sum::<f64>() / better.len() as f64
         },
-        sa_pdp_best: rows.iter().filter(|r| r.2).count() as f64 / n,
-        rows: rows.iter().map(|r| (r.0, r.1)).collect(),
+        sa_pdp_best: share(&rows, |r| r.sa_pdp_best),
+        all_binding: share(&rows, |r| r.all_binding),
+        shared_at_floor: share(&rows, |r| r.m_s == r.floor),
+        floor_share: share(&rows, |r| r.m_f == r.floor),
+        rows,
     })
 }
 
@@ -490,5 +560,24 @@ mod tests {
         assert!(p.q_p >= p.q_f, "{p:?}");
         assert!(p.q_f + p.q_h + p.q_p >= 1.0 - 1e-12);
         assert!(p.q_f_opt >= p.q_f);
+        assert!(p.q_f >= p.floor_share && p.shared_at_floor >= 0.0);
+        assert!(p.rows.iter().all(|r| r.m_p >= r.floor && r.m_h >= r.floor));
+    }
+
+    /// No discipline or strategy uses fewer nodes than the stability floor, so every sample
+    /// whose FCFS strategy sits at the floor counts FCFS as top: q_F >= floor share.
+    #[test]
+    fn procedure5_fcfs_top_wherever_it_sits_at_the_floor() {
+        let cfg = HeuristicConfig::default();
+        let sim = SimConfig {
+            horizon: 1_000.0,
+            warmup: 100.0,
+            replications: 1,
+            seed: 0,
+        };
+        let p = procedure5(&Setting::thesis()[4], 12, &cfg, &sim, &RngStreams::new(5)).unwrap();
+        assert_eq!(p.rows.len(), 12);
+        assert!(p.rows.iter().all(|r| r.m_p >= r.floor && r.m_s >= r.floor));
+        assert!(p.q_f >= p.floor_share, "{p:?}");
     }
 }

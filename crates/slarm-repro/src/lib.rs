@@ -28,6 +28,7 @@ mod fsutil;
 mod html;
 mod options;
 pub mod papers;
+mod reason;
 mod run;
 mod svg;
 mod write;

@@ -11,9 +11,9 @@ use super::{
 use slarm_pricing::scenario::Policy;
 
 /// Why our Fig. 4(b) values (§VII-D) may differ (attached to the checks that differ).
-const CP_GAP: &str = "σ of the QoS draws is not given by the paper (ours: 0.25 × class mean; \
-see table sigma), and our SDSC-SP2 4.2-cln subset differs from the paper's v2.2 one (mean \
-runtime 9557 vs 8671 s, gap 2232 vs 1969 s); docs/reproduction.md, yeo-buyya";
+const CP_GAP: &str = "σ of the QoS draws is not given by Yeo & Buyya (§VII-B) (ours: 0.25 × \
+class mean; table sigma shows these values under other σ), and our SDSC-SP2 4.2-cln subset is \
+not the paper's v2.2 one; which of the two causes the gap is not measured";
 
 use Metric::{Cp, Jqs};
 
@@ -197,7 +197,7 @@ impl FigureData {
             c.with_reason(format!(
                 "under the paper's lapse rule (drop once now > DT) the baselines start jobs that \
                  can no longer finish in time ({:.0} late EDF-BF jobs per run); with the strict \
-                 rule of spec §5.11 (now + RE > DT) SJF-BF {:.3} and EDF-BF {:.3}",
+                 rule (drop once now + RE > DT) SJF-BF {:.3} and EDF-BF {:.3}",
                 self.value_misses("fig2", hi_load, "EDF-BF"),
                 v(hi_load, &sjf, Jqs),
                 v(hi_load, &edf, Jqs)
