@@ -142,9 +142,10 @@ impl Check {
         self
     }
 
-    /// Attaches `reason` only if the verdict is [`Verdict::Differs`]: the explanation, given at
-    /// construction, of why ours would differ (naming the spec section and the
-    /// docs/decisions.md entry), for a check that holds at one scale or seed and not at another.
+    /// Attaches `reason` only if the verdict is [`Verdict::Differs`]: the explanation of why
+    /// ours differs, citing the paper's section, for a check that holds at one scale or seed
+    /// and not at another. [`Check::explain`] also covers "within tolerance" and builds the
+    /// reason from the check's own numbers.
     ///
     /// ```
     /// use slarm_report::Check;
@@ -161,8 +162,29 @@ impl Check {
         }
     }
 
-    /// Whether this check differs without saying why (no reason, or a blank one). Issue 9 asks
-    /// every "differs" verdict to carry its reason; the reproduction engine and
+    /// Attaches `why(&self)` when the check does not match (it differs or is only within
+    /// tolerance); a check that matches, or whose source publishes no value, is returned
+    /// unchanged. The closure runs only then, so it can read the check's own numbers.
+    ///
+    /// ```
+    /// use slarm_report::Check;
+    /// let why = |c: &Check| format!("off by {:.2}", c.deviation.unwrap_or(0.0));
+    /// assert_eq!(Check::numeric("a", "", 1.0, Some(1.0), 0.1).explain(why).reason, None);
+    /// let close = Check::numeric("a", "", 1.05, Some(1.0), 0.1).explain(why);
+    /// assert_eq!(close.reason.as_deref(), Some("off by 0.05"));
+    /// ```
+    pub fn explain(self, why: impl FnOnce(&Check) -> String) -> Self {
+        match self.verdict {
+            Verdict::Differs | Verdict::WithinTolerance => {
+                let reason = why(&self);
+                self.with_reason(reason)
+            }
+            Verdict::Match | Verdict::NotPublished => self,
+        }
+    }
+
+    /// Whether this check differs without saying why (no reason, or a blank one). Every
+    /// "differs" verdict must carry its reason; the reproduction engine and
     /// `cargo xtask report-check` reject reports that hold such a check.
     pub fn is_unexplained(&self) -> bool {
         self.verdict == Verdict::Differs

@@ -1,30 +1,12 @@
 //! Reasons of checks that do not match, built from the run that produced them.
 //!
-//! A paper attaches a reason with [`Explain::explain`], which calls its closure only when the
+//! A paper attaches a reason with [`slarm_report::Check::explain`], which calls its closure only when the
 //! check is "within tolerance" or "differs", so a matching check never carries one, and the
 //! closure can read the check's own numbers. [`sampling_noise`] turns a gap and a sample size
 //! into the measured verdict of whether the gap can be sampling noise.
 
-use slarm_report::{Check, Verdict};
-
-/// Attaching a reason only where a check does not match.
-pub trait Explain {
-    /// Attaches `why(&check)` if the check is within tolerance or differs; a check that
-    /// matches, or whose source gives no value, is returned unchanged.
-    fn explain(self, why: impl FnOnce(&Check) -> String) -> Self;
-}
-
-impl Explain for Check {
-    fn explain(self, why: impl FnOnce(&Check) -> String) -> Self {
-        match self.verdict {
-            Verdict::Differs | Verdict::WithinTolerance => {
-                let reason = why(&self);
-                self.with_reason(reason)
-            }
-            Verdict::Match | Verdict::NotPublished => self,
-        }
-    }
-}
+#[cfg(test)]
+use slarm_report::Check;
 
 /// 95 % half-width (normal approximation) of a proportion `p` measured over `n` samples.
 pub fn proportion_half_width(p: f64, n: usize) -> f64 {

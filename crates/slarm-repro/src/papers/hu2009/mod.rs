@@ -25,7 +25,7 @@ use slarm_queueing::sampling::{NormalSpread, Setting};
 use slarm_queueing::sim::SimConfig;
 use slarm_queueing::sla::{JobClass, Sla};
 
-use crate::reason::{proportion_half_width, sampling_noise, Explain};
+use crate::reason::{proportion_half_width, sampling_noise};
 
 const PAPER: &str = "hu2009";
 

@@ -6,7 +6,6 @@ use slarm_stats::{RngStreams, Welford};
 
 use super::reference::{ARRIVALS_PER_INTERVAL, MEAN_ARRIVALS, MEAN_GAP_SECS, TABLE_5_1};
 use super::{by_scale, num, Report, PAPER};
-use crate::reason::Explain;
 use slarm_provision::arrival::{stream_stats, ArrivalProfile};
 
 /// Mean and sd of the per-stream count and mean gap over `n` streams of `prof`, and the mean

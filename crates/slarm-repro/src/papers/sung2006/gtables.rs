@@ -6,7 +6,6 @@ use slarm_report::{Check, ExperimentError, Figure, FigureKind, RunConfig, Series
 
 use super::reference::{appendix_a, THESIS_G_84_85};
 use super::{err, field, sizes, Report, PAPER};
-use crate::reason::Explain;
 use slarm_provision::arrival::ArrivalProfile;
 use slarm_provision::gtable::{g_kolmogorov, g_table};
 use slarm_provision::params::Params;

@@ -9,7 +9,6 @@ use slarm_report::{Check, ExperimentError, Figure, FigureKind, RunConfig, Series
 
 use super::reference::CF2_N85;
 use super::{by_scale, err, field, sizes, Report, PAPER};
-use crate::reason::Explain;
 use slarm_provision::arrival::ArrivalProfile;
 use slarm_provision::cost::{Cost, CostShape};
 use slarm_provision::evaluate::{evaluate, Evaluation};

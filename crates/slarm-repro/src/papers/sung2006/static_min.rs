@@ -6,7 +6,6 @@ use slarm_report::{Check, RunConfig};
 
 use super::reference::STATIC_MISS;
 use super::{by_scale, num, Report, PAPER};
-use crate::reason::Explain;
 use slarm_provision::arrival::ArrivalProfile;
 use slarm_provision::gtable::q_monte_carlo;
 use slarm_provision::params::Params;
