@@ -7,13 +7,13 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 use slarm::overbook::{
     acceptance::TestSpec,
-    failure::FailureModel,
     classes::{ClassRegistry, RegistryConfig},
     clock::thread_cpu_ns,
+    failure::FailureModel,
     grid::TimeGrid,
+    harness::{FailureMode, TraceSetup},
     job::Job,
     planner::OnlinePlanner,
-    harness::{FailureMode, TraceSetup},
     pos::heuristic_pos,
     sim::SimConfig,
     strategy::Strategy,

@@ -998,7 +998,13 @@ impl<'r> OnlinePlanner<'r> {
 
     /// PoS of a comprehensive slot. Full slots need no convolution (`P_executable = 1`); an
     /// overbooked slot is convolved only if the cheap upper bound of its PoS passes the test.
-    fn eval_comprehensive(&self, job: &Job, now: Time, s: &Slot, runtime: &GridDist) -> Result<f64> {
+    fn eval_comprehensive(
+        &self,
+        job: &Job,
+        now: Time,
+        s: &Slot,
+        runtime: &GridDist,
+    ) -> Result<f64> {
         let full = s.len() >= job.estimate;
         if self.cfg.strategy == Strategy::CompBackfill {
             // Outage-only PoF, stored but not tested (Listing 3.1).

@@ -21,8 +21,15 @@ fn registry() -> ClassRegistry {
         .map(|i| {
             let x = 600 + 300 * (i % 12);
             let frac = 0.2 + 0.8 * f64::from((i * 37 % 100) as u32) / 100.0;
-            Job::with_sla(i as u64, 0, x, (frac * x as f64) as Time, 1 + (i as usize % 4), 1.0)
-                .unwrap()
+            Job::with_sla(
+                i as u64,
+                0,
+                x,
+                (frac * x as f64) as Time,
+                1 + (i as usize % 4),
+                1.0,
+            )
+            .unwrap()
         })
         .collect();
     ClassRegistry::learn(&history, RegistryConfig::default()).unwrap()
