@@ -70,9 +70,9 @@ enum Op {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        6 => (1usize..=NODES, 5i64..120, 0.0f64..1.5, any::<bool>())
+        8 => (1usize..=NODES, 5i64..120, 0.0f64..1.5, any::<bool>())
             .prop_map(|(n, m, f, a)| Op::Arrive(n, m, f, a)),
-        4 => (1i64..3600).prop_map(Op::Wait),
+        3 => (1i64..1200).prop_map(Op::Wait),
         1 => (0..NODES).prop_map(Op::Fail),
         1 => (0..NODES).prop_map(Op::Repair),
     ]
@@ -115,13 +115,13 @@ fn wait_until(p: &mut OnlinePlanner<'_>, target: Time) -> Result<(), OverbookErr
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn offers_change_nothing_and_acceptance_places_as_offered(
         s in any_kind(),
         pof in 0.05f64..0.9,
-        ops in prop::collection::vec(op(), 1..60),
+        ops in prop::collection::vec(op(), 1..100),
     ) {
         let reg = registry();
         let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
