@@ -82,8 +82,9 @@ pub enum OverbookError {
         /// The planner's clock.
         clock: i64,
     },
-    /// A job key that names no job in the state the event needs (running).
-    #[error("job key {key} names no running job of this planner")]
+    /// A job key that names no job of this planner in the state the call needs (an end or a
+    /// kill needs a running job, reported once per update).
+    #[error("job key {key} names no running job of this planner (or ends twice in one update)")]
     UnknownJob {
         /// The key's index.
         key: usize,

@@ -502,10 +502,12 @@ impl<'r> OnlinePlanner<'r> {
     }
 
     fn validate_events(&self, events: &[PlanEvent]) -> Result<()> {
+        let mut ended = std::collections::HashSet::new();
         for e in events {
             match *e {
                 PlanEvent::Finished(JobKey(i)) | PlanEvent::Killed(JobKey(i)) => {
-                    if self.recs.get(i).map(|r| r.state) != Some(JobState::Running) {
+                    let running = self.recs.get(i).map(|r| r.state) == Some(JobState::Running);
+                    if !running || !ended.insert(i) {
                         return Err(OverbookError::UnknownJob { key: i });
                     }
                 }

@@ -216,6 +216,11 @@ fn stale_and_bad_calls_are_typed_errors() {
     ));
     let key: JobKey = p.accept(p.offer(&job, 10).unwrap()).unwrap();
     assert_eq!(p.running().count(), 1);
+    assert!(matches!(
+        p.update(20, &[PlanEvent::Finished(key), PlanEvent::Killed(key)]),
+        Err(OverbookError::UnknownJob { .. })
+    ));
+    assert_eq!(p.now(), 10, "a refused update changes nothing");
     p.finish(key, 20).unwrap();
     assert_eq!(p.entry(key).unwrap().state, JobState::Succeeded);
     assert!(matches!(
