@@ -1,5 +1,5 @@
-//! Hot paths of slarm-overbook: heuristic PoS, the comprehensive predecessor convolution and
-//! one synthetic battery per strategy.
+//! Hot paths of slarm-overbook: heuristic PoS, the comprehensive predecessor convolution, one
+//! synthetic battery per strategy and the online planner's offer on a 1000-job plan.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
 use std::hint::black_box;
@@ -7,9 +7,13 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 use slarm::overbook::{
     acceptance::TestSpec,
+    classes::{ClassRegistry, RegistryConfig},
+    clock::thread_cpu_ns,
     failure::FailureModel,
     grid::TimeGrid,
     harness::{FailureMode, TraceSetup},
+    job::Job,
+    planner::OnlinePlanner,
     pos::heuristic_pos,
     sim::SimConfig,
     strategy::Strategy,
@@ -75,5 +79,73 @@ fn bench_battery(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_pos, bench_battery);
+/// A job of the offer bench: every job is known at time 0 and may end late (deadline far
+/// away), so that all 1000 are accepted into one plan.
+fn plan_job(id: u64, rng: &mut impl rand::Rng) -> Job {
+    let estimate = rng.gen_range(10..240) * 60;
+    let runtime = (estimate as f64 * rng.gen_range(0.1..1.0)) as i64;
+    let nodes = 1usize << rng.gen_range(0..6u32);
+    let fee = nodes as f64 * estimate as f64 / 3600.0;
+    Job {
+        id,
+        occurrence: 0,
+        release: 0,
+        estimate,
+        runtime,
+        deadline: 1_000_000_000,
+        nodes,
+        user: None,
+        app: None,
+        fee,
+        penalty: fee,
+    }
+}
+
+/// Offer latency on a plan of 1000 accepted jobs (128 nodes), per strategy: criterion's
+/// estimate of the mean, and the median and p99 of 20,000 single offers (thread CPU time,
+/// 100 rotating probe jobs), printed after the group.
+fn bench_offer(c: &mut Criterion) {
+    let mut rng = RngStreams::new(7).stream(&[3]);
+    let jobs: Vec<Job> = (0..1000).map(|i| plan_job(i, &mut rng)).collect();
+    let probes: Vec<Job> = (0..100).map(|i| plan_job(10_000 + i, &mut rng)).collect();
+    let reg = ClassRegistry::learn(&jobs, RegistryConfig::default()).unwrap();
+    let mut group = c.benchmark_group("overbook/offer_plan1000");
+    let mut quantiles = Vec::new();
+    for s in Strategy::ALL {
+        let cfg = SimConfig::new(s, TestSpec::Pof { max: 0.3 });
+        let mut planner = OnlinePlanner::new(128, &reg, cfg).unwrap();
+        for j in &jobs {
+            let offer = planner.offer(j, 0).unwrap();
+            planner.accept(offer).unwrap();
+        }
+        assert_eq!(planner.jobs().count(), 1000);
+        let mut k = 0usize;
+        group.bench_function(s.name(), |b| {
+            b.iter(|| {
+                k = (k + 1) % probes.len();
+                planner.offer(black_box(&probes[k]), 0).unwrap()
+            })
+        });
+        let mut ns: Vec<u64> = (0..20_000)
+            .map(|i| {
+                let t0 = thread_cpu_ns();
+                black_box(planner.offer(&probes[i % probes.len()], 0).unwrap());
+                thread_cpu_ns().saturating_sub(t0)
+            })
+            .collect();
+        ns.sort_unstable();
+        quantiles.push((s, ns[ns.len() / 2], ns[ns.len() * 99 / 100]));
+    }
+    group.finish();
+    for (s, median, p99) in quantiles {
+        println!(
+            "offer latency, 1000-job plan, {}: median {:.1} us, p99 {:.1} us (thread CPU, 20000 offers)",
+            s.name(),
+            median as f64 / 1e3,
+            p99 as f64 / 1e3
+        );
+    }
+}
+
+criterion_group!(benches, bench_pos, bench_battery, bench_offer);
 criterion_main!(benches);

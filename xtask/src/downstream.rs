@@ -1,8 +1,8 @@
 //! `cargo xtask downstream`: builds and runs a Cargo project *outside* the workspace that
-//! depends on slarm-queueing, slarm-sim and slarm-workload by path with
+//! depends on slarm-queueing, slarm-sim, slarm-workload and slarm-overbook by path with
 //! `default-features = false`, as a downstream scheduler developer would. It fails when a
 //! model crate needs the application layer, a default feature, or a private item to do a
-//! sizing query and an EASY simulation. The project's sources are `xtask/downstream/`.
+//! sizing query, an EASY simulation and an accepted overbooking offer. The project's sources are `xtask/downstream/`.
 
 use std::path::Path;
 use std::process::{Command, ExitCode};

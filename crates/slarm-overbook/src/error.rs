@@ -62,6 +62,41 @@ pub enum OverbookError {
         /// What went wrong.
         reason: String,
     },
+    /// No slot before the job's deadline passes the acceptance test: no SLA can be offered now.
+    #[error("job {id}: no acceptable slot before its deadline")]
+    Declined {
+        /// Job identifier.
+        id: u64,
+    },
+    /// An offer was made by another planner, or the plan changed since it was made (ask again).
+    #[error("offer for job {id} is stale: the plan changed since it was made")]
+    StaleOffer {
+        /// Job identifier.
+        id: u64,
+    },
+    /// A planner call at a time other than its clock allows.
+    #[error("time {now} does not fit the planner's clock {clock} (offers are made at the clock; updates never go back)")]
+    Clock {
+        /// The time given.
+        now: i64,
+        /// The planner's clock.
+        clock: i64,
+    },
+    /// A job key that names no job of this planner in the state the call needs (an end or a
+    /// kill needs a running job, reported once per update).
+    #[error("job key {key} names no running job of this planner (or ends twice in one update)")]
+    UnknownJob {
+        /// The key's index.
+        key: usize,
+    },
+    /// A node outside the cluster.
+    #[error("node {node} is outside the cluster of {cluster} nodes")]
+    UnknownNode {
+        /// The node.
+        node: usize,
+        /// Cluster size.
+        cluster: usize,
+    },
     /// The shared simulation layer refused an input (a non-finite time in the plan profile).
     #[error(transparent)]
     Sim(#[from] slarm_sim::SimError),

@@ -13,6 +13,8 @@
 //! - [`plan::NodePlan`] (per-node timelines) and [`plan::Profile`] (free-node counts);
 //! - [`strategy::Strategy`] and [`sim::simulate_battery`]: the four strategies and the
 //!   discrete-event simulator; [`workload`] and [`harness`]: trace preparation and batteries;
+//! - [`planner::OnlinePlanner`]: the online planner a live scheduler holds (offer, accept,
+//!   reject, machine events, a view of the plan); the battery simulation drives it;
 //! - [`clock`]: thread CPU time, the clock of negotiation latencies.
 //!
 //! From `slarm-sim` (the shared simulation layer) the crate uses the availability profile:
@@ -43,6 +45,7 @@ pub mod pos;
 pub use error::{OverbookError, Result};
 pub mod harness;
 pub mod plan;
+pub mod planner;
 pub mod sim;
 pub mod strategy;
 pub mod workload;

@@ -1,6 +1,12 @@
-//! A downstream user of slarm's model crates: one SLA sizing query (Hu 2009) and an EASY
-//! simulation of a small synthetic trace, checked against the schedule's invariants.
+//! A downstream user of slarm's model crates: one SLA sizing query (Hu 2009), an EASY
+//! simulation of a small synthetic trace, checked against the schedule's invariants, and an
+//! offer of the online overbooking planner (Birkenheuer 2012) that is accepted.
 
+use slarm_overbook::acceptance::TestSpec;
+use slarm_overbook::classes::{ClassRegistry, RegistryConfig};
+use slarm_overbook::planner::OnlinePlanner;
+use slarm_overbook::sim::SimConfig;
+use slarm_overbook::strategy::Strategy;
 use slarm_queueing::{min_nodes, Mmm, Sla};
 use slarm_sim::batch::{simulate, BatchConfig};
 use slarm_sim::policy::PolicyKind;
@@ -44,7 +50,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             return Err(format!("{busy} processors busy at t = {t}").into());
         }
     }
+    // Online overbooking: a job on a busy 8-node cluster is offered a later start, accepted,
+    // and placed exactly as offered.
+    let history: Vec<slarm_overbook::job::Job> = (0..40)
+        .map(|i| slarm_overbook::job::Job::with_sla(i, 0, 3600, 1800, 2, 1.0))
+        .collect::<Result<_, _>>()?;
+    let registry = ClassRegistry::learn(&history, RegistryConfig::default())?;
+    let cfg = SimConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.2 });
+    let mut planner = OnlinePlanner::owning(8, registry, cfg)?;
+    let first = slarm_overbook::job::Job::with_sla(1, 0, 3600, 3000, 8, 1.0)?;
+    let offer = planner.offer(&first, 0)?;
+    planner.accept(offer)?;
+    let second = slarm_overbook::job::Job::with_sla(2, 0, 3600, 3000, 8, 1.0)?;
+    let offer = planner.offer(&second, 0)?;
+    let (start, allotted) = (offer.start(), offer.allotted());
+    let key = planner.accept(offer)?;
+    let placed = planner.entry(key)?;
+    if placed.start != start || placed.slot_end - placed.start != allotted || start != 3600 {
+        return Err(format!("overbooking offer: start {start}, placed at {}", placed.start).into());
+    }
     let makespan = s.records.iter().map(|r| r.end).fold(0.0, f64::max);
-    println!("downstream ok: {m} nodes meet P(T<=3) = {met:.6}; EASY ran {} jobs, makespan {makespan} s", s.records.len());
+    println!("downstream ok: {m} nodes meet P(T<=3) = {met:.6}; EASY ran {} jobs, makespan {makespan} s; overbooking offer accepted at {start} s", s.records.len());
     Ok(())
 }
