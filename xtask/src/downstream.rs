@@ -1,8 +1,9 @@
 //! `cargo xtask downstream`: builds and runs a Cargo project *outside* the workspace that
-//! depends on slarm-queueing, slarm-sim, slarm-workload and slarm-overbook by path with
+//! depends on slarm-queueing, slarm-sim, slarm-testing, slarm-workload and slarm-overbook by path with
 //! `default-features = false`, as a downstream scheduler developer would. It fails when a
 //! model crate needs the application layer, a default feature, or a private item to do a
-//! sizing query, an EASY simulation and an accepted overbooking offer. The project's sources are `xtask/downstream/`.
+//! sizing query, an EASY simulation checked by the schedule checker and an accepted overbooking
+//! offer. The project's sources are `xtask/downstream/`.
 
 use std::path::Path;
 use std::process::{Command, ExitCode};

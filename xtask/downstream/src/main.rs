@@ -1,5 +1,5 @@
 //! A downstream user of slarm's model crates: one SLA sizing query (Hu 2009), an EASY
-//! simulation of a small synthetic trace, checked against the schedule's invariants, and an
+//! simulation of a small synthetic trace, checked against EASY's contract by slarm-testing, and an
 //! offer of the online overbooking planner (Birkenheuer 2012) that is accepted.
 
 use slarm_overbook::acceptance::TestSpec;
@@ -10,6 +10,7 @@ use slarm_overbook::strategy::Strategy;
 use slarm_queueing::{min_nodes, Mmm, Sla};
 use slarm_sim::batch::{simulate, BatchConfig};
 use slarm_sim::policy::PolicyKind;
+use slarm_testing::{check, Contract, ScheduledJob};
 use slarm_workload::Job;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -33,22 +34,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if s.records.len() != jobs.len() {
         return Err(format!("{} of {} jobs ran", s.records.len(), jobs.len()).into());
     }
-    // Capacity is never exceeded: sweep starts (+procs) and ends (-procs), ends first on ties.
-    let mut events: Vec<(f64, i64)> = Vec::new();
-    for r in &s.records {
-        if r.start < r.submit || r.end < r.start {
-            return Err(format!("job {}: submit {} start {} end {}", r.id, r.submit, r.start, r.end).into());
-        }
-        events.push((r.start, i64::from(r.procs)));
-        events.push((r.end, -i64::from(r.procs)));
-    }
-    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut busy = 0i64;
-    for (t, d) in events {
-        busy += d;
-        if busy > 32 {
-            return Err(format!("{busy} processors busy at t = {t}").into());
-        }
+    // The schedule keeps EASY's contract, checked by slarm-testing's checker: no over-commit,
+    // no start before submission, the queue head's reservation never delayed.
+    let rows: Vec<ScheduledJob> = s.records.iter().map(ScheduledJob::from).collect();
+    let violations = check(&jobs, 32, &rows, Contract::Easy)?;
+    if let Some(v) = violations.first() {
+        return Err(format!("{} EASY violations, first: {v:?}", violations.len()).into());
     }
     // Online overbooking: a job on a busy 8-node cluster is offered a later start, accepted,
     // and placed exactly as offered.
