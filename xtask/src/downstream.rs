@@ -1,9 +1,10 @@
 //! `cargo xtask downstream`: builds and runs a Cargo project *outside* the workspace that
-//! depends on slarm-queueing, slarm-sim, slarm-testing, slarm-workload and slarm-overbook by path with
-//! `default-features = false`, as a downstream scheduler developer would. It fails when a
-//! model crate needs the application layer, a default feature, or a private item to do a
-//! sizing query, an EASY simulation checked by the schedule checker and an accepted overbooking
-//! offer. The project's sources are `xtask/downstream/`.
+//! depends on slarm-queueing, slarm-sim, slarm-testing, slarm-workload, slarm-overbook and
+//! slarm-pricing by path with `default-features = false`, as a downstream scheduler developer
+//! would. It fails when a model crate needs the application layer, a default feature, or a
+//! private item to do a sizing query, a quantile and a batch of sizings, its own scheduling
+//! policy and EASY checked by the schedule checker, an accepted overbooking offer and a Libra+$
+//! quote. The project's sources are `xtask/downstream/`.
 
 use std::path::Path;
 use std::process::{Command, ExitCode};

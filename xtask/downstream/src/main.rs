@@ -1,17 +1,51 @@
-//! A downstream user of slarm's model crates: one SLA sizing query (Hu 2009), an EASY
-//! simulation of a small synthetic trace, checked against EASY's contract by slarm-testing, and an
-//! offer of the online overbooking planner (Birkenheuer 2012) that is accepted.
+//! A downstream user of slarm's model crates, through public API only: an SLA sizing query, a
+//! response-time quantile and a batch of sizings (Hu 2009); a scheduling policy of its own and
+//! EASY on a small synthetic trace, both schedules checked by slarm-testing; an offer of the
+//! online overbooking planner (Birkenheuer 2012) that is accepted; a Libra+$ quote that the
+//! submission then confirms (Yeo & Buyya).
 
 use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::{ClassRegistry, RegistryConfig};
 use slarm_overbook::planner::OnlinePlanner;
 use slarm_overbook::sim::SimConfig;
 use slarm_overbook::strategy::Strategy;
+use slarm_pricing::online::Cluster;
+use slarm_pricing::pricing::LibraPlusDollar;
+use slarm_pricing::spec::{Job as PricedJob, JobSpec, Urgency};
+use slarm_pricing::timeshare::TimeSharedConfig;
+use slarm_queueing::sizing::{min_nodes_batch, SizingQuery};
 use slarm_queueing::{min_nodes, Mmm, Sla};
-use slarm_sim::batch::{simulate, BatchConfig};
-use slarm_sim::policy::PolicyKind;
+use slarm_sim::batch::{simulate, simulate_with, BatchConfig, QueueOrder};
+use slarm_sim::policy::{Candidate, MachineState, PassOutcome, PolicyKind, SchedulingPolicy};
 use slarm_testing::{check, Contract, ScheduledJob};
 use slarm_workload::Job;
+
+/// A policy the crate does not know: start every waiting job that fits now, in queue order, with
+/// no reservation (greedy first fit; it may starve wide jobs, so only the capacity contract holds).
+struct GreedyFirstFit;
+
+impl SchedulingPolicy for GreedyFirstFit {
+    fn name(&self) -> &str {
+        "greedy-first-fit"
+    }
+
+    fn schedule(
+        &mut self,
+        machine: &MachineState<'_>,
+        queue: &[Candidate],
+        out: &mut PassOutcome,
+    ) -> slarm_sim::Result<()> {
+        out.clear();
+        let mut free = machine.free;
+        for (position, job) in queue.iter().enumerate() {
+            if job.procs <= free {
+                free -= job.procs;
+                out.start.push(position);
+            }
+        }
+        Ok(())
+    }
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Sizing: 39.9 Erlangs of exponential service at rate 1, SLA P(T <= 3) >= 0.95.
@@ -21,6 +55,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let below = Mmm::new(39.9, 1.0, m - 1)?.response_cdf(3.0);
     if m != 52 || met < 0.95 || below >= 0.95 {
         return Err(format!("sizing: m = {m}, P(T<=3) = {met} at m, {below} at m-1").into());
+    }
+
+    // The 95 % response-time quantile is the SLA's bound seen from the other side.
+    let q = Mmm::new(39.9, 1.0, m)?.response_time_quantile(0.95)?;
+    let q_below = Mmm::new(39.9, 1.0, m - 1)?.response_time_quantile(0.95)?;
+    if q > 3.0 || q_below <= 3.0 {
+        return Err(format!("quantile: {q} at m, {q_below} at m - 1").into());
+    }
+    // A batch of sizings gives what one query at a time gives.
+    let queries: Vec<SizingQuery> = (1..=100)
+        .map(|l| SizingQuery::new(l as f64 * 0.7, 1.0, sla))
+        .collect::<Result<_, _>>()?;
+    for (q, batch) in queries.iter().zip(min_nodes_batch(&queries)) {
+        let one = min_nodes(q.lambda(), 1.0, sla)?;
+        if batch? != one {
+            return Err(format!("batch sizing differs at lambda = {}", q.lambda()).into());
+        }
     }
 
     // EASY backfilling of 300 jobs on 32 processors.
@@ -40,6 +91,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let violations = check(&jobs, 32, &rows, Contract::Easy)?;
     if let Some(v) = violations.first() {
         return Err(format!("{} EASY violations, first: {v:?}", violations.len()).into());
+    }
+    // A policy of our own through the same simulator, checked against the capacity contract.
+    let own = simulate_with(&jobs, 32, &mut GreedyFirstFit, &QueueOrder::Fcfs, None)?;
+    let rows: Vec<ScheduledJob> = own.records.iter().map(ScheduledJob::from).collect();
+    let violations = check(&jobs, 32, &rows, Contract::Capacity)?;
+    if own.records.len() != jobs.len() || !violations.is_empty() {
+        return Err(format!("greedy first fit: {} jobs, {violations:?}", own.records.len()).into());
+    }
+    // Libra+$: a quote changes nothing, and the submission decides what the quote said.
+    let mut cluster = Cluster::new(&TimeSharedConfig::homogeneous(2, 168.0)?, LibraPlusDollar::new(1.0, 0.1, 1.0)?)?;
+    let priced = PricedJob::new(JobSpec::simple(0, 100.0, 1, 400.0, 125.0)?, 0.0, 100.0, Urgency::Low)?;
+    let quote = cluster.quote(&priced, 0.0)?;
+    let price = quote.price().ok_or("the quote has no price")?;
+    if cluster.submit(&priced, 0.0)? != quote.decision {
+        return Err("Libra+$: the submission decided otherwise than its quote".into());
     }
     // Online overbooking: a job on a busy 8-node cluster is offered a later start, accepted,
     // and placed exactly as offered.
@@ -61,6 +127,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err(format!("overbooking offer: start {start}, placed at {}", placed.start).into());
     }
     let makespan = s.records.iter().map(|r| r.end).fold(0.0, f64::max);
-    println!("downstream ok: {m} nodes meet P(T<=3) = {met:.6}; EASY ran {} jobs, makespan {makespan} s; overbooking offer accepted at {start} s", s.records.len());
+    println!("downstream ok: {m} nodes meet P(T<=3) = {met:.6} (95 % quantile {q:.4}); 100 batch sizings agree; EASY ran {} jobs, makespan {makespan} s; greedy first fit kept capacity; overbooking offer accepted at {start} s; Libra+$ quote {price:.2} confirmed", s.records.len());
     Ok(())
 }
