@@ -353,6 +353,14 @@ impl Timeline {
     pub(crate) fn release(&mut self, start: f64, end: f64, procs: u32) -> Result<()> {
         check_time("interval start", start)?;
         check_time("interval end", end)?;
+        self.check_held(start, end, procs)?;
+        self.add(start, end, i64::from(procs));
+        Ok(())
+    }
+
+    /// Errors unless `procs` processors can be given back over `[start, end)` without
+    /// freeing more than the machine has at any instant.
+    fn check_held(&self, start: f64, end: f64, procs: u32) -> Result<()> {
         let from = start.max(self.origin());
         let room = i64::from(self.capacity) - i64::from(procs);
         let over = end > from
@@ -366,7 +374,6 @@ impl Timeline {
                 reason: "more than are reserved over the interval",
             });
         }
-        self.add(start, end, i64::from(procs));
         Ok(())
     }
 
@@ -443,8 +450,14 @@ impl Timeline {
         let Some(t) = self.earlier_fit(after, start, need, duration) else {
             return Ok(start);
         };
-        self.release(start, start + duration, procs)?;
-        self.add(t, t + duration, -need);
+        let (end, new_end) = (start + duration, t + duration);
+        check_time("interval start", start)?;
+        check_time("interval end", end)?;
+        self.check_held(start, end, procs)?;
+        // One update per end of the move: the old and the new slot overlap over
+        // [start, new_end) (when the move is shorter than the job), where nothing changes.
+        self.add(t, new_end.min(start), -need);
+        self.add(new_end.max(start), end, need);
         Ok(t)
     }
 
