@@ -191,6 +191,28 @@ impl Timeline {
         None
     }
 
+    /// Whether a step from `from` on that begins before `end` has more than `room` free,
+    /// scanning no step at or after `end` (a block's maximum rules out the rest of it).
+    fn any_above(&self, from: Pos, end: f64, room: i64) -> bool {
+        let mut i = from.i;
+        for (b, blk) in self.blocks.iter().enumerate().skip(from.b) {
+            if blk.times[i] >= end {
+                return false;
+            }
+            if b == from.b || blk.min_max().1 > room {
+                let steps = blk.times[i..].iter().zip(&blk.free[i..]);
+                if steps
+                    .take_while(|&(&t, _)| t < end)
+                    .any(|(_, &f)| f + blk.lazy > room)
+                {
+                    return true;
+                }
+            }
+            i = 0;
+        }
+        false
+    }
+
     fn first_at_least(&self, from: Pos, need: i64) -> Option<Pos> {
         self.find(from, |_, max| max >= need, |f| f >= need)
     }
@@ -363,11 +385,7 @@ impl Timeline {
     fn check_held(&self, start: f64, end: f64, procs: u32) -> Result<()> {
         let from = start.max(self.origin());
         let room = i64::from(self.capacity) - i64::from(procs);
-        let over = end > from
-            && self
-                .find(self.locate(from), |_, max| max > room, |f| f > room)
-                .is_some_and(|p| self.time(p) < end);
-        if over {
+        if end > from && self.any_above(self.locate(from), end, room) {
             return Err(SimError::InvalidParameter {
                 name: "released processors",
                 value: procs.to_string(),
