@@ -191,6 +191,28 @@ impl Timeline {
         None
     }
 
+    /// Whether a step from `from` on that begins before `end` has more than `room` free,
+    /// scanning no step at or after `end` (a block's maximum rules out the rest of it).
+    fn any_above(&self, from: Pos, end: f64, room: i64) -> bool {
+        let mut i = from.i;
+        for (b, blk) in self.blocks.iter().enumerate().skip(from.b) {
+            if blk.times[i] >= end {
+                return false;
+            }
+            if b == from.b || blk.min_max().1 > room {
+                let steps = blk.times[i..].iter().zip(&blk.free[i..]);
+                if steps
+                    .take_while(|&(&t, _)| t < end)
+                    .any(|(_, &f)| f + blk.lazy > room)
+                {
+                    return true;
+                }
+            }
+            i = 0;
+        }
+        false
+    }
+
     fn first_at_least(&self, from: Pos, need: i64) -> Option<Pos> {
         self.find(from, |_, max| max >= need, |f| f >= need)
     }
@@ -353,20 +375,23 @@ impl Timeline {
     pub(crate) fn release(&mut self, start: f64, end: f64, procs: u32) -> Result<()> {
         check_time("interval start", start)?;
         check_time("interval end", end)?;
+        self.check_held(start, end, procs)?;
+        self.add(start, end, i64::from(procs));
+        Ok(())
+    }
+
+    /// Errors unless `procs` processors can be given back over `[start, end)` without
+    /// freeing more than the machine has at any instant.
+    fn check_held(&self, start: f64, end: f64, procs: u32) -> Result<()> {
         let from = start.max(self.origin());
         let room = i64::from(self.capacity) - i64::from(procs);
-        let over = end > from
-            && self
-                .find(self.locate(from), |_, max| max > room, |f| f > room)
-                .is_some_and(|p| self.time(p) < end);
-        if over {
+        if end > from && self.any_above(self.locate(from), end, room) {
             return Err(SimError::InvalidParameter {
                 name: "released processors",
                 value: procs.to_string(),
                 reason: "more than are reserved over the interval",
             });
         }
-        self.add(start, end, i64::from(procs));
         Ok(())
     }
 
@@ -443,8 +468,14 @@ impl Timeline {
         let Some(t) = self.earlier_fit(after, start, need, duration) else {
             return Ok(start);
         };
-        self.release(start, start + duration, procs)?;
-        self.add(t, t + duration, -need);
+        let (end, new_end) = (start + duration, t + duration);
+        check_time("interval start", start)?;
+        check_time("interval end", end)?;
+        self.check_held(start, end, procs)?;
+        // One update per end of the move: the old and the new slot overlap over
+        // [start, new_end) (when the move is shorter than the job), where nothing changes.
+        self.add(t, new_end.min(start), -need);
+        self.add(new_end.max(start), end, need);
         Ok(t)
     }
 
