@@ -58,7 +58,7 @@ fn bench(c: &mut Criterion) {
     // Fig. 6 set-up: work-conserving nodes and 40 % under-estimates, where every busy node
     // runs Algorithm 2 at each 60 s control tick (the sweep's dominant cost).
     let mut wc = Settings::table_i();
-    wc.qos.inaccuracy_pct = -40.0;
+    wc.qos = wc.qos.with_inaccuracy_pct(-40.0).unwrap();
     wc.control = wc.control.with_rate_mode(RateMode::WorkConserving);
     c.bench_function("pricing/libra_plus_work_conserving_1000_jobs", |b| {
         b.iter(|| run(black_box(&base.jobs), Policy::LibraPlus, &wc, &streams).unwrap())

@@ -13,6 +13,7 @@ use slarm_pricing::metrics::{evaluate, Outcome};
 use slarm_pricing::node::{CommitMode, OverrunPolicy, RateMode};
 use slarm_pricing::scenario::{run_jobs, BaseWorkload, Policy, Settings};
 use slarm_pricing::workload::synthesize;
+use slarm_pricing::Result as PricingResult;
 use slarm_stats::rng::RngStreams;
 
 mod common;
@@ -47,33 +48,42 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let base = BaseWorkload::from_swf(&path, jobs, 128)?;
     println!("{}", base.label);
     let streams = RngStreams::new(1);
-    type Tweak = fn(&mut Settings);
+    type Tweak = fn(&mut Settings) -> PricingResult<()>;
     let runs: [(&str, Policy, Tweak); 9] = [
-        ("libra-plus b0.1 f0.5", Policy::LibraPlus, |_| {}),
+        ("libra-plus b0.1 f0.5", Policy::LibraPlus, |_| Ok(())),
         ("libra-plus b1.0 f0.25", Policy::LibraPlus, |s| {
             s.beta = 1.0;
-            s.qos.delay_factor = 0.25;
+            s.qos = s.qos.with_delay_factor(0.25)?;
+            Ok(())
         }),
-        ("libra f1.0", Policy::Libra, |s| s.qos.delay_factor = 1.0),
+        ("libra f1.0", Policy::Libra, |s| {
+            s.qos = s.qos.with_delay_factor(1.0)?;
+            Ok(())
+        }),
         ("libra-plus b0.5 wc -40%", Policy::LibraPlus, |s| {
             s.beta = 0.5;
-            s.qos.inaccuracy_pct = -40.0;
+            s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
             s.control = s.control.with_rate_mode(RateMode::WorkConserving);
+            Ok(())
         }),
         ("libra wc -80%", Policy::Libra, |s| {
-            s.qos.inaccuracy_pct = -80.0;
+            s.qos = s.qos.with_inaccuracy_pct(-80.0)?;
             s.control = s.control.with_rate_mode(RateMode::WorkConserving);
+            Ok(())
         }),
         ("libra-plus capped -40% full", Policy::LibraPlus, |s| {
-            s.qos.inaccuracy_pct = -40.0;
+            s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
+            Ok(())
         }),
         ("libra-plus capped -40% keep", Policy::LibraPlus, |s| {
-            s.qos.inaccuracy_pct = -40.0;
+            s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
             s.control = s.control.with_overrun(OverrunPolicy::KeepLastShare);
+            Ok(())
         }),
         ("libra-plus capped -40% leftover", Policy::LibraPlus, |s| {
-            s.qos.inaccuracy_pct = -40.0;
+            s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
             s.control = s.control.with_overrun(OverrunPolicy::LeftoverOnly);
+            Ok(())
         }),
         (
             "libra-plus resfree-only remaining",
@@ -83,13 +93,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .admission
                     .with_deadline_test(DeadlineTest::ResFreeOnly)
                     .with_commit(CommitMode::RemainingEstimate);
+                Ok(())
             },
         ),
     ];
     let mut all = Vec::new();
     for (name, policy, tweak) in runs {
         let mut s = Settings::table_i();
-        tweak(&mut s);
+        tweak(&mut s)?;
         let jobs = synthesize(&base.jobs, &s.qos, &streams)?;
         let (t, cpu) = (Instant::now(), thread_cpu());
         let out = run_jobs(&jobs, policy, &s)?;

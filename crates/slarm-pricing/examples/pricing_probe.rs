@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             for &(beta, lapse) in variants {
                 let mut s = Settings::table_i();
-                s.qos.delay_factor = factor;
+                s.qos = s.qos.with_delay_factor(factor)?;
                 s.beta = beta;
                 s.lapse = lapse;
                 let (t, cpu) = (Instant::now(), common::thread_cpu());

@@ -149,18 +149,44 @@ pub enum CommitMode {
     FullEstimate,
 }
 
-/// A compute node's static description.
+/// A compute node's static description, built by [`Node::new`] and
+/// [`with_capacity`](Node::with_capacity) (also validated when deserialized).
+///
+/// ```
+/// use slarm_pricing::node::Node;
+///
+/// let n = Node::new(0, 168.0)?.with_capacity(64.0, f64::INFINITY)?;
+/// assert_eq!((n.id(), n.rating(), n.mem()), (0, 168.0, 64.0));
+/// assert!(Node::new(1, f64::NAN).is_err());
+/// assert!(n.with_capacity(-1.0, 1.0).is_err());
+/// # Ok::<(), slarm_pricing::PricingError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "NodeRaw"))]
 pub struct Node {
-    /// Node id (0-based).
-    pub id: usize,
-    /// Speed rating (SPEC 168 for the SDSC SP2 nodes).
-    pub rating: f64,
-    /// Memory capacity (`f64::INFINITY` = not modelled).
-    pub mem: f64,
-    /// Disk capacity (`f64::INFINITY` = not modelled).
-    pub disk: f64,
+    pub(crate) id: usize,
+    pub(crate) rating: f64,
+    pub(crate) mem: f64,
+    pub(crate) disk: f64,
+}
+
+/// The unvalidated fields of [`Node`], for deserialization.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct NodeRaw {
+    id: usize,
+    rating: f64,
+    mem: f64,
+    disk: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<NodeRaw> for Node {
+    type Error = crate::error::PricingError;
+    fn try_from(r: NodeRaw) -> Result<Self> {
+        Self::new(r.id, r.rating)?.with_capacity(r.mem, r.disk)
+    }
 }
 
 impl Node {
@@ -176,8 +202,28 @@ impl Node {
         })
     }
 
-    /// Checks a node built or edited through its public fields: rating finite and > 0,
-    /// memory and disk >= 0 (infinity allowed).
+    /// Node id (0-based).
+    pub fn id(&self) -> usize {
+        self.id
+    }
+
+    /// Speed rating (SPEC 168 for the SDSC SP2 nodes).
+    pub fn rating(&self) -> f64 {
+        self.rating
+    }
+
+    /// Memory capacity (`f64::INFINITY` = not modelled).
+    pub fn mem(&self) -> f64 {
+        self.mem
+    }
+
+    /// Disk capacity (`f64::INFINITY` = not modelled).
+    pub fn disk(&self) -> f64 {
+        self.disk
+    }
+
+    /// Checks the rating (finite, > 0) and the capacities (>= 0, infinity allowed); always
+    /// true of a node built by this crate's constructors.
     pub fn validate(&self) -> Result<()> {
         positive("node rating", self.rating)?;
         self.with_capacity(self.mem, self.disk).map(|_| ())

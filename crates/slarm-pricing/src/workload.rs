@@ -157,30 +157,69 @@ pub enum ClassAssignment {
     Bernoulli,
 }
 
-/// The QoS-synthesis and workload parameters of Table I (§VII.B).
+/// The QoS-synthesis and workload parameters of Table I (§VII.B), built by [`Default`] (Table I)
+/// and changed with the validating `with_*` methods (also validated when deserialized).
+///
+/// ```
+/// use slarm_pricing::workload::QosSynthesis;
+///
+/// let q = QosSynthesis::default().with_delay_factor(0.25)?;
+/// assert_eq!((q.delay_factor(), q.high_urgency_pct()), (0.25, 20.0));
+/// assert!(q.with_high_urgency_pct(120.0).is_err());
+/// assert!(q.with_sigma_frac(f64::NAN).is_err());
+/// # Ok::<(), slarm_pricing::PricingError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "QosSynthesisRaw"))]
 pub struct QosSynthesis {
-    /// % of high-urgency jobs (Table I: 20).
-    pub high_urgency_pct: f64,
-    /// Deadline high:low ratio (4).
-    pub deadline_ratio: f64,
-    /// Deadline low mean D/R (2; the high-urgency class's mean).
-    pub deadline_low_mean: f64,
-    /// Budget high:low ratio (4).
-    pub budget_ratio: f64,
-    /// Budget low mean B/f(R) (2; the low-urgency class's mean).
-    pub budget_low_mean: f64,
-    /// σ as a fraction of each class mean (0.25; the paper does not state σ).
-    pub sigma_frac: f64,
-    /// Arrival delay factor (0.5).
-    pub delay_factor: f64,
-    /// % inaccuracy of runtime estimates (0; negative = under-estimate).
-    pub inaccuracy_pct: f64,
-    /// PBase: f(R) = PBase · R.
-    pub pbase: f64,
-    /// Class assignment.
-    pub assignment: ClassAssignment,
+    pub(crate) high_urgency_pct: f64,
+    pub(crate) deadline_ratio: f64,
+    pub(crate) deadline_low_mean: f64,
+    pub(crate) budget_ratio: f64,
+    pub(crate) budget_low_mean: f64,
+    pub(crate) sigma_frac: f64,
+    pub(crate) delay_factor: f64,
+    pub(crate) inaccuracy_pct: f64,
+    pub(crate) pbase: f64,
+    pub(crate) assignment: ClassAssignment,
+}
+
+/// The unvalidated fields of [`QosSynthesis`], for deserialization.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct QosSynthesisRaw {
+    high_urgency_pct: f64,
+    deadline_ratio: f64,
+    deadline_low_mean: f64,
+    budget_ratio: f64,
+    budget_low_mean: f64,
+    sigma_frac: f64,
+    delay_factor: f64,
+    inaccuracy_pct: f64,
+    pbase: f64,
+    assignment: ClassAssignment,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<QosSynthesisRaw> for QosSynthesis {
+    type Error = PricingError;
+    fn try_from(r: QosSynthesisRaw) -> Result<Self> {
+        let q = Self {
+            high_urgency_pct: r.high_urgency_pct,
+            deadline_ratio: r.deadline_ratio,
+            deadline_low_mean: r.deadline_low_mean,
+            budget_ratio: r.budget_ratio,
+            budget_low_mean: r.budget_low_mean,
+            sigma_frac: r.sigma_frac,
+            delay_factor: r.delay_factor,
+            inaccuracy_pct: r.inaccuracy_pct,
+            pbase: r.pbase,
+            assignment: r.assignment,
+        };
+        q.validate()?;
+        Ok(q)
+    }
 }
 
 impl Default for QosSynthesis {
@@ -201,7 +240,142 @@ impl Default for QosSynthesis {
 }
 
 impl QosSynthesis {
-    /// Checks every parameter's range.
+    /// `self` if every parameter is in range (see [`validate`](Self::validate)).
+    fn checked(self) -> Result<Self> {
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// % of high-urgency jobs (Table I: 20).
+    pub fn high_urgency_pct(&self) -> f64 {
+        self.high_urgency_pct
+    }
+
+    /// The same parameters with another `high_urgency_pct` (validated).
+    pub fn with_high_urgency_pct(self, high_urgency_pct: f64) -> Result<Self> {
+        Self {
+            high_urgency_pct,
+            ..self
+        }
+        .checked()
+    }
+
+    /// Deadline high:low ratio (4).
+    pub fn deadline_ratio(&self) -> f64 {
+        self.deadline_ratio
+    }
+
+    /// The same parameters with another `deadline_ratio` (validated).
+    pub fn with_deadline_ratio(self, deadline_ratio: f64) -> Result<Self> {
+        Self {
+            deadline_ratio,
+            ..self
+        }
+        .checked()
+    }
+
+    /// Deadline low mean D/R (2; the high-urgency class's mean).
+    pub fn deadline_low_mean(&self) -> f64 {
+        self.deadline_low_mean
+    }
+
+    /// The same parameters with another `deadline_low_mean` (validated).
+    pub fn with_deadline_low_mean(self, deadline_low_mean: f64) -> Result<Self> {
+        Self {
+            deadline_low_mean,
+            ..self
+        }
+        .checked()
+    }
+
+    /// Budget high:low ratio (4).
+    pub fn budget_ratio(&self) -> f64 {
+        self.budget_ratio
+    }
+
+    /// The same parameters with another `budget_ratio` (validated).
+    pub fn with_budget_ratio(self, budget_ratio: f64) -> Result<Self> {
+        Self {
+            budget_ratio,
+            ..self
+        }
+        .checked()
+    }
+
+    /// Budget low mean B/f(R) (2; the low-urgency class's mean).
+    pub fn budget_low_mean(&self) -> f64 {
+        self.budget_low_mean
+    }
+
+    /// The same parameters with another `budget_low_mean` (validated).
+    pub fn with_budget_low_mean(self, budget_low_mean: f64) -> Result<Self> {
+        Self {
+            budget_low_mean,
+            ..self
+        }
+        .checked()
+    }
+
+    /// σ as a fraction of each class mean (0.25; the paper does not state σ).
+    pub fn sigma_frac(&self) -> f64 {
+        self.sigma_frac
+    }
+
+    /// The same parameters with another `sigma_frac` (validated).
+    pub fn with_sigma_frac(self, sigma_frac: f64) -> Result<Self> {
+        Self { sigma_frac, ..self }.checked()
+    }
+
+    /// Arrival delay factor (0.5).
+    pub fn delay_factor(&self) -> f64 {
+        self.delay_factor
+    }
+
+    /// The same parameters with another `delay_factor` (validated).
+    pub fn with_delay_factor(self, delay_factor: f64) -> Result<Self> {
+        Self {
+            delay_factor,
+            ..self
+        }
+        .checked()
+    }
+
+    /// % inaccuracy of runtime estimates (0; negative = under-estimate).
+    pub fn inaccuracy_pct(&self) -> f64 {
+        self.inaccuracy_pct
+    }
+
+    /// The same parameters with another `inaccuracy_pct` (validated).
+    pub fn with_inaccuracy_pct(self, inaccuracy_pct: f64) -> Result<Self> {
+        Self {
+            inaccuracy_pct,
+            ..self
+        }
+        .checked()
+    }
+
+    /// PBase: f(R) = PBase · R.
+    pub fn pbase(&self) -> f64 {
+        self.pbase
+    }
+
+    /// The same parameters with another `pbase` (validated).
+    pub fn with_pbase(self, pbase: f64) -> Result<Self> {
+        Self { pbase, ..self }.checked()
+    }
+
+    /// Class assignment.
+    pub fn assignment(&self) -> ClassAssignment {
+        self.assignment
+    }
+
+    /// The same parameters with another class assignment.
+    pub fn with_assignment(self, assignment: ClassAssignment) -> Self {
+        Self { assignment, ..self }
+    }
+
+    /// Checks every parameter's range; always true of a value built by this crate's
+    /// constructors.
     pub fn validate(&self) -> Result<()> {
         let bad = |name, value, reason| {
             Err(PricingError::InvalidParameter {

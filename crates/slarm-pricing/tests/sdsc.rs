@@ -70,7 +70,7 @@ fn beta_zero_accepts_exactly_libras_jobs_and_admitted_jobs_meet_qos() {
     let base = BaseWorkload::from_swf(&p, 5000, 128).unwrap();
     for factor in [0.25, 0.5, 1.0] {
         let mut s = Settings::table_i();
-        s.qos.delay_factor = factor;
+        s.qos = s.qos.with_delay_factor(factor).unwrap();
         s.beta = 0.0;
         let jobs = synthesize(&base.jobs, &s.qos, &RngStreams::new(7)).unwrap();
         let plus = run_jobs(&jobs, Policy::LibraPlus, &s).unwrap();

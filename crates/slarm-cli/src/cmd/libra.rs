@@ -149,9 +149,12 @@ pub fn run(args: &LibraArgs) -> CliResult<Output> {
     s.beta = args.beta;
     s.gamma = args.gamma;
     s.delta = args.delta;
-    s.qos.delay_factor = args.delay_factor;
-    s.qos.high_urgency_pct = args.high_urgency;
-    s.qos.inaccuracy_pct = -args.underestimate.abs();
+    s.qos = s
+        .qos
+        .with_delay_factor(args.delay_factor)
+        .and_then(|q| q.with_high_urgency_pct(args.high_urgency))
+        .and_then(|q| q.with_inaccuracy_pct(-args.underestimate.abs()))
+        .map_err(bad)?;
     s.jobs = args.jobs;
     s.nodes = args.nodes;
     s.lapse = args.lapse;
@@ -176,8 +179,8 @@ pub fn run(args: &LibraArgs) -> CliResult<Output> {
         "mean_price": m.mean_price,
         "settings": {
             "alpha": s.alpha, "beta": s.beta, "gamma": s.gamma, "delta": s.delta,
-            "delay_factor": s.qos.delay_factor, "high_urgency_pct": s.qos.high_urgency_pct,
-            "inaccuracy_pct": s.qos.inaccuracy_pct, "nodes": s.nodes, "seed": args.seed,
+            "delay_factor": s.qos.delay_factor(), "high_urgency_pct": s.qos.high_urgency_pct(),
+            "inaccuracy_pct": s.qos.inaccuracy_pct(), "nodes": s.nodes, "seed": args.seed,
             "lapse": s.lapse,
         },
         "subset": base.stats,

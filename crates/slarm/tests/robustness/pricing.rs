@@ -108,19 +108,17 @@ fn jobs_nodes_and_configurations() {
                 g.count(8).min(256) as usize,
                 g.nasty(),
             ));
-            let q = QosSynthesis {
-                high_urgency_pct: g.mostly(0.0, 100.0),
-                deadline_ratio: g.mostly(1.0, 8.0),
-                deadline_low_mean: g.mostly(1.0, 4.0),
-                budget_ratio: g.mostly(1.0, 8.0),
-                budget_low_mean: g.mostly(1.0, 4.0),
-                sigma_frac: g.mostly(0.0, 1.0),
-                delay_factor: g.mostly(0.1, 2.0),
-                inaccuracy_pct: g.mostly(-99.0, 0.0),
-                pbase: g.mostly(0.1, 2.0),
-                ..QosSynthesis::default()
-            };
-            if t.call(q.validate()).is_some() {
+            let q = QosSynthesis::default()
+                .with_high_urgency_pct(g.mostly(0.0, 100.0))
+                .and_then(|q| q.with_deadline_ratio(g.mostly(1.0, 8.0)))
+                .and_then(|q| q.with_deadline_low_mean(g.mostly(1.0, 4.0)))
+                .and_then(|q| q.with_budget_ratio(g.mostly(1.0, 8.0)))
+                .and_then(|q| q.with_budget_low_mean(g.mostly(1.0, 4.0)))
+                .and_then(|q| q.with_sigma_frac(g.mostly(0.0, 1.0)))
+                .and_then(|q| q.with_delay_factor(g.mostly(0.1, 2.0)))
+                .and_then(|q| q.with_inaccuracy_pct(g.mostly(-99.0, 0.0)))
+                .and_then(|q| q.with_pbase(g.mostly(0.1, 2.0)));
+            if let Some(q) = t.call(q) {
                 let streams = RngStreams::new(t.case);
                 let n = g.range(2, 12) as usize;
                 if let Some(trace) = t.call(synthetic_trace(n, g.range(1, 16) as u32, &streams)) {
@@ -263,10 +261,14 @@ fn libra_and_baselines_on_random_workloads() {
             }
             // Algorithm 1 alone, at a hostile time on fresh nodes.
             let cfg = TimeSharedConfig::homogeneous(nodes as usize, 168.0).unwrap();
-            let fresh: Vec<TimeSharedNode> =
-                cfg.nodes.into_iter().map(TimeSharedNode::new).collect();
+            let fresh: Vec<TimeSharedNode> = cfg
+                .nodes()
+                .iter()
+                .copied()
+                .map(TimeSharedNode::new)
+                .collect();
             let plus = LibraPlusDollar::new(1.0, 0.1, 1.0).unwrap();
-            t.call(admit(&jobs[0], g.nasty(), &fresh, &plus, &cfg.admission));
+            t.call(admit(&jobs[0], g.nasty(), &fresh, &plus, cfg.admission()));
         },
     );
 }

@@ -21,6 +21,7 @@ use slarm_stats::Welford;
 use slarm_pricing::backfill::LapseRule;
 use slarm_pricing::scenario::{run, BaseWorkload, Policy, Settings};
 use slarm_pricing::workload::SDSC_SP2;
+use slarm_pricing::PricingError;
 
 mod checks;
 mod data;
@@ -194,30 +195,30 @@ fn series_of(figure: &str) -> Vec<SeriesSpec> {
 }
 
 /// Settings of a figure at x (Table I otherwise).
-fn settings_at(figure: &str, x: f64, spec: SeriesSpec) -> Settings {
+fn settings_at(figure: &str, x: f64, spec: SeriesSpec) -> Result<Settings, PricingError> {
     let mut s = Settings::table_i();
     s.beta = spec.beta;
     s.lapse = spec.lapse;
     if let Some(f) = spec.factor {
-        s.qos.delay_factor = f;
+        s.qos = s.qos.with_delay_factor(f)?;
     }
     match figure {
-        "fig2" | "fig4" => s.qos.delay_factor = x,
+        "fig2" | "fig4" => s.qos = s.qos.with_delay_factor(x)?,
         "fig3" => s.beta = x,
-        "fig5" => s.qos.high_urgency_pct = x,
-        "sigma" => s.qos.sigma_frac = x,
+        "fig5" => s.qos = s.qos.with_high_urgency_pct(x)?,
+        "sigma" => s.qos = s.qos.with_sigma_frac(x)?,
         "fig6" => {
             // Under capped (non-work-conserving) rates a job with RE < R always overruns its
             // deadline, so every policy would score 0; Fig. 6 runs work-conserving nodes
             // (docs/decisions.md, "[slarm-pricing] Fig. 6 node model").
-            s.qos.inaccuracy_pct = x;
+            s.qos = s.qos.with_inaccuracy_pct(x)?;
             s.control = s
                 .control
                 .with_rate_mode(slarm_pricing::node::RateMode::WorkConserving);
         }
         _ => {}
     }
-    s
+    Ok(s)
 }
 
 fn xs_of(figure: &str) -> &'static [f64] {
@@ -348,7 +349,8 @@ impl Experiment for YeoBuyya {
         let base = base_workload(cfg, jobs, &cell.id)?;
         let mut series = Vec::new();
         for spec in series_of(&figure) {
-            let s = settings_at(&figure, x, spec);
+            let s =
+                settings_at(&figure, x, spec).map_err(|e| ExperimentError::model(&cell.id, e))?;
             let (mut jqs, mut cp, mut acc, mut miss) =
                 (Welford::new(), Welford::new(), Welford::new(), 0.0);
             for k in 0..seeds {
