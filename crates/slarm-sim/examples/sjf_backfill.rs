@@ -7,7 +7,7 @@
 //! `cargo run --release -p slarm-sim --example sjf_backfill -- [TRACE.swf[.gz]]`
 //!
 //! Without an argument it replays `KTH-SP2-1996-2.1-cln.swf.gz` (28,476 jobs) from the trace
-//! folder (`$SLARM_TRACES`, else `../shared/data/traces` beside the workspace), and skips
+//! folder (`$SLARM_TRACES`, else the workspace's default trace folder), and skips
 //! with a message when that folder is absent.
 
 use slarm_sim::batch::{simulate_with, QueueOrder, Schedule};

@@ -134,12 +134,7 @@ impl Rows {
 
 /// A directional claim that carries `why` as its reason when it does not hold.
 fn claim(id: &str, what: &str, holds: bool, detail: String, why: &str) -> Check {
-    let c = Check::claim(id, what, holds, detail);
-    if holds {
-        c
-    } else {
-        c.with_reason(why)
-    }
+    Check::claim(id, what, holds, detail).with_reason_if_differs(why)
 }
 
 /// `"CF1: a; CF2: b; ..."`.
@@ -517,8 +512,7 @@ fn deployment_and_late_checks(rows: &Rows, rep: &mut Report) {
             Some(0.0),
             0.1,
         );
-        rep.checks
-            .push(if ci <= 0.1 { c } else { c.with_reason(why) });
+        rep.checks.push(c.with_reason_if_differs(why));
     }
 }
 

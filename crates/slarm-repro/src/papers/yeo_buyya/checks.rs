@@ -43,13 +43,8 @@ impl FigureData {
     /// §VII-D, Fig. 4(b): CP of Libra+$ at factors 0.25 and 1.0 for β 0.1, 0.5, 1.0, the
     /// increase, and the implied ordering CP(0.5) > CP(1.0) > CP(0.1).
     fn published_checks(&self) -> Vec<Check> {
-        let explain = |c: Check, detail: String| {
-            if c.verdict == Verdict::Differs {
-                c.with_reason(format!("{CP_GAP}; {detail}"))
-            } else {
-                c
-            }
-        };
+        let explain =
+            |c: Check, detail: String| c.with_reason_if_differs(format!("{CP_GAP}; {detail}"));
         let mut out = Vec::new();
         for (b, lo, hi) in PUBLISHED_CP {
             let name = lp(b).name();
