@@ -267,7 +267,7 @@ const LANES: usize = 4;
 
 /// `B(floor(rho) + 1, rho)` of each query in `order` (`None` where the search will not need
 /// it or will report an error instead), computed [`LANES`] queries at a time by
-/// [`erlang_b_lanes`]: the same values as one by one, in about a third of the time.
+/// [`erlang_b_lanes`]: the same values as one by one, with the loads' series overlapped.
 fn first_erlang_b(queries: &[SizingQuery], order: &[usize]) -> Vec<Option<f64>> {
     let mut out = vec![None; order.len()];
     // Positions in `order` of the queries that need one, with their (m, rho).
