@@ -1,5 +1,7 @@
-//! `cargo xtask anchors [--reps N]`: the performance figures of docs/performance.md against
-//! their Python anchors, measured in one run so that the ratios hold on a shared machine.
+//! `cargo xtask anchors [--reps N] [--before OLD_SLARM_BINARY]`: the performance figures of
+//! docs/performance.md against their Python anchors, measured in one run so that the
+//! ratios hold on a shared machine (`--before` adds an older `slarm` binary to the EASY row's
+//! alternation, for before/after figures from the same run).
 //!
 //! Rows:
 //! - EASY on SDSC-SP2, whole process: `slarm simulate --policy easy --schedule-out` against
@@ -8,7 +10,8 @@
 //!   (release example `anchor_probe`) against `scipy.signal.fftconvolve`;
 //! - 10,000 sizing queries (1..1000 erlangs, P(T <= 3) >= 0.9), in process: `min_nodes_batch`
 //!   against a numpy-vectorised Algorithm 1 (`xtask/anchors/anchors.py`; the answers'
-//!   checksums must agree);
+//!   checksums must agree), both in turn over `reps` rounds, the median of the per-round
+//!   ratios reported with their range;
 //! - `slarm queue size --batch` of the same 10,000 rows, whole process (goal: under 100 ms).
 //!
 //! Whole-process rows give the median wall time and the mean CPU time (user + system of the
@@ -79,16 +82,18 @@ fn median(v: &[f64]) -> f64 {
     s.get(s.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-/// `a` and `b` alternately, `reps` times each after one warm-up of each.
-fn alternate(a: &[String], b: &[String], reps: usize) -> Result<(Runs, Runs), String> {
-    let (mut ra, mut rb) = (Runs::default(), Runs::default());
-    Runs::default().once(a)?;
-    Runs::default().once(b)?;
-    for _ in 0..reps {
-        ra.once(a)?;
-        rb.once(b)?;
+/// The commands in turn (A B C A B C ...), `reps` times each after one warm-up of each.
+fn alternate(commands: &[&[String]], reps: usize) -> Result<Vec<Runs>, String> {
+    let mut runs: Vec<Runs> = commands.iter().map(|_| Runs::default()).collect();
+    for c in commands {
+        Runs::default().once(c)?;
     }
-    Ok((ra, rb))
+    for _ in 0..reps {
+        for (c, r) in commands.iter().zip(&mut runs) {
+            r.once(c)?;
+        }
+    }
+    Ok(runs)
 }
 
 /// The `key value` lines a probe prints.
@@ -157,7 +162,15 @@ fn build(root: &Path) -> Result<PathBuf, String> {
         .join("release"))
 }
 
-fn rows(root: &Path, python: &Path, reps: usize) -> Result<Vec<[String; 5]>, String> {
+/// The rows; `before`, when given, is an older `slarm` binary whose EASY whole-process
+/// run joins the alternation (its figures and the after/before CPU ratio go into the slarm
+/// cell).
+fn rows(
+    root: &Path,
+    python: &Path,
+    reps: usize,
+    before: Option<&Path>,
+) -> Result<Vec<[String; 5]>, String> {
     let bin = build(root)?;
     let slarm = bin.join("slarm");
     let probe_bin = bin.join("examples").join("anchor_probe");
@@ -167,26 +180,42 @@ fn rows(root: &Path, python: &Path, reps: usize) -> Result<Vec<[String; 5]>, Str
 
     match slarm::workload::traces::locate(SDSC_SP2) {
         Ok(trace) => {
-            let ours = argv(&[
-                &slarm,
-                &"simulate",
-                &"--trace",
-                &trace,
-                &"--policy",
-                &"easy",
-                &"--schedule-out",
-                &scratch.path().join("slarm.csv"),
-            ]);
+            let easy = |bin: &Path, csv: &str| {
+                argv(&[
+                    &bin,
+                    &"simulate",
+                    &"--trace",
+                    &trace,
+                    &"--policy",
+                    &"easy",
+                    &"--schedule-out",
+                    &scratch.path().join(csv),
+                ])
+            };
+            let ours = easy(&slarm, "slarm.csv");
             let theirs = argv(&[
                 &python,
                 &root.join("xtask").join("oracle").join("easy.py"),
                 &trace,
                 &scratch.path().join("python.csv"),
             ]);
-            let (a, b) = alternate(&ours, &theirs, reps)?;
+            let old = before.map(|b| easy(b, "before.csv"));
+            let mut commands = vec![ours.as_slice(), theirs.as_slice()];
+            commands.extend(old.as_deref());
+            let runs = alternate(&commands, reps)?;
+            let (a, b) = (&runs[0], &runs[1]);
+            let mut slarm_cell = format!("{} wall, {} CPU", ms(a.median_wall()), ms(a.mean_cpu()));
+            if let Some(c) = runs.get(2) {
+                slarm_cell += &format!(
+                    " (before: {} wall, {} CPU; after / before CPU {:.2})",
+                    ms(c.median_wall()),
+                    ms(c.mean_cpu()),
+                    a.mean_cpu() / c.mean_cpu()
+                );
+            }
             out.push([
                 "EASY on SDSC-SP2, whole process".into(),
-                format!("{} wall, {} CPU", ms(a.median_wall()), ms(a.mean_cpu())),
+                slarm_cell,
                 format!(
                     "reference EASY (Python) {} wall, {} CPU",
                     ms(b.median_wall()),
@@ -215,27 +244,41 @@ fn rows(root: &Path, python: &Path, reps: usize) -> Result<Vec<[String; 5]>, Str
         ">= 3.5x".into(),
     ]);
 
+    // Both sides in turn, `reps` rounds of a median of 4 * reps each: the machine's speed
+    // drifts between rounds, so the ratio is taken round by round and its median reported.
     let sizing_reps = (reps * 4).to_string();
-    let ours = probe(&argv(&[&probe_bin, &"sizing", &"10000", &sizing_reps]))?;
-    let theirs = probe(&argv(&[
-        &python,
-        &anchors_py,
-        &"sizing",
-        &"10000",
-        &sizing_reps,
-    ]))?;
-    let (sum_a, sum_b) = (value(&ours, "checksum")?, value(&theirs, "checksum")?);
-    if sum_a != sum_b {
-        return Err(format!(
-            "sizing answers differ: checksum {sum_a} (slarm) vs {sum_b} (numpy)"
-        ));
+    let (mut a_s, mut b_s, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..reps {
+        let ours = probe(&argv(&[&probe_bin, &"sizing", &"10000", &sizing_reps]))?;
+        let theirs = probe(&argv(&[
+            &python,
+            &anchors_py,
+            &"sizing",
+            &"10000",
+            &sizing_reps,
+        ]))?;
+        let (sum_a, sum_b) = (value(&ours, "checksum")?, value(&theirs, "checksum")?);
+        if sum_a != sum_b {
+            return Err(format!(
+                "sizing answers differ: checksum {sum_a} (slarm) vs {sum_b} (numpy)"
+            ));
+        }
+        let (a, b) = (seconds(&ours)?, seconds(&theirs)?);
+        a_s.push(a);
+        b_s.push(b);
+        ratios.push(b / a);
     }
-    let (a, b) = (seconds(&ours)?, seconds(&theirs)?);
+    let spread = |v: &[f64]| {
+        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo, hi)
+    };
+    let (lo, hi) = spread(&ratios);
     out.push([
         "min-node sizing, 10,000 queries, library".into(),
-        ms(a),
-        format!("numpy vectorised {}", ms(b)),
-        format!("{:.1}x", b / a),
+        ms(median(&a_s)),
+        format!("numpy vectorised {}", ms(median(&b_s))),
+        format!("{:.1}x (rounds {lo:.1}-{hi:.1}x)", median(&ratios)),
         ">= 10x".into(),
     ]);
 
@@ -266,20 +309,30 @@ fn rows(root: &Path, python: &Path, reps: usize) -> Result<Vec<[String; 5]>, Str
 
 /// Runs `cargo xtask anchors [--reps N]`.
 pub fn run(args: &[String]) -> ExitCode {
-    let reps = match args {
-        [] => 5,
-        [flag, n] if flag == "--reps" => match n.parse::<usize>() {
-            Ok(n) if (1..=100).contains(&n) => n,
-            _ => {
-                eprintln!("xtask anchors: --reps must be 1 to 100, got {n:?}");
+    let (mut reps, mut before) = (5, None);
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        match (flag.as_str(), rest.next()) {
+            ("--reps", Some(n)) => match n.parse::<usize>() {
+                Ok(n) if (1..=100).contains(&n) => reps = n,
+                _ => {
+                    eprintln!("xtask anchors: --reps must be 1 to 100, got {n:?}");
+                    return ExitCode::from(2);
+                }
+            },
+            ("--before", Some(bin)) if Path::new(bin).is_file() => {
+                before = Some(PathBuf::from(bin));
+            }
+            ("--before", Some(bin)) => {
+                eprintln!("xtask anchors: --before: no such file {bin:?}");
                 return ExitCode::from(2);
             }
-        },
-        _ => {
-            eprintln!("usage: cargo xtask anchors [--reps N]");
-            return ExitCode::from(2);
+            _ => {
+                eprintln!("usage: cargo xtask anchors [--reps N] [--before OLD_SLARM_BINARY]");
+                return ExitCode::from(2);
+            }
         }
-    };
+    }
     let root = workspace_root();
     let python = match PythonEnv::prepare(&root) {
         Ok(p) => p,
@@ -296,11 +349,11 @@ pub fn run(args: &[String]) -> ExitCode {
             .unwrap_or("?")
             .to_string()
     };
-    let before = load();
-    match rows(&root, python.python(), reps) {
+    let load_before = load();
+    match rows(&root, python.python(), reps, before.as_deref()) {
         Ok(rows) => {
             println!(
-                "load average (1 min) {before} before, {} after; {reps} runs each",
+                "load average (1 min) {load_before} before, {} after; {reps} runs each",
                 load()
             );
             println!("| work | slarm | anchor | anchor / slarm | goal |");

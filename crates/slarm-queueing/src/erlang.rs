@@ -39,6 +39,11 @@ impl ErlangB {
         Ok(Self { rho, m, b })
     }
 
+    /// Starts at a known `B(m, rho)` (the value [`erlang_b`] gives; not checked).
+    pub(crate) fn with_value(m: u64, rho: f64, b: f64) -> Self {
+        Self { rho, m, b }
+    }
+
     /// Advances to `B(m + 1, rho)`.
     #[inline]
     pub fn step(&mut self) {
@@ -129,18 +134,54 @@ pub fn first_stable_servers(rho: f64) -> Result<u64> {
 /// assert!(erlang_b(2, 1e300).is_err()); // beyond MAX_LOAD
 /// ```
 pub fn erlang_b(m: u64, rho: f64) -> Result<f64> {
-    let m0 = m.min(first_stable_servers(rho)?);
-    let series_cost = 10.0 * rho.sqrt() + 4.0 * (m - m0) as f64 + 16.0;
-    if rho == 0.0 || (m as f64) <= series_cost {
-        return Ok(erlang_b_recursive(m, rho));
+    erlang_b_lanes([m], [rho]).map(|[b]| b)
+}
+
+/// [`erlang_b`] of `LANES` independent `(m, rho)` pairs at once, each value bit for bit the
+/// one [`erlang_b`] gives: when every lane takes the same route (all by the recursion, or
+/// all by the series at `m <= floor(rho) + 1`), the lanes' recurrences run interleaved, one
+/// term of each per iteration, so the processor overlaps their latency chains (the series
+/// is a chain of dependent multiplications and additions); otherwise lane by lane.
+///
+/// ```
+/// use slarm_queueing::erlang::{erlang_b, erlang_b_lanes};
+/// let (m, rho) = ([301, 402, 503, 604], [300.5, 401.5, 502.5, 603.5]);
+/// let b = erlang_b_lanes(m, rho).unwrap();
+/// for k in 0..4 {
+///     assert_eq!(b[k].to_bits(), erlang_b(m[k], rho[k]).unwrap().to_bits());
+/// }
+/// ```
+pub fn erlang_b_lanes<const LANES: usize>(
+    m: [u64; LANES],
+    rho: [f64; LANES],
+) -> Result<[f64; LANES]> {
+    let mut m0 = [0u64; LANES];
+    let mut by_series = [false; LANES];
+    for k in 0..LANES {
+        m0[k] = m[k].min(first_stable_servers(rho[k])?);
+        let series_cost = 10.0 * rho[k].sqrt() + 4.0 * (m[k] - m0[k]) as f64 + 16.0;
+        by_series[k] = !(rho[k] == 0.0 || (m[k] as f64) <= series_cost);
     }
-    let mut e = ErlangB {
-        rho,
-        m: m0,
-        b: erlang_b_direct(m0, rho),
-    };
-    e.advance_to(m);
-    Ok(e.value())
+    if by_series.iter().all(|&d| !d) {
+        return Ok(recursive_lanes(m, rho));
+    }
+    if by_series.iter().all(|&d| d) {
+        let b = direct_lanes(m0, rho);
+        return Ok(std::array::from_fn(|k| {
+            let mut e = ErlangB {
+                rho: rho[k],
+                m: m0[k],
+                b: b[k],
+            };
+            e.advance_to(m[k]);
+            e.value()
+        }));
+    }
+    let mut out = [0.0; LANES];
+    for k in 0..LANES {
+        out[k] = erlang_b(m[k], rho[k])?;
+    }
+    Ok(out)
 }
 
 /// Erlang B by the recursion from `B(0, rho) = 1` alone, in its reciprocal form
@@ -149,20 +190,38 @@ pub fn erlang_b(m: u64, rho: f64) -> Result<f64> {
 /// An infinite `1/B` (B below the smallest normal number) gives 0. `rho` is assumed finite
 /// and non-negative.
 pub fn erlang_b_recursive(m: u64, rho: f64) -> f64 {
-    if m == 0 {
-        return 1.0;
-    }
-    if rho <= 0.0 {
-        return 0.0;
-    }
-    let mut inv = 1.0_f64;
-    for k in 1..=m {
-        inv = 1.0 + inv * (k as f64 / rho);
-        if inv == f64::INFINITY {
-            return 0.0;
+    let [b] = recursive_lanes([m], [rho]);
+    b
+}
+
+/// [`erlang_b_recursive`] of each lane, the lanes' recursions interleaved. A lane stops
+/// once its `1/B` is infinite (it would stay so: every factor `k / rho` is positive) and
+/// gives 0 then, so a huge `m` costs only the steps until the overflow.
+fn recursive_lanes<const LANES: usize>(m: [u64; LANES], rho: [f64; LANES]) -> [f64; LANES] {
+    let mut inv = [1.0_f64; LANES];
+    // A NaN load runs its steps (to a NaN value), as the one-lane recursion always did.
+    let mut live: [bool; LANES] =
+        std::array::from_fn(|l| m[l] > 0 && (rho[l] > 0.0 || rho[l].is_nan()));
+    let mut k = 0u64;
+    while live.iter().any(|&l| l) {
+        k += 1;
+        for l in 0..LANES {
+            if !live[l] {
+                continue;
+            }
+            inv[l] = 1.0 + inv[l] * (k as f64 / rho[l]);
+            live[l] = k < m[l] && inv[l] != f64::INFINITY;
         }
     }
-    1.0 / inv
+    std::array::from_fn(|l| {
+        if m[l] == 0 {
+            1.0
+        } else if rho[l] <= 0.0 || inv[l] == f64::INFINITY {
+            0.0
+        } else {
+            1.0 / inv[l]
+        }
+    })
 }
 
 /// `B(m, rho)` from the finite series `1/B = sum_{j=0}^{m} t_j`, `t_0 = 1`,
@@ -172,27 +231,60 @@ pub fn erlang_b_recursive(m: u64, rho: f64) -> f64 {
 /// `t_j rho / (rho - m + j)` on the remaining tail falls below `1e-17` of the sum.
 /// Outside that range it falls back to [`erlang_b_recursive`].
 pub fn erlang_b_direct(m: u64, rho: f64) -> f64 {
-    let mf = m as f64;
-    if m == 0 || rho.is_nan() || rho <= 0.0 || mf > rho + 1.0 || !rho.is_finite() {
-        return erlang_b_recursive(m, rho.max(0.0));
-    }
-    let mut sum = 1.0_f64;
-    let mut comp = 0.0_f64; // Neumaier compensation
-    let mut t = 1.0_f64;
+    let [b] = direct_lanes([m], [rho]);
+    b
+}
+
+/// [`erlang_b_direct`] of each lane, the lanes' series summed interleaved (a lane stops
+/// adding terms when its own tail bound is met).
+fn direct_lanes<const LANES: usize>(m: [u64; LANES], rho: [f64; LANES]) -> [f64; LANES] {
+    let mf = m.map(|m| m as f64);
+    let mut out = [0.0; LANES];
+    // Lanes outside the series' range take the recursion.
+    let mut live: [bool; LANES] = std::array::from_fn(|k| {
+        let series = !(m[k] == 0
+            || rho[k].is_nan()
+            || rho[k] <= 0.0
+            || mf[k] > rho[k] + 1.0
+            || !rho[k].is_finite());
+        if !series {
+            out[k] = erlang_b_recursive(m[k], rho[k].max(0.0));
+        }
+        series
+    });
+    let series = live;
+    let mut sum = [1.0_f64; LANES];
+    let mut comp = [0.0_f64; LANES]; // Neumaier compensation
+    let mut t = [1.0_f64; LANES];
     let mut j = 0u64;
-    while j < m {
+    while live.iter().any(|&l| l) {
         j += 1;
-        // The ratio does not depend on t: its division is off the critical path.
-        t *= (mf - (j - 1) as f64) / rho;
-        let s = sum + t;
-        comp += (sum - s) + t;
-        sum = s;
-        let gap = rho - mf + j as f64;
-        if j >= 2 && gap > 0.0 && t * rho < 1e-17 * sum * gap {
-            break;
+        let jf = j as f64;
+        for k in 0..LANES {
+            if !live[k] {
+                continue;
+            }
+            if j > m[k] {
+                live[k] = false;
+                continue;
+            }
+            // The ratio does not depend on t: its division is off the critical path.
+            t[k] *= (mf[k] - (j - 1) as f64) / rho[k];
+            let s = sum[k] + t[k];
+            comp[k] += (sum[k] - s) + t[k];
+            sum[k] = s;
+            let gap = rho[k] - mf[k] + jf;
+            if j >= 2 && gap > 0.0 && t[k] * rho[k] < 1e-17 * sum[k] * gap {
+                live[k] = false;
+            }
         }
     }
-    1.0 / (sum + comp)
+    for k in 0..LANES {
+        if series[k] {
+            out[k] = 1.0 / (sum[k] + comp[k]);
+        }
+    }
+    out
 }
 
 /// Erlang C: probability that an arriving job waits in M/M/m (the `P(0) m rho^m / (m! (m - rho))`
@@ -491,6 +583,34 @@ pub fn response_cdf_thesis(x: f64, lambda: f64, mu: f64, m: u64) -> Result<f64> 
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    fn load() -> impl proptest::strategy::Strategy<Value = (u64, f64)> {
+        use proptest::prelude::*;
+        prop_oneof![
+            // the batch's case: the first stable server count, by either route
+            (0.0f64..5000.0).prop_map(|r| (r.floor() as u64 + 1, r)),
+            // anywhere around the load, and the edges
+            (0u64..3000, 0.0f64..2000.0),
+            Just((0, 5.0)),
+            Just((7, 0.0)),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Interleaved lanes give every lane's value bit for bit as computed alone.
+        #[test]
+        fn lanes_equal_one_by_one(a in load(), b in load(), c in load(), d in load()) {
+            let (m, rho) = ([a.0, b.0, c.0, d.0], [a.1, b.1, c.1, d.1]);
+            let lanes = erlang_b_lanes(m, rho).unwrap();
+            let direct = direct_lanes(m, rho);
+            let recursive = recursive_lanes(m, rho);
+            for k in 0..4 {
+                proptest::prop_assert_eq!(lanes[k].to_bits(), erlang_b(m[k], rho[k]).unwrap().to_bits());
+                proptest::prop_assert_eq!(direct[k].to_bits(), erlang_b_direct(m[k], rho[k]).to_bits());
+                proptest::prop_assert_eq!(recursive[k].to_bits(), erlang_b_recursive(m[k], rho[k]).to_bits());
+            }
+        }
+    }
 
     /// Erlang C reference values (exact fractions and independent double-precision values).
     #[test]

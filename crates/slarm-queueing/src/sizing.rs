@@ -6,7 +6,7 @@
 //! (O(sqrt(rho)) terms, [`crate::erlang::erlang_b_direct`]) and then updates it incrementally, so a
 //! query costs O(sqrt(rho) + answer - rho) rather than O(answer).
 
-use crate::erlang::{CdfAt, ErlangB};
+use crate::erlang::{erlang_b, erlang_b_lanes, first_stable_servers, CdfAt, ErlangB};
 use crate::error::{non_negative, positive, probability, QueueError, Result};
 use crate::sla::Sla;
 
@@ -41,7 +41,7 @@ pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) ->
     positive("mu", mu)?;
     sla.check_feasible(mu)?;
     let (at, y) = (CdfAt::new(sla.x(), mu), sla.y());
-    search(lambda, mu, start, 0, cap, |m, rho, c| {
+    search(lambda, mu, (start, 0, None), cap, |m, rho, c| {
         at.given_c(m, rho, c) >= y
     })
 }
@@ -59,7 +59,7 @@ pub fn min_nodes_waiting(lambda: f64, mu: f64, t: f64, y: f64) -> Result<u64> {
     positive("mu", mu)?;
     non_negative("t", t)?;
     probability("y", y)?;
-    search(lambda, mu, 0, 0, SEARCH_CAP, |m, _, c| {
+    search(lambda, mu, (0, 0, None), SEARCH_CAP, |m, _, c| {
         1.0 - c * (-(m as f64 * mu - lambda) * t).exp() >= y
     })
 }
@@ -71,11 +71,13 @@ pub fn min_nodes_waiting(lambda: f64, mu: f64, t: f64, y: f64) -> Result<u64> {
 /// (the same values as without it), but `meets` is first asked at `skip - 1` only: if that
 /// fails, the search goes on from `skip`; if it passes, `skip` may be above the answer and
 /// the search starts over from the first server count.
+///
+/// `first_b`, when given, is `B(floor(rho) + 1, rho)` as [`erlang_b`](crate::erlang_b)
+/// computes it, used instead of computing it again when the search starts there.
 fn search(
     lambda: f64,
     mu: f64,
-    start: u64,
-    skip: u64,
+    (start, skip, first_b): (u64, u64, Option<f64>),
     cap: u64,
     meets: impl Fn(u64, f64, f64) -> bool,
 ) -> Result<u64> {
@@ -101,7 +103,10 @@ fn search(
     let base = rho.floor() as u64;
     let m0 = base.saturating_add(1).max(start);
     let cap_m = base.saturating_add(cap);
-    let mut b = ErlangB::at(m0, rho)?;
+    let mut b = match first_b {
+        Some(value) if m0 == base.saturating_add(1) => ErlangB::with_value(m0, rho, value),
+        _ => ErlangB::at(m0, rho)?,
+    };
     let s = skip.min(cap_m);
     if s > m0 {
         let first = b;
@@ -228,8 +233,9 @@ pub fn min_nodes_batch(queries: &[SizingQuery]) -> Vec<Result<u64>> {
             && a.sla.x().to_bits() == b.sla.x().to_bits()
             && a.sla.y().to_bits() == b.sla.y().to_bits()
     };
+    let first_b = first_erlang_b(queries, &order);
     let mut prev: Option<(SizingQuery, Option<u64>)> = None;
-    for &i in &order {
+    for (&i, &first_b) in order.iter().zip(&first_b) {
         let q = queries[i];
         let start = match prev {
             Some((p, answer)) if same_run(&p, &q) => answer,
@@ -244,7 +250,7 @@ pub fn min_nodes_batch(queries: &[SizingQuery]) -> Vec<Result<u64>> {
                 0
             }
         });
-        let r = min_nodes_skipping(q, start);
+        let r = min_nodes_skipping(q, start, first_b);
         let kept = match (&r, prev) {
             (Ok(m), _) => Some(*m),
             (Err(_), Some((p, answer))) if same_run(&p, &q) => answer,
@@ -256,15 +262,55 @@ pub fn min_nodes_batch(queries: &[SizingQuery]) -> Vec<Result<u64>> {
     out
 }
 
+/// Queries whose Erlang B at the first stable server count is computed together.
+const LANES: usize = 4;
+
+/// `B(floor(rho) + 1, rho)` of each query in `order` (`None` where the search will not need
+/// it or will report an error instead), computed [`LANES`] queries at a time by
+/// [`erlang_b_lanes`]: the same values as one by one, with the loads' series overlapped.
+fn first_erlang_b(queries: &[SizingQuery], order: &[usize]) -> Vec<Option<f64>> {
+    let mut out = vec![None; order.len()];
+    // Positions in `order` of the queries that need one, with their (m, rho).
+    let wanted: Vec<(usize, u64, f64)> = order
+        .iter()
+        .enumerate()
+        .filter_map(|(pos, &i)| {
+            let q = &queries[i];
+            let rho = q.lambda / q.mu;
+            let m = first_stable_servers(rho).ok()?;
+            (q.lambda > 0.0 && rho < MAX_RHO).then_some((pos, m, rho))
+        })
+        .collect();
+    let mut chunks = wanted.chunks_exact(LANES);
+    for chunk in chunks.by_ref() {
+        let m = std::array::from_fn(|k| chunk[k].1);
+        let rho = std::array::from_fn(|k| chunk[k].2);
+        if let Ok(b) = erlang_b_lanes::<LANES>(m, rho) {
+            for (&(pos, _, _), b) in chunk.iter().zip(b) {
+                out[pos] = Some(b);
+            }
+        }
+    }
+    for &(pos, m, rho) in chunks.remainder() {
+        out[pos] = erlang_b(m, rho).ok();
+    }
+    out
+}
+
 /// [`min_nodes`] of `q`, evaluating the CDF only from `start` on when the CDF at `start - 1`
-/// fails the SLA (the same Erlang B values and the same comparisons as [`min_nodes`]).
-fn min_nodes_skipping(q: SizingQuery, start: u64) -> Result<u64> {
+/// fails the SLA (the same Erlang B values and the same comparisons as [`min_nodes`]), with
+/// Erlang B at the first stable server count given when already known.
+fn min_nodes_skipping(q: SizingQuery, start: u64, first_b: Option<f64>) -> Result<u64> {
     positive("mu", q.mu)?;
     q.sla.check_feasible(q.mu)?;
     let (at, y) = (CdfAt::new(q.sla.x(), q.mu), q.sla.y());
-    search(q.lambda, q.mu, 0, start, SEARCH_CAP, |m, rho, c| {
-        at.given_c(m, rho, c) >= y
-    })
+    search(
+        q.lambda,
+        q.mu,
+        (0, start, first_b),
+        SEARCH_CAP,
+        |m, rho, c| at.given_c(m, rho, c) >= y,
+    )
 }
 
 #[cfg(test)]

@@ -475,19 +475,22 @@ pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
         sim.schedule_at(state.prep[first].submit, CLASS_ARRIVE, Ev::Arrive(first))?;
     }
     let stats = sim.run(&mut state, None)?;
-    let records = (0..n)
-        .filter(|&i| !state.start[i].is_nan())
-        .map(|i| JobRecord {
-            id: jobs[i].id,
-            index: i,
-            submit: state.prep[i].submit,
-            start: state.start[i],
-            end: state.start[i] + state.prep[i].run,
-            procs: state.prep[i].procs,
-            estimate: state.prep[i].estimate,
-            reservation: state.first_reservation[i],
-        })
-        .collect();
+    // Sized up front: a filtered iterator gives no length, and regrowing copies the records.
+    let mut records = Vec::with_capacity(n - state.expired.len());
+    records.extend(
+        (0..n)
+            .filter(|&i| !state.start[i].is_nan())
+            .map(|i| JobRecord {
+                id: jobs[i].id,
+                index: i,
+                submit: state.prep[i].submit,
+                start: state.start[i],
+                end: state.start[i] + state.prep[i].run,
+                procs: state.prep[i].procs,
+                estimate: state.prep[i].estimate,
+                reservation: state.first_reservation[i],
+            }),
+    );
     Ok(Schedule {
         capacity,
         policy: state.policy.name().to_string(),

@@ -56,12 +56,11 @@ pub struct Scheduled<E> {
 }
 
 struct Entry<E> {
-    /// `time` mapped to an integer with the order of `f64::total_cmp`, so the heap compares
-    /// integers only.
+    /// The time mapped to an integer with the order of `f64::total_cmp`, so the heap
+    /// compares integers only (and holds no second copy of the time: [`key_time`]).
     time_key: i64,
     class: u32,
     seq: u64,
-    time: f64,
     event: E,
 }
 
@@ -70,6 +69,12 @@ struct Entry<E> {
 fn time_key(t: f64) -> i64 {
     let bits = t.to_bits() as i64;
     bits ^ ((((bits >> 63) as u64) >> 1) as i64)
+}
+
+/// The time of a [`time_key`], bit for bit (the mapping is its own inverse: it flips the
+/// low 63 bits of negative numbers and keeps the sign bit).
+fn key_time(key: i64) -> f64 {
+    f64::from_bits((key ^ ((((key >> 63) as u64) >> 1) as i64)) as u64)
 }
 
 impl<E> Entry<E> {
@@ -172,7 +177,6 @@ impl<E> EventQueue<E> {
             time_key: time_key(time),
             class,
             seq,
-            time,
             event,
         });
         Ok(EventId(seq))
@@ -207,7 +211,7 @@ impl<E> EventQueue<E> {
         let e = self.heap.pop()?;
         self.clear_pending(e.seq);
         Some(Scheduled {
-            time: e.time,
+            time: key_time(e.time_key),
             class: e.class,
             id: EventId(e.seq),
             event: e.event,
@@ -217,7 +221,7 @@ impl<E> EventQueue<E> {
     /// Time of the next live event.
     pub fn peek_time(&mut self) -> Option<f64> {
         self.skip_cancelled();
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(|e| key_time(e.time_key))
     }
 
     /// Number of live events.
@@ -436,6 +440,15 @@ mod tests {
     }
 
     proptest! {
+        /// The heap keeps only the key; the time it gives back is the pushed one, bit for
+        /// bit (also -0.0, subnormals and NaN payloads), and keys order as `total_cmp`.
+        #[test]
+        fn key_time_inverts_time_key(a in any::<u64>(), b in any::<u64>()) {
+            let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+            prop_assert_eq!(key_time(time_key(x)).to_bits(), a);
+            prop_assert_eq!(time_key(x).cmp(&time_key(y)), x.total_cmp(&y));
+        }
+
         #[test]
         fn time_key_orders_like_total_cmp(a in any::<f64>(), b in any::<f64>()) {
             prop_assert_eq!(time_key(a).cmp(&time_key(b)), a.total_cmp(&b));

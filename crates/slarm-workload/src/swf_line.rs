@@ -6,8 +6,10 @@
 //! group, executable, queue, partition, preceding job) are parsed as 64-bit integers,
 //! exactly, over their whole range; the other fields as the correctly rounded `f64` of their
 //! text. Plain decimal tokens of up to 19 digits, nearly every field of the archive's logs,
-//! take a fast exact path; any other token (fractions, exponents, a leading `+`) goes through
-//! the standard library's parsers, which give the same values.
+//! take a fast exact path (for a real field also a decimal fraction such as `759.38`, while
+//! its digits are exact in `f64`: one correctly rounded division by a power of ten); any
+//! other token (longer fractions, exponents, a leading `+`) goes through the standard
+//! library's parsers, which give the same values.
 //!
 //! Checks beyond the syntax: the job number is non-negative; the submit time is `-1` (the
 //! format's "unknown") or non-negative; no time field (submit, wait, run time, requested
@@ -135,6 +137,30 @@ fn parse_token(f: &mut Fields, k: usize, tok: &[u8]) -> Result<(), LineError> {
     Ok(())
 }
 
+/// 2^53: every integer up to it is exact in `f64`.
+const MAX_EXACT: u64 = 1 << 53;
+
+/// 10^k for k = 0..=19, each exact in `f64` (powers of ten are exact up to 10^22).
+const POW10: [f64; 20] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19,
+];
+
+/// Reads ASCII digits from `bytes[i..]` into `v` (wrapping: the caller counts the digits)
+/// and returns the position after them.
+#[inline]
+fn scan_digits(bytes: &[u8], mut i: usize, v: &mut u64) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        *v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    i
+}
+
 /// Splits `bytes` into exactly [`SWF_FIELDS`] tokens and parses each by its field's type.
 fn tokenize(bytes: &[u8]) -> Result<Fields, LineError> {
     let mut f = Fields::default();
@@ -149,23 +175,27 @@ fn tokenize(bytes: &[u8]) -> Result<Fields, LineError> {
         if n == SWF_FIELDS {
             return Err((0, format!("more than {SWF_FIELDS} fields")));
         }
-        // A token starts at i: read `-?[0-9]*` greedily; if the token ends there with 1 to 19
-        // digits, its magnitude fits a u64 exactly.
+        // A token starts at i: read `-?[0-9]*` greedily, and for a real field also a
+        // fraction `.[0-9]*`; if the token ends there with 1 to 19 digits in all, their
+        // value `v` fits a u64 exactly.
         let start = i;
         let neg = bytes[i] == b'-';
         i += usize::from(neg);
         let digits_from = i;
         let mut v = 0u64;
-        while let Some(&b) = bytes.get(i) {
-            let d = b.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
-            i += 1;
+        i = scan_digits(bytes, i, &mut v);
+        let mut digits = i - digits_from;
+        let mut scale = 0usize;
+        if INT_FIELDS >> n & 1 == 0 && bytes.get(i) == Some(&b'.') {
+            let fraction_from = i + 1;
+            i = scan_digits(bytes, fraction_from, &mut v);
+            scale = i - fraction_from;
+            digits += scale;
         }
-        let digits = i - digits_from;
-        let plain = (1..=19).contains(&digits) && bytes.get(i).is_none_or(|&b| is_space(b));
+        // A fraction takes the fast path only while `v` is exact in f64 (Clinger 1990).
+        let plain = (1..=19).contains(&digits)
+            && (scale == 0 || v <= MAX_EXACT)
+            && bytes.get(i).is_none_or(|&b| is_space(b));
         if !plain {
             while i < len && !is_space(bytes[i]) {
                 i += 1;
@@ -190,7 +220,13 @@ fn tokenize(bytes: &[u8]) -> Result<Fields, LineError> {
             })?;
         } else {
             // `u64 as f64` rounds to nearest, ties to even: the value `str::parse` gives.
-            let x = v as f64;
+            // With a fraction both `v` and 10^scale are exact, so the one correctly
+            // rounded division is the correctly rounded value of the text.
+            let x = if scale == 0 {
+                v as f64
+            } else {
+                v as f64 / POW10[scale]
+            };
             f.reals[n] = if neg { -x } else { x };
         }
         n += 1;
@@ -374,6 +410,26 @@ mod tests {
             1 => Just("1.5e400".to_string()),
             1 => Just("1e308".to_string()),
             1 => Just("inf".to_string()),
+            // Decimal fractions as the archive's logs write them, and the edges of the
+            // fraction fast path (no digits on one side, 2^53, 19 and 20 digits).
+            6 => (-1_000_000i64..1_000_000_000, 0u32..4).prop_map(|(m, k)| {
+                let s = format!("{:0w$}", m.unsigned_abs(), w = k as usize + 1);
+                let (a, b) = s.split_at(s.len() - k as usize);
+                format!("{}{a}.{b}", if m < 0 { "-" } else { "" })
+            }),
+            1 => Just("759.38".to_string()),
+            1 => Just("-0.00".to_string()),
+            1 => Just("5.".to_string()),
+            1 => Just(".5".to_string()),
+            1 => Just("-.5".to_string()),
+            1 => Just(".".to_string()),
+            1 => Just("-.".to_string()),
+            1 => Just("1.2.3".to_string()),
+            1 => Just("9007199254.740992".to_string()),
+            1 => Just("9007199254.740993".to_string()),
+            1 => Just("0.9999999999999999999".to_string()),
+            1 => Just("1234567890.1234567891".to_string()),
+            1 => Just("0.1e2".to_string()),
         ]
     }
 
