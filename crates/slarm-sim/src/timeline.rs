@@ -154,9 +154,12 @@ impl Timeline {
             .blocks
             .partition_point(|blk| blk.times[0] <= t)
             .saturating_sub(1);
+        // A branch-free count over the whole block (sorted, so it is the partition point)
+        // runs as independent vector compares instead of a chain of dependent loads.
         let i = self.blocks[b]
             .times
-            .partition_point(|&x| x <= t)
+            .iter()
+            .fold(0usize, |n, &x| n + usize::from(x <= t))
             .saturating_sub(1);
         Pos { b, i }
     }
@@ -456,7 +459,8 @@ impl Timeline {
     /// Moves the reservation `[start, start + duration)` of `procs` processors to its
     /// earliest fit at or after `after`, counting its own slot as free; returns the new
     /// start, never later than `start`. The profile changes only when the reservation
-    /// moves; errors (profile unchanged) if it would move and no such reservation is held.
+    /// moves; errors (profile unchanged) if it would move and the part of the old slot it
+    /// gives back (the part the new slot does not cover) is not held.
     pub(crate) fn refit(
         &mut self,
         after: f64,
@@ -471,7 +475,8 @@ impl Timeline {
         let (end, new_end) = (start + duration, t + duration);
         check_time("interval start", start)?;
         check_time("interval end", end)?;
-        self.check_held(start, end, procs)?;
+        // Only the tail of the old slot that the new one does not cover is given back.
+        self.check_held(new_end.max(start), end, procs)?;
         // One update per end of the move: the old and the new slot overlap over
         // [start, new_end) (when the move is shorter than the job), where nothing changes.
         self.add(t, new_end.min(start), -need);
