@@ -155,6 +155,11 @@ pub struct Conservative {
     /// Processors were freed early since the last compression.
     compress: bool,
     items: Vec<(f64, u32, f64)>,
+    /// The earliest reservation in the queue, known since the last pass that read every
+    /// reservation (none: read them again). Until a compression moves reservations, only
+    /// an arrival can bring a job earlier, so a pass before this time starts nothing and
+    /// answers without reading the queue.
+    next_start: Option<f64>,
 }
 
 impl Conservative {
@@ -180,6 +185,7 @@ impl SchedulingPolicy for Conservative {
         self.planner = Some(ConservativePlanner::new(capacity, origin)?);
         self.reserved.clear();
         self.compress = false;
+        self.next_start = None;
         Ok(())
     }
 
@@ -189,6 +195,7 @@ impl SchedulingPolicy for Conservative {
             self.reserved.resize(job.key + 1, f64::NAN);
         }
         self.reserved[job.key] = t;
+        self.next_start = self.next_start.map(|n| n.min(t));
         Ok(Some(t))
     }
 
@@ -229,6 +236,11 @@ impl SchedulingPolicy for Conservative {
                 self.reserved[c.key] = it.0;
             }
             self.items = items;
+            self.next_start = None;
+        }
+        if let Some(next) = self.next_start.filter(|&next| now < next) {
+            out.wake = next.is_finite().then_some(next);
+            return Ok(());
         }
         let mut next_wake = f64::INFINITY;
         for (pos, c) in queue.iter().enumerate() {
@@ -240,6 +252,8 @@ impl SchedulingPolicy for Conservative {
             }
         }
         out.wake = next_wake.is_finite().then_some(next_wake);
+        // The jobs starting now leave the queue: the rest begin at `next_wake` or later.
+        self.next_start = Some(next_wake);
         Ok(())
     }
 }
