@@ -264,11 +264,12 @@ mod tests {
     use crate::profile::Profile;
     use proptest::prelude::*;
 
-    /// A plan of running jobs and queued reservations: `running` are (predicted end,
-    /// processors) started at 0, `queue` (processors, estimate) in queue order, and
-    /// `finishes` (running job, instant) the early completions, each followed by a
-    /// compression.
-    fn plan() -> impl Strategy<Value = (Vec<(u32, u32)>, Vec<(u32, u32)>, Vec<(usize, u32)>)> {
+    /// Running jobs as (predicted end, processors) started at 0, queued jobs as
+    /// (processors, estimate) in queue order, and early completions as (running job,
+    /// instant), each followed by a compression.
+    type Plan = (Vec<(u32, u32)>, Vec<(u32, u32)>, Vec<(usize, u32)>);
+
+    fn plan() -> impl Strategy<Value = Plan> {
         (
             proptest::collection::vec((1u32..300, 1u32..5), 0..6),
             proptest::collection::vec((1u32..9, 1u32..120), 0..40),
