@@ -155,6 +155,11 @@ pub struct Conservative {
     /// Processors were freed early since the last compression.
     compress: bool,
     items: Vec<(f64, u32, f64)>,
+    /// The earliest reservation in the queue, known since the last pass that read every
+    /// reservation (none: read them again). Until a compression moves reservations, only
+    /// an arrival can bring a job earlier, so a pass before this time starts nothing and
+    /// answers without reading the queue.
+    next_start: Option<f64>,
 }
 
 impl Conservative {
@@ -180,6 +185,7 @@ impl SchedulingPolicy for Conservative {
         self.planner = Some(ConservativePlanner::new(capacity, origin)?);
         self.reserved.clear();
         self.compress = false;
+        self.next_start = None;
         Ok(())
     }
 
@@ -189,6 +195,7 @@ impl SchedulingPolicy for Conservative {
             self.reserved.resize(job.key + 1, f64::NAN);
         }
         self.reserved[job.key] = t;
+        self.next_start = self.next_start.map(|n| n.min(t));
         Ok(Some(t))
     }
 
@@ -229,6 +236,11 @@ impl SchedulingPolicy for Conservative {
                 self.reserved[c.key] = it.0;
             }
             self.items = items;
+            self.next_start = None;
+        }
+        if let Some(next) = self.next_start.filter(|&next| now < next) {
+            out.wake = next.is_finite().then_some(next);
+            return Ok(());
         }
         let mut next_wake = f64::INFINITY;
         for (pos, c) in queue.iter().enumerate() {
@@ -240,6 +252,84 @@ impl SchedulingPolicy for Conservative {
             }
         }
         out.wake = next_wake.is_finite().then_some(next_wake);
+        // The jobs starting now leave the queue: the rest begin at `next_wake` or later.
+        self.next_start = Some(next_wake);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Profile;
+    use proptest::prelude::*;
+
+    /// Running jobs as (predicted end, processors) started at 0, queued jobs as
+    /// (processors, estimate) in queue order, and early completions as (running job,
+    /// instant), each followed by a compression.
+    type Plan = (Vec<(u32, u32)>, Vec<(u32, u32)>, Vec<(usize, u32)>);
+
+    fn plan() -> impl Strategy<Value = Plan> {
+        (
+            proptest::collection::vec((1u32..300, 1u32..5), 0..6),
+            proptest::collection::vec((1u32..9, 1u32..120), 0..40),
+            proptest::collection::vec((0usize..6, 0u32..300), 0..6),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Compression (the remembered first fits, a move as one update per end) gives the
+        /// reservations of the plain definition on the flat profile: each queued job in
+        /// turn moves to its earliest start, its own slot counted as free.
+        #[test]
+        fn compression_matches_the_plain_definition((running, queue, finishes) in plan()) {
+            const CAPACITY: u32 = 8;
+            let mut cp = ConservativePlanner::new(CAPACITY, 0.0).unwrap();
+            let mut flat = Profile::new(CAPACITY, 0.0).unwrap();
+            let mut ends = Vec::new();
+            for &(end, procs) in &running {
+                if flat.reserve(0.0, f64::from(end), procs).is_ok() {
+                    cp.start_running(0.0, f64::from(end), procs).unwrap();
+                    ends.push((f64::from(end), procs));
+                }
+            }
+            let mut items = Vec::new();
+            for &(procs, est) in &queue {
+                let est = f64::from(est);
+                let t = cp.reserve(0.0, procs, est).unwrap();
+                let want = flat.earliest_fit(0.0, procs, est).unwrap();
+                prop_assert_eq!(t, want);
+                flat.reserve(t, t + est, procs).unwrap();
+                items.push((t, procs, est));
+            }
+            let mut now = 0.0;
+            for &(job, at) in &finishes {
+                let Some(&(end, procs)) = ends.get(job) else { continue };
+                let at = f64::from(at).max(now);
+                if at >= end {
+                    continue;
+                }
+                now = at;
+                ends[job].0 = now;
+                cp.cancel(now, end, procs).unwrap();
+                flat.release(now, end, procs).unwrap();
+                let before = items.clone();
+                cp.compress(now, &mut items).unwrap();
+                flat.advance(now);
+                for (&(start, procs, est), &(moved, ..)) in before.iter().zip(&items) {
+                    let mut want = start;
+                    if start > now {
+                        if let Some(t) = flat.earlier_fit_than(now, start, procs, est) {
+                            flat.release(start, start + est, procs).unwrap();
+                            flat.reserve(t, t + est, procs).unwrap();
+                            want = t;
+                        }
+                    }
+                    prop_assert_eq!(moved, want);
+                }
+                prop_assert_eq!(cp.free_at(now), flat.free_at(now));
+            }
+        }
     }
 }
