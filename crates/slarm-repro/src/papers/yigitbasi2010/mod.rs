@@ -11,7 +11,9 @@
 //! model with our readings of Table II (§V-A) and a runtime cap of our own (the paper has
 //! none) set so that the expected task runtime equals Table II's reported average (7859.7 s);
 //! our synthetic background, standing in for the DAS-3 June 2008 trace of §V-A, with its
-//! defaults (single-processor jobs, 15 % per cluster).
+//! defaults (single-processor jobs, 15 % per cluster), or, when the run has one
+//! ([`RunConfig::background`]), a background trace file under §VI's cells ([`CellBackground`]).
+//! Every table names its background.
 //!
 //! Every strategy of one seed runs on the same workload (the paper reruns "the same
 //! workload"): the workload streams are keyed by seed, load, size and background only.

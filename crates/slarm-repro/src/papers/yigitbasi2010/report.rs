@@ -136,9 +136,9 @@ pub fn assemble_rows(cfg: &RunConfig, rows: &[Row]) -> PaperReport {
     PaperReport {
         paper: super::PAPER.into(),
         title: Yigitbasi2010.title().into(),
-        workload: format!("Iosup BoT model at 80 % realised load of the initial system (arrival scale searched so that its processors are busy with BoT tasks 80 % of the time from first to last arrival; runtime cap so that the mean task runtime is Table II's 7859.7 s) on simulated DAS-3 with {} in §VI's experiments and none in §VII's", match section6_background(rows) {
-            CellBackground::File(name) => format!("the background trace {name}"),
-            _ => "a synthetic background (15 % per cluster, single-processor jobs; labelled synthetic, no GWA trace)".into(),
+        workload: format!("Iosup BoT model at 80 % realised load of the initial system (arrival scale searched so that its processors are busy with BoT tasks 80 % of the time from first to last arrival; runtime cap so that the mean task runtime is Table II's 7859.7 s) on simulated DAS-3 with {} and none in §VII's", match section6_background(rows) {
+            CellBackground::File(name) => format!("the background trace {name} in §VI's experiments"),
+            _ => "a synthetic background in §VI's experiments (15 % per cluster, single-processor jobs; labelled synthetic, no GWA trace)".into(),
         }),
         tables: out.tables,
         checks: out.checks,
