@@ -165,6 +165,65 @@ fn trace_folder_from_the_environment_is_recorded_with_only_the_traces_read() {
 }
 
 #[test]
+fn a_background_trace_runs_section_six_on_it_and_is_part_of_the_configuration() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A small GWF file written here (no real data): 400 jobs of 2 processors and 1 h, one every
+    // 30 s from 2008-06-01 (Unix time), over the clusters fs0-fs4.
+    let tail = "UNITARY -1 -1 -1 -1 linux -1 -1 -1 vo1 -1";
+    let text: String = (0..400)
+        .map(|i| {
+            format!(
+                "{} {} 0 3600 2 -1 -1 2 3600 -1 1 1 1 1 1 -1 fs{} -1 {tail}\n",
+                i + 1,
+                1_212_278_400 + 30 * i,
+                i % 5
+            )
+        })
+        .collect();
+    let gwf = tmp.path().join("small.gwf");
+    std::fs::write(&gwf, text).unwrap();
+    let out = tmp.path().join("o");
+    let base = [
+        "reproduce",
+        "yigitbasi2010",
+        "--scale",
+        "quick",
+        "--out",
+        path(&out),
+    ];
+    let mut with = base.to_vec();
+    with.extend_from_slice(&["--background", path(&gwf)]);
+    slarm(&with).assert().success();
+    let read = |f: &str| std::fs::read_to_string(out.join("yigitbasi2010").join(f)).unwrap();
+    let run: serde_json::Value = serde_json::from_str(&read("run.json")).unwrap();
+    assert_eq!(run["background"], path(&gwf));
+    assert_eq!(run["background_sha256"].as_str().map(str::len), Some(64));
+    let table3: serde_json::Value = serde_json::from_str(&read("table3.json")).unwrap();
+    assert!(
+        table3["title"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("[background: trace small.gwf]")),
+        "{}",
+        table3["title"]
+    );
+    assert!(read("table6-variants.csv").contains("trace small.gwf"));
+    assert!(read("table6.json").contains("[background: none (§VII)]"));
+    // Resuming without the file, or with other contents, is another configuration.
+    let mut resume = base.to_vec();
+    resume.push("--resume");
+    slarm(&resume)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("another configuration"));
+    std::fs::write(&gwf, "# emptied\n").unwrap();
+    with.push("--resume");
+    slarm(&with)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("another configuration"));
+}
+
+#[test]
 fn bad_input_exits_2_with_one_line() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("o");
@@ -181,6 +240,10 @@ fn bad_input_exits_2_with_one_line() {
             "nope",
         ),
         (vec!["merge", "--out", o, path(&missing)], "nope"),
+        (
+            vec!["reproduce", "--background", path(&missing), "--out", o],
+            "--background",
+        ),
     ] {
         slarm(&args)
             .assert()

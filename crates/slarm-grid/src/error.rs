@@ -37,6 +37,14 @@ pub enum GridError {
         /// What was wrong.
         message: String,
     },
+    /// A background trace file could not be opened, decompressed or read.
+    #[error("background trace {path}: {message}")]
+    TraceFile {
+        /// The file as given.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
     /// A metric has no value for the given data (e.g. no size group, a zero mean).
     #[error("metric undefined: {0}")]
     UndefinedMetric(String),

@@ -18,7 +18,7 @@ pub enum SiteKind {
 }
 
 /// The scheduling unit of DAS-3 (Table I: 272 dual-processor nodes).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Das3Unit {

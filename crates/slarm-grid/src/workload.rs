@@ -667,6 +667,32 @@ pub struct BackgroundTrace {
 }
 
 impl BackgroundTrace {
+    /// The same jobs shifted in time so that the earliest submission is at t = 0 (a trace
+    /// in absolute time, e.g. Unix seconds, laid under a workload that starts at 0).
+    ///
+    /// ```
+    /// use slarm_grid::workload::{parse_background_trace, SiteMapping, TraceFormat};
+    /// let swf = "1 5000 0 60 1 -1 -1 1 -1 -1 1 1 1 1 1 0 -1 -1\n\
+    ///            2 5600 0 60 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n";
+    /// let t = parse_background_trace(swf, TraceFormat::Swf, &SiteMapping::Modulo, 5, 0.0)
+    ///     .unwrap()
+    ///     .starting_at_zero();
+    /// assert_eq!(t.jobs.iter().map(|j| j.submit_s).collect::<Vec<_>>(), vec![0.0, 600.0]);
+    /// ```
+    pub fn starting_at_zero(mut self) -> Self {
+        let first = self
+            .jobs
+            .iter()
+            .map(|j| j.submit_s)
+            .fold(f64::INFINITY, f64::min);
+        if first.is_finite() {
+            for j in &mut self.jobs {
+                j.submit_s -= first;
+            }
+        }
+        self
+    }
+
     /// Skipped lines per reason, in reason order.
     pub fn skip_counts(&self) -> Vec<(BackgroundSkip, usize)> {
         let mut counts = std::collections::BTreeMap::new();
@@ -709,6 +735,53 @@ fn map_site(
             Ok(idx % n_sites)
         }
     }
+}
+
+/// The column layout of a trace file by its name: GWF if the name contains `.gwf`, else SWF.
+pub fn trace_format_of(file_name: &str) -> TraceFormat {
+    if file_name.contains(".gwf") {
+        TraceFormat::Gwf
+    } else {
+        TraceFormat::Swf
+    }
+}
+
+/// Background jobs read from a trace file (plain or gzip, format by [`trace_format_of`]) with
+/// [`parse_background_trace`]; a file that cannot be opened or read is
+/// [`GridError::TraceFile`].
+///
+/// ```no_run
+/// use slarm_grid::workload::{read_background_file, SiteMapping};
+/// let t = read_background_file("DAS3.gwf.gz".as_ref(), &SiteMapping::Modulo, 5, 0.0)?;
+/// println!("{} jobs, skipped {:?}", t.jobs.len(), t.skip_counts());
+/// # Ok::<(), slarm_grid::GridError>(())
+/// ```
+pub fn read_background_file(
+    path: &std::path::Path,
+    mapping: &SiteMapping,
+    n_sites: usize,
+    time_origin_s: f64,
+) -> Result<BackgroundTrace> {
+    let shown = path.display().to_string();
+    let failed = |message: String| GridError::TraceFile {
+        path: shown.clone(),
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| failed(e.to_string()))?;
+    let mut input =
+        slarm_workload::reader::decompressing(file, &shown).map_err(|e| failed(e.to_string()))?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut input, &mut text).map_err(|e| failed(e.to_string()))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
+    parse_background_trace(
+        &text,
+        trace_format_of(&name),
+        mapping,
+        n_sites,
+        time_origin_s,
+    )
 }
 
 /// Background jobs read from trace text (`;` or `#` comments) with slarm-workload's GWF
@@ -955,6 +1028,38 @@ mod tests {
                 assert!(message.contains("field 2"), "{message}")
             }
             other => panic!("expected a malformed-trace error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn background_files_are_read_plain_and_named_by_their_format() {
+        let tail = "UNITARY -1 -1 -1 -1 linux -1 -1 -1 vo1 -1";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("small.gwf");
+        std::fs::write(
+            &path,
+            format!(
+                "1 1000 5 50 4 -1 -1 4 60 -1 1 7 1 1 1 -1 fs0 fs3 {tail}\n\
+                 2 1300 5 70 2 -1 -1 2 60 -1 1 7 1 1 1 -1 -1 -1 {tail}\n\
+                 3 1600 5 90 8 -1 -1 8 60 -1 1 7 1 1 1 -1 fs1 -1 {tail}\n"
+            ),
+        )
+        .unwrap();
+        let t = read_background_file(&path, &SiteMapping::Modulo, 5, 0.0)
+            .unwrap()
+            .starting_at_zero();
+        let got: Vec<(f64, usize, u64)> = t
+            .jobs
+            .iter()
+            .map(|j| (j.submit_s, j.site, j.procs))
+            .collect();
+        assert_eq!(got, vec![(0.0, 3, 4), (600.0, 1, 8)]);
+        assert_eq!(t.skip_counts(), vec![(BackgroundSkip::UnknownSite, 1)]);
+        assert_eq!(trace_format_of("x.swf.gz"), TraceFormat::Swf);
+        assert_eq!(trace_format_of("DAS3.gwf.gz"), TraceFormat::Gwf);
+        match read_background_file(&dir.path().join("absent.gwf"), &SiteMapping::Modulo, 5, 0.0) {
+            Err(GridError::TraceFile { path, .. }) => assert!(path.ends_with("absent.gwf")),
+            other => panic!("expected a trace-file error, got {other:?}"),
         }
     }
 

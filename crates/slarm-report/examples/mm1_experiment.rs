@@ -109,6 +109,7 @@ fn main() -> Result<(), ExperimentError> {
         scale: Scale::Quick,
         seed: 1,
         traces: None,
+        background: None,
     };
     let experiment = Mm1Waiting;
     let mut outputs = Vec::new();

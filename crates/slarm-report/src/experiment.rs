@@ -38,6 +38,11 @@ pub struct RunConfig {
     pub seed: u64,
     /// Folder of PWA logs by their archive file names; `None` means synthetic workloads.
     pub traces: Option<PathBuf>,
+    /// A background-load trace (GWF or SWF, plain or gzip) for the experiments that run
+    /// their workload on top of one (Yigitbasi & Epema 2010, §V-A: the DAS-3 June 2008
+    /// trace); `None` means their synthetic stand-in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<PathBuf>,
 }
 
 impl RunConfig {
@@ -201,11 +206,13 @@ mod tests {
             scale: Scale::Quick,
             seed: 1,
             traces: None,
+            background: None,
         };
         let b = RunConfig {
             scale: Scale::Paper,
             seed: 1,
             traces: Some("/nonexistent".into()),
+            background: None,
         };
         let x: u64 = a.streams("hu2009", "c1").stream(&[0]).gen();
         let y: u64 = b.streams("hu2009", "c1").stream(&[0]).gen();

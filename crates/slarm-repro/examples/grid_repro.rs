@@ -21,6 +21,7 @@ fn main() -> Result<(), ExperimentError> {
         scale,
         seed,
         traces: None,
+        background: None,
     };
     let exp = Yigitbasi2010;
     let t0 = Instant::now();

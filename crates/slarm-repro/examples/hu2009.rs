@@ -18,6 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         scale,
         seed,
         traces: None,
+        background: None,
     };
     let e = Hu2009;
     let start = Instant::now();

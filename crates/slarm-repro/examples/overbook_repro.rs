@@ -17,6 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         scale: if paper { Scale::Paper } else { Scale::Quick },
         seed: 1,
         traces: Some(dir),
+        background: None,
     };
     let cells = exp.cells(&cfg)?;
     for trace in [

@@ -25,6 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         scale,
         seed: 1,
         traces: trace.parent().map(std::path::Path::to_path_buf),
+        background: None,
     };
     let e = YeoBuyya;
     let t = Instant::now();

@@ -51,6 +51,9 @@ pub struct Options {
     pub seed: u64,
     /// Folder of PWA traces, if any.
     pub traces: Option<PathBuf>,
+    /// Background-load trace file for the experiments that use one
+    /// ([`slarm_report::RunConfig::background`]), if any.
+    pub background: Option<PathBuf>,
     /// Output folder.
     pub out: PathBuf,
     /// Run only this shard's cells (and assemble nothing).

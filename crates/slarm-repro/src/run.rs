@@ -67,6 +67,12 @@ pub(crate) struct PaperConfig {
     pub seed: u64,
     pub traces: Option<PathBuf>,
     pub trace_sha256: BTreeMap<String, String>,
+    /// The background trace file and its SHA-256: part of the configuration like the traces,
+    /// so a resume or merge with another file (or other contents) is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_sha256: Option<String>,
     pub revision: String,
     pub cells: Vec<String>,
 }
@@ -77,6 +83,7 @@ impl PaperConfig {
             scale: self.scale,
             seed: self.seed,
             traces: self.traces.clone(),
+            background: self.background.clone(),
         }
     }
 }
@@ -178,7 +185,9 @@ fn plan<'a>(
         scale: opts.scale,
         seed: opts.seed,
         traces: opts.traces.clone(),
+        background: opts.background.clone(),
     };
+    let background_sha256 = opts.background.as_deref().map(sha256_file).transpose()?;
     let mut hashed = BTreeMap::new();
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
@@ -206,6 +215,8 @@ fn plan<'a>(
             seed: opts.seed,
             traces: opts.traces.clone(),
             trace_sha256: trace_checksums(exp, opts.traces.as_deref(), &mut hashed)?,
+            background: opts.background.clone(),
+            background_sha256: background_sha256.clone(),
             revision: opts.revision.clone(),
             cells: cells.iter().map(|c| c.id.clone()).collect(),
         };
@@ -268,7 +279,7 @@ pub fn reproduce(
             let old: PaperConfig = parse_json(&path)?;
             if old != pl.config {
                 return Err(ReproError::BadRequest(format!(
-                    "--resume: {} was written with another configuration (scale, seed, traces, revision or cells differ); use a new --out",
+                    "--resume: {} was written with another configuration (scale, seed, traces, background, revision or cells differ); use a new --out",
                     path.display()
                 )));
             }
@@ -544,7 +555,7 @@ fn merge_into(
                 None => config = Some(c),
                 Some(first) if *first != c => {
                     return Err(ReproError::BadRequest(format!(
-                        "{}: shards disagree on the configuration of {paper} (scale, seed, traces, revision or cells)",
+                        "{}: shards disagree on the configuration of {paper} (scale, seed, traces, background, revision or cells)",
                         path.display(),
                     )))
                 }

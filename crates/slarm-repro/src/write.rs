@@ -83,7 +83,7 @@ pub(crate) fn write_paper(
             render_svg(f)?.as_bytes(),
         )?;
     }
-    let run = json!({
+    let mut run = json!({
         "paper": report.paper,
         "title": report.title,
         "scale": config.scale,
@@ -100,6 +100,11 @@ pub(crate) fn write_paper(
         // Wall-clock timings live beside, in the only files that differ between two runs.
         "timings": {"cells": "timings.json", "run": "../timings.json"},
     });
+    // The background trace, only when one was given (runs without one keep their bytes).
+    if let (Some(path), Some(map)) = (&config.background, run.as_object_mut()) {
+        map.insert("background".into(), json!(path));
+        map.insert("background_sha256".into(), json!(config.background_sha256));
+    }
     write_atomic(&dir.join("run.json"), &to_json_bytes(&run))
 }
 

@@ -120,6 +120,7 @@ fn opts(out: &Path, shard: Option<Shard>, resume: bool) -> Options {
         scale: Scale::Quick,
         seed: 5,
         traces: None,
+        background: None,
         out: out.to_path_buf(),
         shard,
         resume,
@@ -304,6 +305,48 @@ fn resume_skips_complete_cells_and_refuses_other_configs() {
         e.is_bad_input() && e.to_string().contains("another configuration"),
         "{e}"
     );
+}
+
+#[test]
+fn the_background_file_is_part_of_the_configuration() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = Pi::new();
+    let (a, b) = (tmp.path().join("a.gwf"), tmp.path().join("b.gwf"));
+    std::fs::write(&a, "; trace a\n").unwrap();
+    std::fs::write(&b, "; trace b\n").unwrap();
+    let on = |out: &Path, file: &Path, shard: Option<Shard>, resume: bool| Options {
+        background: Some(file.to_path_buf()),
+        ..opts(out, shard, resume)
+    };
+    let out = tmp.path().join("r");
+    reproduce(&[&exp], &on(&out, &a, None, false)).unwrap();
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("hu2009/run.json")).unwrap()).unwrap();
+    // sha256 of "; trace a\n" (sha256sum).
+    assert_eq!(
+        run["background_sha256"],
+        json!("4063677b7a31c930348bc8ac9e8156a35f30a01d9f201cc5a044edbc48f18c23"),
+        "{run}"
+    );
+    // Another file, the same file with other contents, or none: a resume is refused.
+    let refused = |o: Options| {
+        let e = reproduce(&[&exp], &o).unwrap_err();
+        assert!(
+            e.is_bad_input() && e.to_string().contains("another configuration"),
+            "{e}"
+        );
+    };
+    refused(on(&out, &b, None, true));
+    refused(opts(&out, None, true));
+    std::fs::write(&a, "; trace a, edited\n").unwrap();
+    refused(on(&out, &a, None, true));
+    // Shards of different files do not merge.
+    let s1 = tmp.path().join("s1");
+    let s2 = tmp.path().join("s2");
+    reproduce(&[&exp], &on(&s1, &a, shard(1), false)).unwrap();
+    reproduce(&[&exp], &on(&s2, &b, shard(2), false)).unwrap();
+    let e = merge(&[&exp], &tmp.path().join("m"), &[s1, s2]).unwrap_err();
+    assert!(e.to_string().contains("shards disagree"), "{e}");
 }
 
 #[test]

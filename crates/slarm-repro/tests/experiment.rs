@@ -12,6 +12,7 @@ fn quick_cells_assemble_into_tables() {
         scale: Scale::Quick,
         seed: 3,
         traces: None,
+        background: None,
     };
     let cells = exp.cells(&cfg).unwrap();
     assert_eq!(cells.len(), 6 * 5);

@@ -10,8 +10,8 @@ use slarm::grid::platform::Das3Unit;
 use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
 use slarm::grid::workload::{
-    parse_background_trace, BackgroundSkip, RuntimeSharing, RuntimeSpread, SiteMapping,
-    TraceFormat, TABLE2_MEAN_RUNTIME_S,
+    read_background_file, BackgroundSkip, RuntimeSharing, RuntimeSpread, SiteMapping,
+    TABLE2_MEAN_RUNTIME_S,
 };
 use slarm::stats::RngStreams;
 
@@ -272,29 +272,19 @@ fn background(
         ),
         path => {
             let p = PathBuf::from(path);
-            let file = std::fs::File::open(&p)
-                .map_err(|e| CliError::bad_input(format!("background trace {path}: {e}")))?;
-            let mut input = slarm::workload::reader::decompressing(file, path)
-                .map_err(|e| CliError::bad_input(format!("background trace {path}: {e}")))?;
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut input, &mut text)
-                .map_err(|e| CliError::bad_input(format!("background trace {path}: {e}")))?;
             let name = p
                 .file_name()
                 .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
-            let format = if name.contains(".gwf") {
-                TraceFormat::Gwf
-            } else {
-                TraceFormat::Swf
-            };
             let n_sites = platform.sites().len();
             let mapping = match &args.site_map {
                 Some(m) => parse_site_map(m, n_sites)?,
                 None => SiteMapping::Modulo,
             };
-            let mut trace =
-                parse_background_trace(&text, format, &mapping, n_sites, args.trace_origin)
-                    .map_err(|e| CliError::bad_input(format!("{path}: {e}")))?;
+            let mut trace = read_background_file(&p, &mapping, n_sites, args.trace_origin)
+                .map_err(|e| match e {
+                    GridError::TraceFile { .. } => CliError::bad_input(e),
+                    other => CliError::bad_input(format!("{path}: {other}")),
+                })?;
             for j in &mut trace.jobs {
                 j.procs = unit.units_for(j.procs);
             }

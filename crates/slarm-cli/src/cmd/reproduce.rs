@@ -26,6 +26,10 @@ pub struct ReproduceArgs {
     /// Folder of PWA logs by archive file name (else $SLARM_TRACES, else synthetic workloads).
     #[arg(long, allow_hyphen_values = true)]
     traces: Option<PathBuf>,
+    /// Background-load trace (GWF or SWF, plain or gzip) under yigitbasi2010's section VI
+    /// experiments, e.g. the DAS-3 June 2008 trace (default: the synthetic background).
+    #[arg(long, allow_hyphen_values = true)]
+    background: Option<PathBuf>,
     /// Root seed of every random stream.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     seed: u64,
@@ -207,6 +211,14 @@ pub fn run(args: &ReproduceArgs) -> CliResult<Output> {
             )));
         }
     }
+    if let Some(b) = &args.background {
+        if !b.is_file() {
+            return Err(CliError::bad_input(format!(
+                "--background {}: not a file",
+                b.display()
+            )));
+        }
+    }
     let all = registry();
     let wanted: Vec<&str> = if args.papers.is_empty() {
         PAPERS.to_vec()
@@ -227,6 +239,7 @@ pub fn run(args: &ReproduceArgs) -> CliResult<Output> {
         scale,
         seed: args.seed,
         traces,
+        background: args.background.clone(),
         out: args.out.clone(),
         shard,
         resume: args.resume,

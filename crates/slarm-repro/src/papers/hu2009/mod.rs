@@ -1220,6 +1220,7 @@ mod tests {
             scale: Scale::Quick,
             seed: 1,
             traces: None,
+            background: None,
         };
         let e = Hu2009;
         let cells = e.cells(&cfg).unwrap();
@@ -1282,6 +1283,7 @@ mod tests {
             scale: Scale::Quick,
             seed: 1,
             traces: None,
+            background: None,
         };
         let e = Hu2009;
         let outputs: Vec<CellOutput> = e

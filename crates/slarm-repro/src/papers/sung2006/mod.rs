@@ -163,6 +163,7 @@ mod tests {
             scale: Scale::Quick,
             seed: 1,
             traces: None,
+            background: None,
         };
         let exp = Sung2006;
         let cells = exp.cells(&cfg).unwrap();
@@ -194,6 +195,7 @@ mod tests {
             scale: Scale::Quick,
             seed: 1,
             traces: None,
+            background: None,
         };
         let exp = Sung2006;
         let outs: Vec<CellOutput> = exp

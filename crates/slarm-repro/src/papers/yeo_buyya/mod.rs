@@ -469,6 +469,7 @@ mod tests {
             scale: Scale::Quick,
             seed: 3,
             traces: None,
+            background: None,
         };
         let e = YeoBuyya;
         let cells = e.cells(&cfg).unwrap();

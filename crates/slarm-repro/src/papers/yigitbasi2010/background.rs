@@ -86,6 +86,7 @@ fn table3_params(p: &UtilisationParams) -> CellParams {
         period_s: None,
         controller_min: None,
         variant: super::Variant::Spec,
+        background_file: None,
     }
 }
 
@@ -96,7 +97,7 @@ pub fn run(
     p: &UtilisationParams,
 ) -> Result<UtilisationResult, ExperimentError> {
     let t3 = table3_params(p);
-    let sc = scenario(&t3);
+    let sc = scenario(cfg, &t3)?;
     let offered = super::cell_load_level(cfg, &t3)?.offered;
     let workload = build_workload(&sc, offered, &workload_streams(cfg, &t3))
         .map_err(|e| ExperimentError::model(id, e))?;
@@ -268,6 +269,7 @@ mod tests {
             scale: Scale::Quick,
             seed: 5,
             traces: None,
+            background: None,
         };
         let p = UtilisationParams {
             exp: EXP.into(),
@@ -277,7 +279,12 @@ mod tests {
         let r = run(&cfg, "e1-test", &p).unwrap();
         let t3 = table3_params(&p);
         let offered = super::super::cell_load_level(&cfg, &t3).unwrap().offered;
-        let w = build_workload(&scenario(&t3), offered, &workload_streams(&cfg, &t3)).unwrap();
+        let w = build_workload(
+            &scenario(&cfg, &t3).unwrap(),
+            offered,
+            &workload_streams(&cfg, &t3),
+        )
+        .unwrap();
         assert_eq!(r.jobs.iter().sum::<usize>(), w.background.len());
         assert_eq!(r.horizon_s, w.span_s());
         assert_eq!(r.sites.len(), 5);

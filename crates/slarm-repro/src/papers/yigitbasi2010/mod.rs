@@ -11,7 +11,9 @@
 //! model with our readings of Table II (§V-A) and a runtime cap of our own (the paper has
 //! none) set so that the expected task runtime equals Table II's reported average (7859.7 s);
 //! our synthetic background, standing in for the DAS-3 June 2008 trace of §V-A, with its
-//! defaults (single-processor jobs, 15 % per cluster).
+//! defaults (single-processor jobs, 15 % per cluster), or, when the run has one
+//! ([`RunConfig::background`]), a background trace file under §VI's cells ([`CellBackground`]).
+//! Every table names its background.
 //!
 //! Every strategy of one seed runs on the same workload (the paper reruns "the same
 //! workload"): the workload streams are keyed by seed, load, size and background only.
@@ -21,7 +23,7 @@ pub mod probe;
 pub mod report;
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use slarm_report::{
@@ -36,6 +38,7 @@ use slarm_grid::run::{
     load_level, run_at_level, BackgroundSpec, LoadDefinition, LoadLevel, Scenario, ScenarioResult,
 };
 use slarm_grid::sched::PolicyKind;
+use slarm_grid::workload::{read_background_file, BackgroundSkip, BackgroundTrace, SiteMapping};
 use slarm_grid::workload::{IosupBotModel, SyntheticBackground, TABLE2_MEAN_RUNTIME_S};
 use slarm_grid::workload::{RuntimeSharing, RuntimeSpread};
 
@@ -152,12 +155,31 @@ impl Variant {
     /// Label in tables.
     pub fn label(self) -> &'static str {
         match self {
-            Self::Spec => "spec readings (realised load, 544 processors, sd 6.1, per-task runtimes, synthetic background)",
+            Self::Spec => {
+                "spec readings (realised load, 544 processors, sd 6.1, per-task runtimes)"
+            }
             Self::OfferedLoad => "offered load (work over the arrival span)",
             Self::SpreadVariance => "runtime spread 6.1 as variance",
             Self::Nodes => "272 dual-processor nodes, a task per node",
             Self::SharedPerBot => "runtimes shared per BoT",
             Self::NoBackground => "no background",
+        }
+    }
+
+    /// The readings of Table VI's sensitivity table besides [`Variant::Spec`] (§VII runs
+    /// without background, so [`Variant::NoBackground`] is its own setting).
+    pub const TABLE6: [Variant; 4] = [
+        Variant::OfferedLoad,
+        Variant::SpreadVariance,
+        Variant::Nodes,
+        Variant::SharedPerBot,
+    ];
+
+    /// The DAS-3 scheduling unit of this reading.
+    fn das3_unit(self) -> Das3Unit {
+        match self {
+            Self::Nodes => Das3Unit::Node,
+            _ => Das3Unit::Processor,
         }
     }
 
@@ -284,6 +306,62 @@ pub struct CellParams {
     /// Reading of the paper's ambiguities.
     #[serde(default)]
     pub variant: Variant,
+    /// File name of the background trace (`slarm reproduce --background`) that replaces the
+    /// default synthetic background of this cell; the file is the run's
+    /// ([`RunConfig::background`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_file: Option<String>,
+}
+
+/// The background a cell runs on top of: one decision for the scenario and its label.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CellBackground {
+    /// None (§VII, and the no-background reading).
+    None,
+    /// The synthetic generator (our stand-in for §V-A's DAS-3 trace).
+    Synthetic(SyntheticBackground),
+    /// The run's background trace file, by file name.
+    File(String),
+}
+
+impl CellBackground {
+    /// The background of a cell's parameters.
+    pub fn of(p: &CellParams) -> Self {
+        if !p.background || p.variant == Variant::NoBackground {
+            return Self::None;
+        }
+        match (&p.background_file, p.background_variant) {
+            (_, Some((utilisation, procs))) => Self::Synthetic(SyntheticBackground {
+                utilisation,
+                procs,
+                ..experiment_background()
+            }),
+            (Some(file), None) => Self::File(file.clone()),
+            (None, None) => Self::Synthetic(experiment_background()),
+        }
+    }
+
+    /// Label in tables: `none`, `synthetic (15 %, 1-processor jobs)` or `trace FILE`.
+    pub fn label(&self) -> String {
+        match self {
+            Self::None => "none".into(),
+            Self::Synthetic(b) => format!(
+                "synthetic ({:.0} %, {}-processor jobs)",
+                b.utilisation * 100.0,
+                b.procs
+            ),
+            Self::File(name) => format!("trace {name}"),
+        }
+    }
+}
+
+/// How a background trace file was read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceUse {
+    /// Jobs read.
+    pub jobs: usize,
+    /// Lines skipped, per reason.
+    pub skipped: Vec<(BackgroundSkip, usize)>,
 }
 
 /// What a cell returns.
@@ -350,9 +428,12 @@ pub struct CellResult {
     pub kappa_series: Vec<(f64, f64)>,
     /// BoTs under each Table VI target (E7 only), in Table VI order.
     pub meeting: Vec<usize>,
+    /// The background trace file as read, for cells on one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_trace: Option<TraceUse>,
 }
 
-pub(crate) fn scenario(p: &CellParams) -> Scenario {
+pub(crate) fn scenario(cfg: &RunConfig, p: &CellParams) -> Result<Scenario, ExperimentError> {
     let mut sc = Scenario::paper(p.strategy, p.kappa);
     sc.model = experiment_model();
     match p.variant {
@@ -364,24 +445,22 @@ pub(crate) fn scenario(p: &CellParams) -> Scenario {
             sc.model.spread = RuntimeSpread::LiteralVariance;
             sc.model.max_runtime_s = None;
         }
-        Variant::Nodes => sc.platform = Platform::das3_in(Das3Unit::Node),
+        Variant::Nodes => sc.platform = Platform::das3_in(p.variant.das3_unit()),
         Variant::SharedPerBot => sc.model.sharing = RuntimeSharing::SharedPerBot,
     }
     if p.exp == "t6cal" {
         // The calibration searches the offered load itself.
         sc.load_definition = LoadDefinition::Offered;
     }
-    sc.background = match (
-        p.background && p.variant != Variant::NoBackground,
-        p.background_variant,
-    ) {
-        (false, _) => BackgroundSpec::None,
-        (true, None) => BackgroundSpec::Synthetic(experiment_background()),
-        (true, Some((utilisation, procs))) => BackgroundSpec::Synthetic(SyntheticBackground {
-            utilisation,
-            procs,
-            ..experiment_background()
-        }),
+    sc.background = match CellBackground::of(p) {
+        CellBackground::None => BackgroundSpec::None,
+        CellBackground::Synthetic(b) => BackgroundSpec::Synthetic(b),
+        CellBackground::File(label) => BackgroundSpec::Trace {
+            jobs: background_trace(cfg, &sc.platform, p.variant.das3_unit())?
+                .jobs
+                .clone(),
+            label,
+        },
     };
     sc.policy = p.policy;
     sc.load = p.load;
@@ -392,7 +471,47 @@ pub(crate) fn scenario(p: &CellParams) -> Scenario {
     if let Some(period) = p.period_s {
         sc.dynamic.period_s = period;
     }
-    sc
+    Ok(sc)
+}
+
+/// The run's background trace file ([`RunConfig::background`]) on `platform`, read once per
+/// process: sites by [`SiteMapping::Modulo`] (DAS-3's clusters `fs0`-`fs4` by their number),
+/// shifted so that its first job is submitted at t = 0 with the first BoTs, processors in the
+/// platform's scheduling units.
+pub fn background_trace(
+    cfg: &RunConfig,
+    platform: &Platform,
+    unit: Das3Unit,
+) -> Result<Arc<BackgroundTrace>, ExperimentError> {
+    type Memo = Mutex<HashMap<(std::path::PathBuf, usize, Das3Unit), Arc<BackgroundTrace>>>;
+    static MEMO: OnceLock<Memo> = OnceLock::new();
+    let Some(path) = &cfg.background else {
+        return Err(ExperimentError::Trace {
+            path: String::new(),
+            message: "a cell runs on a background trace but the run has no --background file"
+                .into(),
+        });
+    };
+    let n_sites = platform.sites().len();
+    let key = (path.clone(), n_sites, unit);
+    let memo = MEMO.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(t) = memo.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return Ok(t);
+    }
+    let mut trace = read_background_file(path, &SiteMapping::Modulo, n_sites, 0.0)
+        .map_err(|e| ExperimentError::Trace {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?
+        .starting_at_zero();
+    for j in &mut trace.jobs {
+        j.procs = unit.units_for(j.procs);
+    }
+    let trace = Arc::new(trace);
+    if let Ok(mut m) = memo.lock() {
+        m.insert(key, Arc::clone(&trace));
+    }
+    Ok(trace)
 }
 
 fn kappa_tag(k: f64) -> String {
@@ -432,8 +551,10 @@ fn strategy_tag(s: StrategyKind) -> &'static str {
 }
 
 /// The cells of a plan, in a stable order (E0 and E1 last, so the earlier cells keep their
-/// places).
-pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
+/// places). `background_file`: the file name of the run's background trace, which replaces
+/// the synthetic background of §VI's cells (not the sensitivity's synthetic variants) and adds
+/// a trace row to the Table VI readings.
+pub fn plan_cells(plan: &Plan, background_file: Option<&str>) -> Vec<CellSpec> {
     let base = |exp: &str, strategy, kappa, seed| CellParams {
         exp: exp.into(),
         strategy,
@@ -447,6 +568,7 @@ pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
         period_s: None,
         controller_min: None,
         variant: Variant::Spec,
+        background_file: background_file.map(str::to_string),
     };
     let mut cells = Vec::new();
     for (exp, strategy, kappa) in [
@@ -478,6 +600,7 @@ pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
             let mut p = base(exp, StrategyKind::None, 1.0, seed);
             p.bots = plan.controller_bots;
             p.background = false;
+            p.background_file = None;
             cells.push(cell(format!("{exp}-none-s{seed}"), p.clone()));
             for (i, &(rel, target, ..)) in TABLE6_PUBLISHED.iter().enumerate() {
                 let mut q = p.clone();
@@ -513,6 +636,7 @@ pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
             for (s, k) in BACKGROUND_CONFIGS {
                 let mut p = base("bgs", s, k, seed);
                 p.background_variant = Some((u, procs));
+                p.background_file = None;
                 let u_tag = (u * 100.0).round() as u32;
                 cells.push(cell(
                     format!(
@@ -534,10 +658,35 @@ pub fn plan_cells(plan: &Plan) -> Vec<CellSpec> {
             };
             let mut p = base("var", s, k, 0);
             p.variant = v;
+            if v == Variant::NoBackground {
+                p.background_file = None;
+            }
             cells.push(cell(
                 format!("var-{}-{}-{}", v.tag(), strategy_tag(s), kappa_tag(k)),
                 p,
             ));
+        }
+    }
+    // Table VI (§VII: no background) under each reading, seed 0, and on the background trace
+    // when one is given.
+    let t6_readings = Variant::TABLE6
+        .into_iter()
+        .map(|v| (v.tag(), v, false))
+        .chain(background_file.map(|_| ("bgfile", Variant::Spec, true)));
+    for (tag, v, on_trace) in t6_readings {
+        let mut p = base("t6var", StrategyKind::None, 1.0, 0);
+        p.bots = plan.controller_bots;
+        p.variant = v;
+        p.background = on_trace;
+        if !on_trace {
+            p.background_file = None;
+        }
+        cells.push(cell(format!("t6var-{tag}-none-s0"), p.clone()));
+        for (i, &(rel, target, ..)) in TABLE6_PUBLISHED.iter().enumerate() {
+            let mut q = p.clone();
+            q.strategy = StrategyKind::Feedback;
+            q.controller_min = Some((target, rel));
+            cells.push(cell(format!("t6var-{tag}-feedback{i}-s0"), q));
         }
     }
     cells.extend(probe::cells(plan));
@@ -612,15 +761,28 @@ pub fn cell_load_level(cfg: &RunConfig, p: &CellParams) -> Result<LoadLevel, Exp
         ))
         .unwrap_or_default()
     );
+    // On a background trace the level depends on the file: its name keys the streams (so
+    // the results do not depend on where the file is), its path the memo.
+    let (key, memo_key) = match &q.background_file {
+        Some(name) if matches!(CellBackground::of(&q), CellBackground::File(_)) => (
+            format!("{key}-bgfile-{name}"),
+            format!("{key}-bgfile-{:?}", cfg.background),
+        ),
+        _ => (key.clone(), key),
+    };
     let memo = MEMO.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(l) = memo.lock().ok().and_then(|m| m.get(&key).copied()) {
+    if let Some(l) = memo.lock().ok().and_then(|m| m.get(&memo_key).copied()) {
         return Ok(l);
     }
     let sim_streams = cfg.streams(PAPER, &format!("load-level-{key}"));
-    let level = load_level(&scenario(&q), &workload_streams(cfg, &q), &sim_streams)
-        .map_err(|e| ExperimentError::model("load-level", e))?;
+    let level = load_level(
+        &scenario(cfg, &q)?,
+        &workload_streams(cfg, &q),
+        &sim_streams,
+    )
+    .map_err(|e| ExperimentError::model("load-level", e))?;
     if let Ok(mut m) = memo.lock() {
-        m.insert(key, level);
+        m.insert(memo_key, level);
     }
     Ok(level)
 }
@@ -654,7 +816,7 @@ pub fn calibrated_controller_load(cfg: &RunConfig, p: &CellParams) -> Result<f64
             runs: 0,
             converged: true,
         };
-        let r = run_at_level(&scenario(&q), &level, &streams, &sim_streams)
+        let r = run_at_level(&scenario(cfg, &q)?, &level, &streams, &sim_streams)
             .map_err(|e| ExperimentError::model("t6cal-search", e))?;
         Ok(r.mean_makespan_s)
     };
@@ -692,7 +854,17 @@ pub fn run_params(
     if p.exp == "t6cal" {
         p.load = level.target;
     }
-    let sc = scenario(&p);
+    let sc = scenario(cfg, &p)?;
+    let background_trace = match CellBackground::of(&p) {
+        CellBackground::File(_) => {
+            let t = background_trace(cfg, &sc.platform, p.variant.das3_unit())?;
+            Some(TraceUse {
+                jobs: t.jobs.len(),
+                skipped: t.skip_counts(),
+            })
+        }
+        _ => None,
+    };
     let r: ScenarioResult = run_at_level(
         &sc,
         &level,
@@ -761,6 +933,7 @@ pub fn run_params(
         } else {
             vec![]
         },
+        background_trace,
     })
 }
 
@@ -774,7 +947,12 @@ impl Experiment for Yigitbasi2010 {
     }
 
     fn cells(&self, cfg: &RunConfig) -> Result<Vec<CellSpec>, ExperimentError> {
-        Ok(plan_cells(&Plan::of(cfg.scale)))
+        let file = cfg
+            .background
+            .as_deref()
+            .and_then(std::path::Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned());
+        Ok(plan_cells(&Plan::of(cfg.scale), file.as_deref()))
     }
 
     fn run_cell(

@@ -316,6 +316,7 @@ mod tests {
             scale: Scale::Quick,
             seed,
             traces: None,
+            background: None,
         };
         let p = ProbeParams {
             exp: EXP.into(),

@@ -6,10 +6,10 @@ use slarm_report::{Cell, Check, Figure, FigureKind, PaperReport, RunConfig, Seri
 use slarm_stats::ConfidenceInterval;
 
 use super::{
-    strategy_tag, CellParams, CellResult, Variant, Yigitbasi2010, BACKGROUND_CONFIGS,
-    BACKGROUND_VARIANTS, KAPPAS, MONITOR_PERIODS_S, TABLE3_PUBLISHED, TABLE3_STRATEGIES,
-    TABLE4_PUBLISHED, TABLE6_INITIAL_MEAN_MAKESPAN_MIN, TABLE6_PUBLISHED, TABLE6_SPAN_DAYS,
-    VARIANT_KAPPAS,
+    strategy_tag, CellBackground, CellParams, CellResult, Variant, Yigitbasi2010,
+    BACKGROUND_CONFIGS, BACKGROUND_VARIANTS, KAPPAS, MONITOR_PERIODS_S, TABLE3_PUBLISHED,
+    TABLE3_STRATEGIES, TABLE4_PUBLISHED, TABLE6_INITIAL_MEAN_MAKESPAN_MIN, TABLE6_PUBLISHED,
+    TABLE6_SPAN_DAYS, VARIANT_KAPPAS,
 };
 use slarm_grid::metrics::{improvement_pct_truncated, reduction_pct_truncated, BoxStats};
 use slarm_grid::provision::StrategyKind;
@@ -76,11 +76,12 @@ fn load_context(rows: &[Row]) -> String {
     if no.is_empty() {
         return "no initial-system run".into();
     }
-    let bg = match no.first() {
-        Some((p, _)) if p.background => {
-            "synthetic background (the DAS-3 June 2008 trace of §V-A is not available)"
+    let bg = match no.first().map(|(p, _)| CellBackground::of(p)) {
+        Some(CellBackground::Synthetic(_)) => {
+            "synthetic background (the DAS-3 June 2008 trace of §V-A is not available)".into()
         }
-        _ => "no background",
+        Some(CellBackground::File(name)) => format!("background trace {name} (§V-A)"),
+        _ => "no background".to_string(),
     };
     format!(
         "initial system: realised BoT load {:.3} (target {:.2}, §V-A) at offered load {:.2}, i.e. arrivals over {:.2} h, {bg} busy share {:.3}, {} seed(s)",
@@ -128,12 +129,17 @@ pub fn assemble_rows(cfg: &RunConfig, rows: &[Row]) -> PaperReport {
     period_sweep(rows, &mut out);
     background_sensitivity(rows, &mut out);
     variant_sensitivity(rows, &mut out);
+    table6_variants(rows, &mut out);
     dynamic_band(rows, &mut out);
     workload_notes(cfg, rows, seeds, &mut out);
+    label_backgrounds(rows, &mut out.tables);
     PaperReport {
         paper: super::PAPER.into(),
         title: Yigitbasi2010.title().into(),
-        workload: "Iosup BoT model at 80 % realised load of the initial system (arrival scale searched so that its processors are busy with BoT tasks 80 % of the time from first to last arrival; runtime cap so that the mean task runtime is Table II's 7859.7 s) on simulated DAS-3 with a synthetic background in §VI's experiments (15 % per cluster, single-processor jobs; labelled synthetic, no GWA trace) and none in §VII's".into(),
+        workload: format!("Iosup BoT model at 80 % realised load of the initial system (arrival scale searched so that its processors are busy with BoT tasks 80 % of the time from first to last arrival; runtime cap so that the mean task runtime is Table II's 7859.7 s) on simulated DAS-3 with {} and none in §VII's", match section6_background(rows) {
+            CellBackground::File(name) => format!("the background trace {name} in §VI's experiments"),
+            _ => "a synthetic background in §VI's experiments (15 % per cluster, single-processor jobs; labelled synthetic, no GWA trace)".into(),
+        }),
         tables: out.tables,
         checks: out.checks,
         figures: out.figures,
@@ -924,7 +930,7 @@ fn run_cells(r: &CellResult) -> [Cell; 6] {
 fn load_sweep(rows: &[Row], out: &mut Sections) {
     let mut e8 = Table::new(
         "e8-load-sweep",
-        "E8: load sweep at kappa 2 (NO at kappa 1), DynPerTask, synthetic background",
+        "E8: load sweep at kappa 2 (NO at kappa 1), DynPerTask",
         &[&["load", "Strategy"][..], &RUN_COLUMNS].concat(),
     );
     for (p, r) in rows.iter().filter(|(p, _)| p.exp == "e8") {
@@ -990,6 +996,7 @@ fn background_sensitivity(rows: &[Row], out: &mut Sections) {
 fn variant_sensitivity(rows: &[Row], out: &mut Sections) {
     let mut cols = vec![
         "variant".to_string(),
+        "background".into(),
         "realised load".into(),
         "waited (NO)".into(),
     ];
@@ -1013,9 +1020,10 @@ fn variant_sensitivity(rows: &[Row], out: &mut Sections) {
                     }
             })
         };
-        let Some((_, no)) = cell(1.0) else { continue };
+        let Some((p, no)) = cell(1.0) else { continue };
         let mut row = vec![
             Cell::Text(v.label().into()),
+            Cell::Text(CellBackground::of(p).label()),
             Cell::Num(no.realised_load),
             Cell::Int(no.waited_bots as i64),
         ];
@@ -1027,6 +1035,111 @@ fn variant_sensitivity(rows: &[Row], out: &mut Sections) {
         t.push(row);
     }
     out.tables.push(t);
+}
+
+/// Table VI (§VII: no background) under every reading of Table VI's ambiguities
+/// ([`Variant::TABLE6`]) beside the spec readings, seed 0, and on the background trace when one
+/// is given; the paper's row last.
+fn table6_variants(rows: &[Row], out: &mut Sections) {
+    let mut cols = vec![
+        "variant".to_string(),
+        "background".into(),
+        "offered load".into(),
+        "realised load".into(),
+        "waited (NO)".into(),
+        "mean makespan NO (min)".into(),
+    ];
+    for &(rel, target, ..) in &TABLE6_PUBLISHED {
+        for m in ["w/o", "w", "improvement %"] {
+            cols.push(format!("[{rel:.0}m-{target:.0}m] {m}"));
+        }
+    }
+    let mut t = table_with(
+        "table6-variants",
+        "Table VI under each reading of the paper (seed 0, 80 % realised load unless the reading says otherwise): BoTs with makespan < TargetMakespan without and with the controller".into(),
+        &cols,
+    );
+    let seed0 = |exp: &'static str| move |(p, _): &&Row| p.exp == exp && p.seed == 0;
+    let spec = rows.iter().filter(seed0("t6"));
+    let others = rows.iter().filter(seed0("t6var"));
+    let mut readings: Vec<Vec<&Row>> = vec![spec.collect()];
+    for v in Variant::TABLE6 {
+        readings.push(
+            others
+                .clone()
+                .filter(|(p, _)| p.variant == v && !p.background)
+                .collect(),
+        );
+    }
+    readings.push(others.filter(|(p, _)| p.background).collect());
+    for sel in readings {
+        let Some((p, no)) = sel.iter().find(|(p, _)| p.strategy == StrategyKind::None) else {
+            continue;
+        };
+        let total = no.bots;
+        let mut row = vec![
+            Cell::Text(p.variant.label().into()),
+            Cell::Text(CellBackground::of(p).label()),
+            Cell::Num(no.load),
+            Cell::Num(no.realised_load),
+            Cell::Int(no.waited_bots as i64),
+            Cell::Num(no.mean_makespan_s / 60.0),
+        ];
+        for (i, &(rel, target, ..)) in TABLE6_PUBLISHED.iter().enumerate() {
+            let met = |r: &CellResult| r.meeting.get(i).copied().unwrap_or(0);
+            let with = sel
+                .iter()
+                .find(|(q, _)| q.controller_min == Some((target, rel)));
+            let wo = met(no);
+            match with {
+                Some((_, w)) => row.extend([
+                    Cell::Int(wo as i64),
+                    Cell::Int(met(w) as i64),
+                    Cell::Int(improvement_pct_truncated(met(w), wo, total)),
+                ]),
+                None => row.extend([Cell::Int(wo as i64), Cell::Empty, Cell::Empty]),
+            }
+        }
+        t.push(row);
+    }
+    let mut paper = vec![
+        Cell::Text(format!("paper (§VII, {} BoTs)", super::TABLE6_BOTS)),
+        Cell::Text("none".into()),
+        Cell::Empty,
+        Cell::Empty,
+        Cell::Empty,
+        Cell::Num(TABLE6_INITIAL_MEAN_MAKESPAN_MIN),
+    ];
+    for &(_, _, wo, w, imp) in &TABLE6_PUBLISHED {
+        paper.extend([Cell::Int(wo as i64), Cell::Int(w as i64), Cell::Int(imp)]);
+    }
+    t.push(paper);
+    out.tables.push(t);
+}
+
+/// The background of §VI's experiments in this run (that of the Table III cells).
+fn section6_background(rows: &[Row]) -> CellBackground {
+    rows.iter()
+        .find(|(p, _)| p.exp == "t3")
+        .map_or(CellBackground::None, |(p, _)| CellBackground::of(p))
+}
+
+/// Names the background in the title of every table without a background column: §VII's
+/// Table VI runs none, the others §VI's ([`section6_background`]); published tables are the
+/// paper's.
+fn label_backgrounds(rows: &[Row], tables: &mut [Table]) {
+    let six = section6_background(rows).label();
+    for t in tables {
+        if t.id.ends_with("-published") || t.columns.iter().any(|c| c == "background") {
+            continue;
+        }
+        let bg = if t.id.starts_with("table6") {
+            "none (§VII)"
+        } else {
+            six.as_str()
+        };
+        t.title = format!("{} [background: {bg}]", t.title);
+    }
 }
 
 /// Dynamic's time-averaged κ lies in its band (§V-B: within ±10 % of the specified κ).
@@ -1065,8 +1178,19 @@ fn workload_notes(cfg: &RunConfig, rows: &[Row], seeds: usize, out: &mut Section
     let max_rt = t3_rows().map(|(_, r)| r.max_runtime_s).fold(0.0, f64::max);
     let mean_rt = mean_of(t3_rows(), |r| r.mean_runtime_s).unwrap_or(f64::NAN);
     let span = mean_of(t3_rows(), |r| r.span_days).unwrap_or(f64::NAN);
+    let background = match section6_background(rows) {
+        CellBackground::File(name) => {
+            let read = t3_rows().find_map(|(_, r)| r.background_trace.as_ref());
+            format!(
+                "the trace {name} (first job at t = 0, sites modulo the 5 clusters; {} jobs read, lines skipped per reason {:?})",
+                read.map_or(0, |t| t.jobs),
+                read.map_or(&[][..], |t| &t.skipped[..])
+            )
+        }
+        _ => "synthetic (spec §1.6.2 defaults: 15 % per cluster, single-processor jobs, exponential 1 h runtimes; the DAS-3 June 2008 GWA trace is not available)".into(),
+    };
     out.notes.push(format!(
-        "Workload: Iosup et al. BoT model (Table II; shape-first Weibulls, log2 runtime std dev 6.1, per-task runtimes, size max(1, round(2^X))), arrivals scaled so that the initial system's 544 processors are busy with BoT tasks 80 % of the time from first to last arrival (realised load; the offered-load reading is the table3-variants row 'offered load'); runtime cap {:.4e} s, set so that the expected task runtime is Table II's 7859.7 s (sample means {mean_rt:.0} s, largest task {max_rt:.3e} s, mean span {span:.2} days). Background: synthetic (spec §1.6.2 defaults: 15 % per cluster, single-processor jobs, exponential 1 h runtimes; the DAS-3 June 2008 GWA trace is not available). {} scale, seed {}, {seeds} seed(s) per Table III/IV/VI cell. See docs/decisions.md [slarm-grid] experiment workload.",
+        "Workload: Iosup et al. BoT model (Table II; shape-first Weibulls, log2 runtime std dev 6.1, per-task runtimes, size max(1, round(2^X))), arrivals scaled so that the initial system's 544 processors are busy with BoT tasks 80 % of the time from first to last arrival (realised load; the offered-load reading is the table3-variants row 'offered load'); runtime cap {:.4e} s, set so that the expected task runtime is Table II's 7859.7 s (sample means {mean_rt:.0} s, largest task {max_rt:.3e} s, mean span {span:.2} days). Background: {background}. {} scale, seed {}, {seeds} seed(s) per Table III/IV/VI cell. See docs/decisions.md [slarm-grid] experiment workload.",
         super::experiment_model().max_runtime_s.unwrap_or(f64::INFINITY),
         cfg.scale.name(),
         cfg.seed
@@ -1097,7 +1221,143 @@ fn workload_notes(cfg: &RunConfig, rows: &[Row], seeds: usize, out: &mut Section
 mod tests {
     use super::super::{plan_cells, Plan};
     use super::*;
-    use slarm_report::{CellOutput, Scale};
+    use slarm_report::{CellOutput, CellSpec, ExperimentError, Scale};
+
+    /// A small GWF background trace written for the test (no real data): `n` jobs of 4
+    /// processors and 2 h, one a minute in Unix time from 2008-06-01, round-robin over the
+    /// DAS-3 clusters `fs0`-`fs4`, then one line of an unknown site (`-1`).
+    fn gwf_fixture(dir: &std::path::Path, n: usize) -> std::path::PathBuf {
+        let tail = "UNITARY -1 -1 -1 -1 linux -1 -1 -1 vo1 -1";
+        let mut text = String::from("# small GWF fixture\n");
+        for i in 0..n {
+            text.push_str(&format!(
+                "{} {} 0 7200 4 -1 -1 4 7200 -1 1 1 1 1 1 -1 fs{} -1 {tail}\n",
+                i + 1,
+                1_212_278_400 + 60 * i,
+                i % 5
+            ));
+        }
+        text.push_str(&format!(
+            "{} 1212278400 0 60 1 -1 -1 1 60 -1 1 1 1 1 1 -1 -1 -1 {tail}\n",
+            n + 1
+        ));
+        let path = dir.join("das3-small.gwf");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_background_trace_replaces_the_synthetic_background_of_section_six_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let synthetic = RunConfig {
+            scale: Scale::Quick,
+            seed: 7,
+            traces: None,
+            background: None,
+        };
+        let on_trace = RunConfig {
+            background: Some(gwf_fixture(dir.path(), 300)),
+            ..synthetic.clone()
+        };
+        let plan = Plan {
+            seeds: 1,
+            bots: 120,
+            controller_bots: 200,
+            sweep_loads: &[0.8],
+            probe_submissions: 20,
+        };
+        let exp = Yigitbasi2010;
+        let plain = exp.cells(&synthetic).unwrap();
+        let cells = exp.cells(&on_trace).unwrap();
+        let plain_ids: Vec<&str> = plain.iter().map(|c| c.id.as_str()).collect();
+        let ids: Vec<&str> = cells.iter().map(|c| c.id.as_str()).collect();
+        assert!(!plain_ids.iter().any(|id| id.starts_with("t6var-bgfile")));
+        assert!(ids.contains(&"t6var-bgfile-feedback2-s0"));
+        assert!(plain_ids.iter().all(|id| ids.contains(id)));
+        let cells = plan_cells(&plan, Some("das3-small.gwf"));
+        let plain = plan_cells(&plan, None);
+        let find = |cs: &[CellSpec], id: &str| cs.iter().find(|c| c.id == id).unwrap().clone();
+        let wanted = [
+            "t3-none-k10-s0",
+            "t3-all-k15-s0",
+            "t6-none-s0",
+            "bgs-u30-p1-none-k10-s0",
+            "t6var-bgfile-none-s0",
+            "t6var-bgfile-feedback0-s0",
+            "t6var-nodes-none-s0",
+        ];
+        let outputs: Vec<CellOutput> = wanted
+            .iter()
+            .map(|id| {
+                let cell = find(&cells, id);
+                let result = exp.run_cell(&on_trace, &cell).unwrap();
+                CellOutput { cell, result }
+            })
+            .collect();
+        // §VI's cells read the file: 300 jobs, the unknown site skipped and counted.
+        let t3 = &outputs[0].result;
+        assert_eq!(t3["background_trace"]["jobs"], 300, "{t3}");
+        assert_eq!(
+            t3["background_trace"]["skipped"],
+            serde_json::json!([["unknown_site", 1]])
+        );
+        let t3_synthetic = exp
+            .run_cell(&synthetic, &find(&plain, "t3-none-k10-s0"))
+            .unwrap();
+        assert!(t3_synthetic.get("background_trace").is_none());
+        assert_ne!(
+            t3["busy_share_background"], t3_synthetic["busy_share_background"],
+            "the trace replaces the synthetic background"
+        );
+        // §VII and the synthetic sensitivity do not: same cells, same results as without it.
+        for id in ["t6-none-s0", "bgs-u30-p1-none-k10-s0"] {
+            let k = wanted.iter().position(|w| *w == id).unwrap();
+            assert_eq!(outputs[k].cell, find(&plain, id));
+            assert_eq!(
+                outputs[k].result,
+                exp.run_cell(&synthetic, &find(&plain, id)).unwrap()
+            );
+        }
+        // A cell on a trace without a trace in the run is an error, not a silent synthetic.
+        assert!(matches!(
+            exp.run_cell(&synthetic, &find(&cells, "t3-none-k10-s0")),
+            Err(ExperimentError::Trace { .. })
+        ));
+        // Every table names its background.
+        let report = exp.assemble(&on_trace, &outputs).unwrap();
+        let title = |id: &str| {
+            report
+                .tables
+                .iter()
+                .find(|t| t.id == id)
+                .map(|t| t.title.clone())
+                .unwrap_or_else(|| panic!("{id} missing"))
+        };
+        assert!(title("table3").ends_with("[background: trace das3-small.gwf]"));
+        assert!(title("table6").ends_with("[background: none (§VII)]"));
+        let t6v = report
+            .tables
+            .iter()
+            .find(|t| t.id == "table6-variants")
+            .unwrap();
+        let backgrounds: Vec<&str> = t6v
+            .rows
+            .iter()
+            .map(|r| match &r[1] {
+                Cell::Text(t) => t.as_str(),
+                _ => "",
+            })
+            .collect();
+        assert_eq!(
+            backgrounds,
+            ["none", "none", "trace das3-small.gwf", "none"],
+            "spec, nodes, the trace, the paper"
+        );
+        assert!(report
+            .notes
+            .iter()
+            .any(|n| n.contains("300 jobs read") && n.contains("UnknownSite")));
+    }
 
     #[test]
     fn quick_plan_runs_and_assembles_on_a_reduced_config() {
@@ -1106,6 +1366,7 @@ mod tests {
             scale: Scale::Quick,
             seed: 7,
             traces: None,
+            background: None,
         };
         let plan = Plan {
             seeds: 2,
@@ -1114,7 +1375,7 @@ mod tests {
             sweep_loads: &[0.8],
             probe_submissions: 20,
         };
-        let cells = plan_cells(&plan);
+        let cells = plan_cells(&plan, None);
         let ids: std::collections::BTreeSet<&str> = cells.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids.len(), cells.len(), "cell ids are unique");
         assert!(cells.iter().all(|c| c
