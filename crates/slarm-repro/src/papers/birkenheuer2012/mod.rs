@@ -24,7 +24,7 @@ use slarm_overbook::classes::{ClassRegistry, StatsSource};
 use slarm_overbook::harness::{FailureMode, TraceSetup, BATTERY_SIZE, TEST_JOBS};
 use slarm_overbook::sim::OverbookingEffect;
 use slarm_overbook::sim::SimConfig;
-use slarm_overbook::strategy::Strategy;
+use slarm_overbook::strategy::{Family, Strategy};
 use slarm_overbook::workload::{TraceSpec, PWA_TRACES};
 use slarm_stats::RatioDist;
 
@@ -961,18 +961,32 @@ impl RunFacts<'_> {
         let bl = |f: &dyn Fn(&Run) -> f64| tr.mean(base, "runtime", "pof100", f).unwrap_or(0.0);
         let delta = |f: &dyn Fn(&Run) -> f64| ob(f) - bl(f);
         let accepted = |r: &Run| r.successful + r.failed;
+        let overbooked = ob(&|r| r.effect.overbooked as f64);
+        let what = if overbooked < 0.05 {
+            "overbooked no job".to_string()
+        } else {
+            // Weighted by the overbooked jobs of each battery.
+            let offered =
+                ob(&|r| r.effect.offered_fraction * r.effect.overbooked as f64) / overbooked;
+            let regained = match strategy.family() {
+                Family::Heuristic => "from free capacity, §3.3.2.1",
+                Family::Comprehensive => "by starting early on freed nodes, §3.6.2",
+            };
+            format!(
+                "overbooked {overbooked:.1} jobs per battery at acceptance, offered {:.0} % of \
+                 their estimate on average ({:.0} node-hours cut, {:.0} regained later \
+                 {regained})",
+                100.0 * offered,
+                ob(&|r| r.effect.cut_node_hours),
+                ob(&|r| r.effect.regained_node_hours),
+            )
+        };
         let mut out = format!(
             "Measured at PoF_max {pof:.2} ({stats} statistics, mean of {} batteries): {fam} \
-             overbooked {:.1} jobs per battery at acceptance, offered {:.0} % of their estimate \
-             on average ({:.0} node-hours cut, {:.0} regained later from free capacity, \
-             §3.3.2.1); {:.1} were killed at their slot end ({:.0} VC of penalties) and {:.1} \
+             {what}; {:.1} jobs were killed at their slot end ({:.0} VC of penalties) and {:.1} \
              lost to node failures ({:.0} VC). Against {base}: {:+.1} jobs accepted, fees \
              {:+.0} VC, penalties {:+.0} VC.",
             self.batteries,
-            ob(&|r| r.effect.overbooked as f64),
-            100.0 * ob(&|r| r.effect.offered_fraction),
-            ob(&|r| r.effect.cut_node_hours),
-            ob(&|r| r.effect.regained_node_hours),
             ob(&|r| r.effect.killed_short as f64),
             ob(&|r| r.effect.killed_short_penalties),
             ob(&|r| r.effect.lost_to_failures as f64),
@@ -1237,8 +1251,8 @@ mod tests {
         for part in [
             "Measured at PoF_max 0.15 (runtime statistics, mean of 1 batteries)",
             "overbooked 35.0 jobs per battery at acceptance, offered 92 % of their estimate",
-            "(30 node-hours cut, 22 regained later",
-            "1.0 were killed at their slot end (14 VC of penalties) and 2.0 lost to node failures (2100 VC)",
+            "(30 node-hours cut, 22 regained later from free capacity, §3.3.2.1)",
+            "1.0 jobs were killed at their slot end (14 VC of penalties) and 2.0 lost to node failures (2100 VC)",
             "Against heur-plan: +28.0 jobs accepted, fees -500 VC, penalties +414 VC.",
             "here at 70-93 % of the estimate, because 8-10 % of each class's training jobs",
             "§3.3.2",
@@ -1269,6 +1283,20 @@ mod tests {
         let why = facts().overbooking(&tr, "heur-overbook", "runtime", 0.05);
         assert!(
             why.contains("no class reaches it below its estimate"),
+            "{why}"
+        );
+        // A PoF_max without overbooked jobs says so instead of quoting empty averages.
+        tr.runs.insert(
+            (
+                "heur-overbook".to_string(),
+                "runtime".to_string(),
+                "pof005".to_string(),
+            ),
+            vec![run(24_900.0, 1700.0, 466.0, OverbookingEffect::default())],
+        );
+        let why = facts().overbooking(&tr, "heur-overbook", "runtime", 0.05);
+        assert!(
+            why.contains("heur-overbook overbooked no job; 0.0 jobs were killed"),
             "{why}"
         );
     }
