@@ -83,6 +83,13 @@ pub struct JobOutcome {
     pub overbooked: bool,
     /// PoF of the (last) accepted placement.
     pub pof: f64,
+    /// Runtime the job was offered when it was accepted at its occurrence, `min(x, l)` in
+    /// seconds (0 for a dropped job).
+    pub offered: Time,
+    /// Runtime its (last) placement finally allowed, `min(x, slot end - start)` in seconds:
+    /// above `offered` when an overbooked job regained time from free capacity (thesis
+    /// §3.3.2.1), 0 for a dropped job.
+    pub allotted: Time,
 }
 
 /// Result of one battery.
@@ -103,10 +110,71 @@ pub struct BatteryResult {
     pub penalties: f64,
     /// Fees of the failed jobs (re-pricing with another penalty ratio).
     pub failed_fees: f64,
+    /// What overbooking did: allotments cut and regained, failures by cause.
+    pub effect: OverbookingEffect,
     /// Per-job outcomes in battery order.
     pub outcomes: Vec<JobOutcome>,
     /// Negotiation latencies in nanoseconds of thread CPU time (empty unless measured).
     pub latencies_ns: Vec<u64>,
+}
+
+/// What overbooking did in one battery, measured from its job outcomes (battery totals).
+///
+/// Overbooked jobs are those offered less than their estimate at acceptance (thesis §3.3.2:
+/// the slot is shorter than `x`); they may regain time later from free capacity (§3.3.2.1),
+/// and are killed at their slot end if they have not completed by then (§5.2.2).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct OverbookingEffect {
+    /// Accepted jobs offered an allotment shorter than their estimate.
+    pub overbooked: usize,
+    /// Mean offered allotment / estimate of those jobs (0 when there are none).
+    pub offered_fraction: f64,
+    /// Booked node-hours `n·(x - offered)` cut from their estimates at acceptance.
+    pub cut_node_hours: f64,
+    /// Node-hours `n·(allotted - offered)` of that they regained from free capacity.
+    pub regained_node_hours: f64,
+    /// Failed jobs whose final allotment was shorter than both their estimate and their
+    /// runtime: killed at their slot end before completing.
+    pub killed_short: usize,
+    /// Penalties of those jobs (VC).
+    pub killed_short_penalties: f64,
+    /// The other failed jobs: they lost a node and found no acceptable slot on renegotiation.
+    pub lost_to_failures: usize,
+    /// Penalties of those jobs (VC).
+    pub lost_to_failures_penalties: f64,
+}
+
+impl OverbookingEffect {
+    fn add(&mut self, job: &Job, o: &JobOutcome) {
+        let node_hours = |t: Time| job.nodes as f64 * t as f64 / crate::job::SECONDS_PER_HOUR;
+        if o.state == JobState::Dropped {
+            return;
+        }
+        if o.offered < job.estimate {
+            self.overbooked += 1;
+            // Summed here, divided by the count in `finish`.
+            self.offered_fraction += o.offered as f64 / job.estimate as f64;
+            self.cut_node_hours += node_hours(job.estimate - o.offered);
+            self.regained_node_hours += node_hours((o.allotted - o.offered).max(0));
+        }
+        if o.state == JobState::Failed {
+            if o.allotted < job.estimate && o.allotted < job.runtime {
+                self.killed_short += 1;
+                self.killed_short_penalties += job.penalty;
+            } else {
+                self.lost_to_failures += 1;
+                self.lost_to_failures_penalties += job.penalty;
+            }
+        }
+    }
+
+    fn finish(mut self) -> Self {
+        if self.overbooked > 0 {
+            self.offered_fraction /= self.overbooked as f64;
+        }
+        self
+    }
 }
 
 impl BatteryResult {
@@ -162,6 +230,7 @@ pub fn simulate_battery(
     }
     let n = jobs.len();
     let mut keys: Vec<Option<JobKey>> = vec![None; n];
+    let mut offered: Vec<Time> = vec![0; n];
     let mut latencies = Vec::new();
     let (mut arrived, mut ev) = (0usize, 0usize);
     loop {
@@ -217,14 +286,17 @@ pub fn simulate_battery(
                 latencies.push(crate::clock::thread_cpu_ns().saturating_sub(t0));
             }
             match offer {
-                Ok(o) => keys[arrived] = Some(planner.accept(o)?),
+                Ok(o) => {
+                    offered[arrived] = o.allotted();
+                    keys[arrived] = Some(planner.accept(o)?);
+                }
                 Err(OverbookError::Declined { .. } | OverbookError::Infeasible { .. }) => {}
                 Err(e) => return Err(e),
             }
             arrived += 1;
         }
     }
-    Ok(result(jobs, &planner, &keys, latencies))
+    Ok(result(jobs, &planner, &keys, &offered, latencies))
 }
 
 /// The simulator knows the real runtime: a running job ends when it completes or at its slot end.
@@ -242,6 +314,7 @@ fn result(
     jobs: &[Job],
     planner: &OnlinePlanner<'_>,
     keys: &[Option<JobKey>],
+    offered: &[Time],
     latencies_ns: Vec<u64>,
 ) -> BatteryResult {
     let mut r = BatteryResult {
@@ -252,11 +325,13 @@ fn result(
         fees: 0.0,
         penalties: 0.0,
         failed_fees: 0.0,
+        effect: OverbookingEffect::default(),
         outcomes: Vec::with_capacity(jobs.len()),
         latencies_ns,
     };
-    for (job, key) in jobs.iter().zip(keys) {
+    for ((job, key), &offered) in jobs.iter().zip(keys).zip(offered) {
         let entry = key.and_then(|k| planner.entry(k).ok());
+        let allotted = entry.map_or(0, |e| (e.slot_end - e.start).min(job.estimate).max(0));
         // Anything still open (cannot happen with finite deadlines) counts as failed.
         let (state, overbooked, pof) = match entry {
             Some(e) if e.state.is_final() => (e.state, e.overbooked, e.pof),
@@ -278,12 +353,80 @@ fn result(
         if overbooked && state != JobState::Dropped {
             r.overbooked += 1;
         }
-        r.outcomes.push(JobOutcome {
+        let outcome = JobOutcome {
             id: job.id,
             state,
             overbooked,
             pof,
-        });
+            offered,
+            allotted,
+        };
+        r.effect.add(job, &outcome);
+        r.outcomes.push(outcome);
     }
+    r.effect = r.effect.finish();
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classes::RegistryConfig;
+
+    /// Statistics in which every job of the class ends at 10 % of its estimate.
+    fn registry() -> Result<ClassRegistry> {
+        let history: Vec<Job> = (0..50)
+            .map(|i| Job::with_sla(i, 0, 2000, 200, 4, 1.0))
+            .collect::<Result<_>>()?;
+        ClassRegistry::learn(&history, RegistryConfig::default())
+    }
+
+    /// Job A holds all four nodes for up to 1 h; job B (x = 2000 s, d = 4000 s) only fits into
+    /// the 400 s before its deadline, so heuristic overbooking offers it 20 % of its estimate.
+    fn battery(a_runtime: Time, b_runtime: Time) -> Result<BatteryResult> {
+        let jobs = vec![
+            Job::with_sla(1, 0, 3600, a_runtime, 4, 1.0)?,
+            Job::with_sla(2, 0, 2000, b_runtime, 4, 1.0)?,
+        ];
+        let mut cfg = SimConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
+        cfg.check_invariants = true;
+        simulate_battery(&jobs, 4, &registry()?, &[], &cfg)
+    }
+
+    #[test]
+    fn overbooked_job_regains_its_estimate_when_the_predecessor_ends_early() -> Result<()> {
+        let r = battery(1200, 1500)?;
+        let b = &r.outcomes[1];
+        assert_eq!(
+            (b.offered, b.allotted, b.state),
+            (400, 2000, JobState::Succeeded)
+        );
+        let e = r.effect;
+        assert_eq!(
+            (e.overbooked, e.killed_short, e.lost_to_failures),
+            (1, 0, 0)
+        );
+        assert!((e.offered_fraction - 0.2).abs() < 1e-12);
+        assert!((e.cut_node_hours - 4.0 * 1600.0 / 3600.0).abs() < 1e-12);
+        assert!((e.regained_node_hours - e.cut_node_hours).abs() < 1e-12);
+        Ok(())
+    }
+
+    #[test]
+    fn overbooked_job_that_overruns_its_slot_is_killed_short() -> Result<()> {
+        let r = battery(3600, 1000)?;
+        let b = &r.outcomes[1];
+        assert_eq!(
+            (b.offered, b.allotted, b.state),
+            (400, 400, JobState::Failed)
+        );
+        let e = r.effect;
+        assert_eq!(
+            (e.overbooked, e.killed_short, e.lost_to_failures),
+            (1, 1, 0)
+        );
+        assert!((e.killed_short_penalties - r.penalties).abs() < 1e-12);
+        assert_eq!(e.regained_node_hours, 0.0);
+        Ok(())
+    }
 }
