@@ -102,7 +102,9 @@ pub struct BatteryResult {
     pub failed: usize,
     /// Dropped jobs.
     pub dropped: usize,
-    /// Jobs accepted into a slot shorter than their estimate.
+    /// Jobs not dropped whose last placement was still shorter than their estimate at the end
+    /// of the battery (a job that regained its full estimate from free capacity is not
+    /// counted; [`OverbookingEffect::overbooked`] counts at acceptance).
     pub overbooked: usize,
     /// Fees of successful jobs (VC).
     pub fees: f64,
