@@ -686,6 +686,35 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        // At clocks of 1e9-1e16 s (f64 times 1.2e-7 to 2 s apart) every step moves the clock
+        // and every process finishes, within a bounded number of steps.
+        #[test]
+        fn steps_advance_and_finish_at_large_times(
+            at in 1e9f64..1e16,
+            jobs in proptest::collection::vec((1.0f64..1e4, 1.0f64..8.0, 0.1f64..=1.0), 1..6),
+        ) {
+            let jc = JobControl::default();
+            let mut n = node();
+            n.advance(at);
+            for (k, &(re, dr, rr)) in jobs.iter().enumerate() {
+                n.add(Process::start(k, at, re * dr, re, re * rr));
+            }
+            n.control(&jc);
+            let mut finished = Vec::new();
+            let mut t = n.next_event(&jc);
+            let mut steps = 0;
+            while t.is_finite() {
+                proptest::prop_assert!(steps < 100_000, "no end after {steps} steps");
+                t = n.step(t, &jc, |j| finished.push(j));
+                proptest::prop_assert!(t > n.clock(), "next {t:e} at the clock {:e}", n.clock());
+                steps += 1;
+            }
+            proptest::prop_assert_eq!(finished.len(), jobs.len());
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
         // Follows from Algorithm 2: with exact estimates and shares summing to <= 1, every
         // process's partition is RE/D when it starts and stays RE/D at every later control,
         // and it finishes exactly at its absolute deadline.
