@@ -287,8 +287,15 @@ mod tests {
     fn a_saturated_deadline_is_an_error_not_an_overflow() {
         let job = Job::with_sla(1, 0, Time::MAX / 2 + 1, 60, 1, 1.0).unwrap();
         assert_eq!(job.deadline, Time::MAX);
-        assert_eq!(horizon(&[job.clone()]), Time::MAX);
-        let e = battery_failures(&[job.clone()], 4, FailureMode::Synthetic, 1, "t", 0);
+        assert_eq!(horizon(std::slice::from_ref(&job)), Time::MAX);
+        let e = battery_failures(
+            std::slice::from_ref(&job),
+            4,
+            FailureMode::Synthetic,
+            1,
+            "t",
+            0,
+        );
         assert!(
             matches!(
                 e,
