@@ -139,6 +139,34 @@ fn runs_that_would_never_end_are_refused() {
 }
 
 #[test]
+fn sizing_by_simulation_bounds_its_number_of_simulations() {
+    // Each simulation holds 1e9 arrivals, within the bound of one simulation; the sizing may
+    // walk down from the FCFS size 22 (an SLA near its bound 1 - e^-0.5) to the stability
+    // floor 11: 12 simulations.
+    refused(
+        &[
+            "queue",
+            "size",
+            "--mu",
+            "1",
+            "--class",
+            "10:0.5:0.3934",
+            "--discipline",
+            "hol",
+            "--horizon",
+            "100000000",
+            "--replications",
+            "1",
+        ],
+        &[
+            "about 12000000000 simulated arrivals of the sizing",
+            "12 sizes from 22 down to the stability floor 11",
+            "above the bound of 10000000000",
+        ],
+    );
+}
+
+#[test]
 fn zero_replications_are_an_error_not_a_met_sla() {
     refused(
         &[

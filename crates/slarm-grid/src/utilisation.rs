@@ -31,6 +31,9 @@ pub struct UtilisationProfile {
     pub site_peak: Vec<f64>,
 }
 
+/// Most bins of a utilisation profile per site (2^24, 128 MiB of `f64` per site).
+pub const MAX_BINS: usize = 1 << 24;
+
 /// The utilisation that `jobs` demand from the sites of `platform` over `[0, horizon_s)` in
 /// bins of `bin_s` seconds: a job occupies `procs` processors of its site from `submit_s` for
 /// `runtime_s`, and only the part inside the window counts.
@@ -57,7 +60,16 @@ pub fn background_utilisation(
     check_positive("utilisation horizon", horizon_s)?;
     check_positive("utilisation bin", bin_s)?;
     let sites = platform.sites();
-    let n_bins = (horizon_s / bin_s).ceil().max(1.0) as usize;
+    let bins = (horizon_s / bin_s).ceil().max(1.0);
+    if bins > MAX_BINS as f64 {
+        return Err(GridError::InvalidParameter {
+            name: "utilisation bin",
+            value: bin_s,
+            reason: "the horizon would need more than 2^24 bins per site",
+        });
+    }
+    // Whole, in [1, 2^24]: exact.
+    let n_bins = bins as usize;
     let bin_len = |b: usize| (horizon_s.min((b + 1) as f64 * bin_s) - b as f64 * bin_s).max(0.0);
     let mut busy = vec![vec![0.0f64; n_bins]; sites.len()];
     let mut events: Vec<Vec<(f64, i128)>> = vec![Vec::new(); sites.len()];
@@ -152,6 +164,22 @@ mod tests {
 
     fn two_sites() -> Platform {
         Platform::new(vec![("a".into(), 10, 2.2), ("b".into(), 30, 2.4)]).unwrap()
+    }
+
+    /// A horizon of 1e308 s in bins of 1e-308 s asked for `usize::MAX` bins (a capacity
+    /// overflow panic); beyond 2^24 bins it is a typed error.
+    #[test]
+    fn more_bins_than_the_bound_is_an_error_not_an_allocation() {
+        let e = background_utilisation(&two_sites(), &[], 1e308, 1e-308);
+        assert!(matches!(
+            e,
+            Err(GridError::InvalidParameter {
+                name: "utilisation bin",
+                ..
+            })
+        ));
+        let just_over = MAX_BINS as f64 + 1.0;
+        assert!(background_utilisation(&two_sites(), &[], just_over, 1.0).is_err());
     }
 
     #[test]

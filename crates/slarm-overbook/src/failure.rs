@@ -209,7 +209,17 @@ impl NodeFailures {
 
 /// Homogeneous `P_available(n) * P_success(T, n) = (A · S(T))^n` (thesis §3.3.2).
 pub fn outage_pos_homogeneous(model: &FailureModel, nodes: usize, seconds: f64) -> f64 {
-    (model.availability() * model.survival(seconds)).powi(nodes as i32)
+    per_node_power(model.availability() * model.survival(seconds), nodes)
+}
+
+/// `p^n`, the probability that all of `n` independent nodes with probability `p` each do
+/// something. `powi` takes an `i32`: beyond `i32::MAX` nodes the exponent would wrap (2^32
+/// nodes to `p^0` = 1), so there `powf` computes it.
+pub(crate) fn per_node_power(p: f64, n: usize) -> f64 {
+    match i32::try_from(n) {
+        Ok(k) => p.powi(k),
+        Err(_) => p.powf(n as f64),
+    }
 }
 
 /// A node going down or coming back.
@@ -458,6 +468,16 @@ impl FailureSource for NoFailures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 2^32 nodes wrapped to an exponent of 0: a probability of 1 for any model.
+    #[test]
+    fn per_node_power_does_not_wrap_the_node_count() {
+        let m = FailureModel::exponential(10.0, 1.0).unwrap();
+        assert!(outage_pos_homogeneous(&m, 1 << 32, 3600.0) < 1e-300);
+        assert_eq!(per_node_power(0.5, 1 << 32), 0.0);
+        assert_eq!(per_node_power(1.0, usize::MAX), 1.0);
+        assert_eq!(per_node_power(0.5, 3), 0.125);
+    }
 
     #[test]
     fn failure_log_csv_replays_outages_and_names_bad_lines() {

@@ -63,9 +63,11 @@ impl TimeGrid {
         (d.origin() / self.step).round() as i64
     }
 
-    /// The grid index of a distribution's last point.
+    /// The grid index of a distribution's last point. Indices saturate at `i64::MAX` (a
+    /// distribution's origin beyond 9.2e18 steps; `as` saturates [`first`](Self::first) too).
     pub fn last(&self, d: &GridDist) -> i64 {
-        self.first(d) + d.len() as i64 - 1
+        let len = i64::try_from(d.len()).unwrap_or(i64::MAX);
+        self.first(d).saturating_add(len - 1)
     }
 
     /// A deterministic time (point mass) at grid index `k`.

@@ -8,7 +8,7 @@ use slarm_stats::rng::RngStreams;
 use slarm_stats::summary::ConfidenceInterval;
 
 use crate::classes::{ClassRegistry, RegistryConfig, RuntimeScheme, StatsSource};
-use crate::error::Result;
+use crate::error::{OverbookError, Result};
 use crate::failure::{
     FailureSource, NodeEvent, SyntheticPoisson, TraceReplay, DEFAULT_LAMBDA_PER_HOUR,
     DEFAULT_MU_PER_HOUR,
@@ -216,9 +216,18 @@ impl TraceSetup {
     }
 }
 
-/// The end of a battery's failure stream: one second after the latest deadline.
+/// Most expected events of one battery's synthetic failure stream, a bound on its work: at
+/// the default failure rate, 1e8 events take about 3.9e11 node-hours.
+const MAX_FAILURE_EVENTS: f64 = 1e8;
+
+/// The end of a battery's failure stream: one second after the latest deadline (saturating:
+/// a deadline of `Time::MAX`, reached by [`Job::with_sla`]'s saturating deadline, keeps it).
 fn horizon(jobs: &[Job]) -> crate::job::Time {
-    jobs.iter().map(|j| j.deadline).max().unwrap_or(0) + 1
+    jobs.iter()
+        .map(|j| j.deadline)
+        .max()
+        .unwrap_or(0)
+        .saturating_add(1)
 }
 
 /// Failure events of one battery: the same for every strategy and test (the thesis replays the
@@ -236,7 +245,19 @@ pub fn battery_failures(
         FailureMode::Synthetic => {
             let key = RngStreams::new(seed).key(&[slarm_stats::rng::label(trace), battery as u64]);
             let src = SyntheticPoisson::new(DEFAULT_LAMBDA_PER_HOUR, DEFAULT_MU_PER_HOUR, key)?;
-            Ok(src.events(machine, horizon(jobs)))
+            let end = horizon(jobs);
+            // Two events (failure, repair) per expected failure of each node up to the end.
+            let expected = 2.0 * machine as f64 * DEFAULT_LAMBDA_PER_HOUR * end as f64
+                / crate::job::SECONDS_PER_HOUR;
+            if expected > MAX_FAILURE_EVENTS {
+                return Err(OverbookError::InvalidParameter {
+                    name: "battery span",
+                    value: end as f64,
+                    reason: "its synthetic failure stream would hold more than 1e8 events \
+                             (deadlines too far or too many nodes)",
+                });
+            }
+            Ok(src.events(machine, end))
         }
     }
 }
@@ -253,4 +274,41 @@ pub fn latency_quantiles_ms(ns: &[u64]) -> (f64, f64) {
         v[idx.min(v.len() - 1)] as f64 / 1e6
     };
     (q(0.5), q(0.99))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::Time;
+
+    /// A deadline of `Time::MAX` (the saturated deadline of a huge estimate) overflowed
+    /// `deadline + 1`; its failure stream would never end: a typed error now.
+    #[test]
+    fn a_saturated_deadline_is_an_error_not_an_overflow() {
+        let job = Job::with_sla(1, 0, Time::MAX / 2 + 1, 60, 1, 1.0).unwrap();
+        assert_eq!(job.deadline, Time::MAX);
+        assert_eq!(horizon(std::slice::from_ref(&job)), Time::MAX);
+        let e = battery_failures(
+            std::slice::from_ref(&job),
+            4,
+            FailureMode::Synthetic,
+            1,
+            "t",
+            0,
+        );
+        assert!(
+            matches!(
+                e,
+                Err(OverbookError::InvalidParameter {
+                    name: "battery span",
+                    ..
+                })
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            battery_failures(&[job], 4, FailureMode::None, 1, "t", 0),
+            Ok(Vec::new())
+        );
+    }
 }

@@ -54,7 +54,7 @@ pub fn heuristic_pos(
     model: &FailureModel,
 ) -> Pos {
     let booked = slot.min(estimate).max(0) as f64;
-    let a = model.availability().powi(nodes as i32);
+    let a = crate::failure::per_node_power(model.availability(), nodes);
     let both = outage_pos_homogeneous(model, nodes, booked);
     Pos {
         available: a,
@@ -150,7 +150,9 @@ impl ComprehensiveSlot<'_> {
 fn outage_factors(failures: &NodeFailures, nodes: &[usize], booked: f64) -> Result<(f64, f64)> {
     let outage = failures.outage_pos_nodes(nodes, booked)?;
     let avail: f64 = match failures {
-        NodeFailures::Homogeneous(m) => m.availability().powi(nodes.len() as i32),
+        NodeFailures::Homogeneous(m) => {
+            crate::failure::per_node_power(m.availability(), nodes.len())
+        }
         NodeFailures::PerNode(v) => nodes
             .iter()
             .map(|&r| v.get(r).map(|m| m.availability()).unwrap_or(0.0))

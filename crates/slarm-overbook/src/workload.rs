@@ -130,11 +130,16 @@ impl TryFrom<&slarm_workload::Job> for RawJob {
             .ok()
             .filter(|&p| p > 0)
             .ok_or_else(|| invalid("no processors"))?;
+        // Whole seconds; beyond 2^53 s (2.9e8 years) `as` would saturate silently.
+        let seconds = |x: f64, what: &str| {
+            slarm_stats::num::exact_i64(x.round())
+                .ok_or_else(|| invalid(&format!("{what} {x} s is beyond 2^53 s")))
+        };
         Ok(Self {
             id: j.id,
-            submit: j.submit.round() as i64,
-            runtime: j.runtime.round() as i64,
-            estimate: j.req_time.round().max(1.0) as i64,
+            submit: seconds(j.submit, "submit time")?,
+            runtime: seconds(j.runtime, "run time")?,
+            estimate: seconds(j.req_time.round().max(1.0), "requested time")?,
             procs,
             user: (j.user >= 0).then_some(j.user),
             app: (j.app >= 0).then_some(j.app),
@@ -329,6 +334,19 @@ pub fn synthetic_jobs(machine: usize, count: usize, rng: &mut SimRng) -> Vec<Raw
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A submit time of 1e300 s saturated to `i64::MAX` seconds and ran on.
+    #[test]
+    fn times_beyond_2_pow_53_s_are_an_error_not_saturated() {
+        for (submit, run, req) in [(1e300, 10.0, 10.0), (0.0, 1e19, 10.0), (0.0, 10.0, 1e19)] {
+            let j = slarm_workload::Job::new(4, submit, run, 1, req);
+            let e = RawJob::try_from(&j).unwrap_err();
+            assert!(e.to_string().contains("beyond 2^53 s"), "{e}");
+        }
+        let edge = 2f64.powi(53);
+        let r = RawJob::try_from(&slarm_workload::Job::new(5, edge, 1.0, 1, 1.0)).unwrap();
+        assert_eq!(r.submit, 1 << 53);
+    }
 
     #[test]
     fn raw_job_from_the_canonical_swf_job() {

@@ -430,9 +430,31 @@ impl TimeSharedNode {
 
     /// One event of this node at time `t` (its [`next_event`](Self::next_event)): advances,
     /// removes the processes that have done their work (passing their job indices to
-    /// `finished`) and runs Algorithm 2; returns the node's next event time.
+    /// `finished`) and runs Algorithm 2; returns the node's next event time, always later
+    /// than the clock.
+    ///
+    /// At large clock values an event can lie closer than the spacing of `f64` times (a
+    /// completion `now + remaining / rate` rounds to `now`, e.g. 1e-6 s of work left at
+    /// 5e10 s, where times are 7.6e-6 s apart). A step at the clock's own time changes
+    /// nothing, so that event would be stepped forever; it happens instead at the next
+    /// representable time, at most one unit in the last place late.
+    ///
+    /// ```
+    /// use slarm_pricing::node::{JobControl, Node, Process, TimeSharedNode};
+    /// let jc = JobControl::default();
+    /// let mut n = TimeSharedNode::new(Node::new(0, 168.0).unwrap());
+    /// n.add(Process::start(0, 5e10, 1000.0, 100.0, 100.0));
+    /// n.advance_and_control(5e10, &jc);
+    /// let t = n.next_event(&jc);
+    /// assert!(n.step(t, &jc, |_| {}) > n.clock());
+    /// ```
     pub fn step(&mut self, t: f64, jc: &JobControl, mut finished: impl FnMut(usize)) -> f64 {
-        self.update(t, jc, Some(&mut finished))
+        let next = self.update(t, jc, Some(&mut finished));
+        if next <= self.clock {
+            self.clock.next_up()
+        } else {
+            next
+        }
     }
 
     /// Advance to `t`, then (with `finished`) remove the finished processes, then
@@ -627,6 +649,67 @@ mod tests {
             n.control(&jc);
             assert!((n.processes()[0].demand - 0.25).abs() < 1e-12, "t={t}");
             assert!((n.processes()[1].demand - 0.3).abs() < 1e-12, "t={t}");
+        }
+    }
+
+    /// The state of a Libra run on a trace with a submit time of 1e11 s: 1.3e-7 s of work
+    /// left at rate 0.135 is 9.6e-7 s, under half the 7.6e-6 s between `f64` times at 5e10 s.
+    /// Each step returned the clock itself as the next event, forever.
+    #[test]
+    fn an_event_closer_than_the_clock_resolution_still_happens() {
+        let jc = JobControl::default();
+        let mut n = node();
+        let now = 5.000_000_071_222_867_6e10;
+        n.add(Process {
+            cpu: 99.999_999_871_230_22,
+            rate: 0.0,
+            ..Process::start(19, 49_999_999_970.0, 742.228_676_798_051_4, 100.0, 100.0)
+        });
+        n.advance(now); // rate 0 until the first control: only the clock moves
+        let mut finished = Vec::new();
+        let mut t = n.step(now, &jc, |j| finished.push(j));
+        for _ in 0..10 {
+            if !t.is_finite() {
+                break;
+            }
+            assert!(
+                t > n.clock(),
+                "next event {t:e} at the clock {:e}",
+                n.clock()
+            );
+            t = n.step(t, &jc, |j| finished.push(j));
+        }
+        assert_eq!(finished, vec![19]);
+        assert_eq!(t, f64::INFINITY);
+        assert!(n.clock() - now <= 2.0 * (now.next_up() - now));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        // At clocks of 1e9-1e16 s (f64 times 1.2e-7 to 2 s apart) every step moves the clock
+        // and every process finishes, within a bounded number of steps.
+        #[test]
+        fn steps_advance_and_finish_at_large_times(
+            at in 1e9f64..1e16,
+            jobs in proptest::collection::vec((1.0f64..1e4, 1.0f64..8.0, 0.1f64..=1.0), 1..6),
+        ) {
+            let jc = JobControl::default();
+            let mut n = node();
+            n.advance(at);
+            for (k, &(re, dr, rr)) in jobs.iter().enumerate() {
+                n.add(Process::start(k, at, re * dr, re, re * rr));
+            }
+            n.control(&jc);
+            let mut finished = Vec::new();
+            let mut t = n.next_event(&jc);
+            let mut steps = 0;
+            while t.is_finite() {
+                proptest::prop_assert!(steps < 100_000, "no end after {steps} steps");
+                t = n.step(t, &jc, |j| finished.push(j));
+                proptest::prop_assert!(t > n.clock(), "next {t:e} at the clock {:e}", n.clock());
+                steps += 1;
+            }
+            proptest::prop_assert_eq!(finished.len(), jobs.len());
         }
     }
 

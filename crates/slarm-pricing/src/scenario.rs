@@ -258,4 +258,33 @@ mod tests {
         }
         assert!("nope".parse::<Policy>().is_err());
     }
+
+    /// A submit time of 1e11 s (a valid SWF integer): a completion 1e-6 s away rounded to the
+    /// node's clock of 5e10 s, and Libra and Libra+$ stepped that event forever.
+    #[test]
+    fn a_submit_time_of_1e11_s_runs_to_the_end() {
+        let mut jobs: Vec<TraceJob> = (1..20u32)
+            .map(|i| TraceJob {
+                id: u64::from(i),
+                submit: f64::from(i) * 60.0,
+                runtime: 100.0,
+                procs: 2,
+            })
+            .collect();
+        jobs.push(TraceJob {
+            id: 20,
+            submit: 1e11,
+            runtime: 100.0,
+            procs: 2,
+        });
+        let s = Settings {
+            nodes: 8,
+            ..Settings::table_i()
+        };
+        for p in [Policy::Libra, Policy::LibraPlus] {
+            let m = run(&jobs, p, &s, &RngStreams::new(1)).unwrap();
+            assert_eq!(m.submitted, 20);
+            assert_eq!(m.deadline_misses, 0, "{p:?}");
+        }
+    }
 }

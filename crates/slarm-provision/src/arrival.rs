@@ -115,7 +115,9 @@ impl ArrivalProfile {
     /// assert!(s.windows(2).all(|w| w[0] <= w[1]) && s.iter().all(|&t| t <= 57_600.0));
     /// ```
     pub fn generate<R: Rng + ?Sized>(&self, rng: &mut R) -> Vec<f64> {
-        let mut out = Vec::with_capacity((self.u_secs / self.base_mean_secs * 0.7) as usize + 8);
+        // A capacity hint only: `as` saturates, and the hint is capped.
+        let expected = (self.u_secs / self.base_mean_secs * 0.7) as usize;
+        let mut out = Vec::with_capacity(expected.min(1 << 20).saturating_add(8));
         let mut x = 0.0;
         loop {
             let z: f64 = Exp1.sample(rng);

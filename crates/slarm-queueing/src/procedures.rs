@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::heuristics::{algorithm2, algorithm3, g_of, Choice, HeuristicConfig, Structure3Fix};
 use crate::partition::{all_strategies, m_da, m_sa, nodes_for_partition, pool_nodes, Partition};
 use crate::sampling::{draw_classes, Setting};
-use crate::sim::{min_nodes_sim, Discipline, SimConfig};
+use crate::sim::{min_nodes_sim, stability_floor, Discipline, SimConfig};
 use crate::sizing::min_nodes;
 use crate::sla::JobClass;
 
@@ -37,14 +37,6 @@ fn sim_nodes(
         Err(crate::error::QueueError::IterationCap { .. }) => Ok(fcfs),
         other => other,
     }
-}
-
-/// The stability floor `floor(rho) + 1` of one pool holding every class: the fewest nodes any
-/// discipline and any strategy can use (a dedicated split needs at least as many), and the
-/// lowest size [`min_nodes_sim`] tries.
-fn stability_floor(classes: &[JobClass], mu: f64) -> u64 {
-    let lambda: f64 = classes.iter().map(|c| c.lambda()).sum();
-    ((lambda / mu).floor() as u64).saturating_add(1)
 }
 
 /// Whether every class needs the same FCFS size on a pool of the total load,

@@ -585,8 +585,7 @@ pub fn min_nodes_sim(
     for c in classes {
         c.sla().check_feasible(mu)?;
     }
-    let lambda: f64 = classes.iter().map(|c| c.lambda()).sum();
-    let lowest = ((lambda / mu).floor() as u64).saturating_add(1);
+    let lowest = stability_floor(classes, mu);
     let mut m = start.max(lowest);
     let passes = |m: u64| simulate(classes, mu, m, discipline, cfg).map(|r| r.all_met());
     if passes(m)? {
@@ -595,17 +594,31 @@ pub fn min_nodes_sim(
         }
         Ok(m)
     } else {
-        let cap = m + max_extra;
-        loop {
+        let cap = m.saturating_add(max_extra);
+        while m < cap {
             m += 1;
-            if m > cap {
-                return Err(QueueError::IterationCap { cap: max_extra });
-            }
             if passes(m)? {
                 return Ok(m);
             }
         }
+        Err(QueueError::IterationCap { cap: max_extra })
     }
+}
+
+/// The stability floor `floor(rho) + 1` of one pool holding every class: the fewest nodes any
+/// discipline and any strategy can use (a dedicated split needs at least as many), and the
+/// lowest size [`min_nodes_sim`] tries. A load of 2^64 or more saturates at `u64::MAX`
+/// (float-to-integer `as` saturates; no pool that large can be simulated).
+///
+/// ```
+/// use slarm_queueing::sim::stability_floor;
+/// use slarm_queueing::{JobClass, Sla};
+/// let c = JobClass::new(2.5, Sla::new(3.0, 0.9).unwrap()).unwrap();
+/// assert_eq!(stability_floor(&[c], 1.0), 3);
+/// ```
+pub fn stability_floor(classes: &[JobClass], mu: f64) -> u64 {
+    let lambda: f64 = classes.iter().map(|c| c.lambda()).sum();
+    ((lambda / mu).floor() as u64).saturating_add(1)
 }
 
 #[cfg(test)]

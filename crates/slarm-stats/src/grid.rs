@@ -541,7 +541,11 @@ pub fn max_of_independent(dists: &[&GridDist]) -> Result<GridDist> {
                 reason: "origins are not an integer number of steps apart",
             });
         }
-        offsets.push(k as i64);
+        // Beyond 2^53 steps the offset is not exact (and saturated `i64` arithmetic below).
+        let k = crate::num::exact_i64(k).ok_or(StatsError::GridMismatch {
+            reason: "origins more than 2^53 steps apart",
+        })?;
+        offsets.push(k);
     }
     let lo = offsets.iter().copied().max().unwrap_or(0);
     let hi = dists
@@ -574,6 +578,24 @@ pub(crate) mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    /// Origins 1e300 steps apart: the offset saturated at `i64::MAX`, then `offset + len`
+    /// overflowed (a panic, or a wrapped allocation size without overflow checks).
+    #[test]
+    fn max_of_far_apart_origins_is_an_error() {
+        let a = GridDist::dirac(0.0, 1.0).unwrap();
+        let far = GridDist::new(1e300, 1.0, vec![0.5, 0.5]).unwrap();
+        for pair in [[&a, &far], [&far, &a]] {
+            assert!(matches!(
+                max_of_independent(&pair),
+                Err(StatsError::GridMismatch { .. })
+            ));
+        }
+        // 2^53 steps apart is still exact.
+        let edge = GridDist::dirac(2f64.powi(53), 1.0).unwrap();
+        let m = max_of_independent(&[&a, &edge]).unwrap();
+        assert_eq!(m.quantile(0.5).unwrap(), 2f64.powi(53));
     }
 
     #[test]

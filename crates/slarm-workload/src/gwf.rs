@@ -191,7 +191,7 @@ impl<'a> GwfRecord<'a> {
             Some(Skip::NoRunTime)
         } else if procs < 1.0 {
             Some(Skip::NoProcessors)
-        } else if procs.fract() != 0.0 || procs > u64::MAX as f64 {
+        } else if procs.fract() != 0.0 || procs >= u64::MAX as f64 {
             Some(Skip::FractionalProcessors)
         } else if site == "-1" {
             Some(Skip::UnknownSite)
@@ -204,6 +204,7 @@ impl<'a> GwfRecord<'a> {
                 line: self.line,
                 submit_s,
                 runtime_s,
+                // Whole and in [1, 2^64): exact.
                 procs: procs as u64,
                 site,
             }),

@@ -82,7 +82,8 @@ const MAX_JOBS: u64 = 1_000_000;
 /// Most node visits of the admission tests, `--jobs` x `--nodes` (the defaults need 640,000).
 const MAX_NODE_VISITS: f64 = 1e9;
 /// Latest submit time and longest run time of a job, seconds (about 31.7 years; the PWA logs
-/// span at most a few years). Beyond it the simulated clock's time steps lose precision.
+/// span at most a few years): a bound on the simulated span. Beyond it `f64` times are
+/// coarser (7.6e-6 s apart at 5e10 s), which the simulator survives but which no trace needs.
 const MAX_TRACE_SECONDS: f64 = 1e9;
 
 /// The ranges of `slarm libra`'s counts and the work they ask for (docs/cli.md).

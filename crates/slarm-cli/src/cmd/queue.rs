@@ -179,6 +179,44 @@ const MAX_REPLICATIONS: u64 = 10_000;
 const MAX_ARRIVALS: f64 = 1e9;
 /// Most servers of a simulated pool (each server is simulated).
 const MAX_SIM_SERVERS: u64 = 1_000_000;
+/// Most sizes `queue size --discipline hol|pdp` tries above its starting size.
+const MAX_EXTRA_SIZES: u64 = 10_000;
+/// Most simulated arrivals of a whole sizing by simulation (every size tried, each one
+/// simulation of sum of lambda x horizon x replications arrivals).
+const MAX_SIZING_ARRIVALS: f64 = 1e10;
+
+/// The sizes a simulated sizing may try, bounded so that their simulated arrivals stay under
+/// [`MAX_SIZING_ARRIVALS`]. The search ([`min_nodes_sim`]) starts at `start` (the FCFS size of
+/// the shared pool, at least the stability floor `floor(lambda / mu) + 1`), walks down while a
+/// size meets every SLA, else up. Refuses (exit 2) when the downward walk alone, in the worst
+/// case every size down to the floor, could exceed the bound; otherwise returns how many
+/// sizes above `start` the upward walk may try (at most [`MAX_EXTRA_SIZES`]).
+fn sizing_steps(a: &SimArgs, classes: &[JobClass], mu: f64, start: u64) -> CliResult<u64> {
+    let rate: f64 = classes.iter().map(|c| c.lambda()).sum();
+    let per_simulation = rate * a.horizon * f64::from(a.replications);
+    let floor = slarm::queueing::sim::stability_floor(classes, mu);
+    let start = start.max(floor);
+    let down = start - floor + 1;
+    limits::work(
+        "simulated arrivals of the sizing",
+        down as f64 * per_simulation,
+        MAX_SIZING_ARRIVALS,
+        &format!(
+            "{down} sizes from {start} down to the stability floor {floor} x {} arrivals per \
+             simulation = total lambda x --horizon x --replications; lower --horizon or \
+             --replications",
+            num(per_simulation.round())
+        ),
+    )?;
+    // Whole sizes that fit the rest of the bound; at least 0 by the check above.
+    let room = (MAX_SIZING_ARRIVALS / per_simulation.max(1.0)).floor() - down as f64;
+    Ok(if room >= MAX_EXTRA_SIZES as f64 {
+        MAX_EXTRA_SIZES
+    } else {
+        // 0 <= room < MAX_EXTRA_SIZES: exact in u64.
+        room.max(0.0) as u64
+    })
+}
 
 /// The ranges of the simulation settings and the arrivals they ask for (docs/cli.md).
 fn check_sim(a: &SimArgs, classes: &[JobClass]) -> CliResult<()> {
@@ -323,7 +361,20 @@ fn size(a: &SizeArgs) -> CliResult<Output> {
             .iter()
             .find(|s| s.partition == Partition::shared(classes.len()))
             .map_or(best.nodes, |s| s.nodes);
-        let n = min_nodes_sim(&classes, mu, &d, &sim_config(&a.sim), sa, 10_000).map_err(model)?;
+        let extra = sizing_steps(&a.sim, &classes, mu, sa)?;
+        let n = min_nodes_sim(&classes, mu, &d, &sim_config(&a.sim), sa, extra).map_err(
+            |e| match e {
+                QueueError::IterationCap { cap } => CliError::bad_input(format!(
+                    "no size from {sa} to {} meets every SLA under {}: the sizing is bounded \
+                     by {} simulated arrivals (lower --horizon or --replications to try more \
+                     sizes)",
+                    sa.saturating_add(cap),
+                    d.name(),
+                    num(MAX_SIZING_ARRIVALS)
+                )),
+                other => model(other),
+            },
+        )?;
         out["shared_simulated"] = json!({
             "discipline": d.name(),
             "partition": Partition::shared(classes.len()).name(),
