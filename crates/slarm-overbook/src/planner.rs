@@ -830,15 +830,12 @@ impl<'r> OnlinePlanner<'r> {
         let lazy = self.lazy();
         if self.comprehensive() {
             let mut slots = Vec::new();
-            for c in self.plan.candidate_starts(from, job.deadline) {
-                if let Some(s) = self.plan.choose(c, job.nodes, job.deadline, &self.up) {
+            self.plan
+                .for_each_slot(from, job.deadline, job.nodes, &self.up, |s| {
                     let full = s.len() >= job.estimate;
                     slots.push(s);
-                    if full && lazy {
-                        break;
-                    }
-                }
-            }
+                    !(full && lazy)
+                });
             let runtime = self
                 .grid
                 .runtime(self.registry.for_job(job), job.estimate)?;
