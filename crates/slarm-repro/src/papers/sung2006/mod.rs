@@ -22,13 +22,7 @@ use slarm_report::{
     Scale, Table,
 };
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
-
-use slarm_provision::arrival::ArrivalProfile;
-use slarm_provision::gtable::GTable;
-use slarm_provision::params::Params;
-use slarm_provision::tables::{build_g, McSizes};
+use slarm_provision::tables::McSizes;
 
 const PAPER: &str = "sung2006";
 
@@ -61,34 +55,6 @@ fn by_scale<T>(scale: Scale, quick: T, paper: T) -> T {
 /// Monte Carlo sizes of the tables of E2 and E4.
 fn sizes(scale: Scale) -> McSizes {
     by_scale(scale, McSizes::quick(), McSizes::paper())
-}
-
-/// The Monte Carlo g table of E2 and E4 (thesis parameters, streams `tables`, [`sizes`]).
-/// Built g tables are kept for the life of the process, keyed by seed and scale, so the second
-/// of the two cells reuses the first one's: the build is deterministic, so which cell builds it
-/// changes no result. Nothing waits on a build in progress (two cells that miss at once both
-/// build), which keeps a worker from blocking inside rayon.
-fn shared_g(cfg: &RunConfig, id: &str) -> Result<Arc<GTable>, ExperimentError> {
-    type Built = Mutex<HashMap<(u64, Scale), Arc<GTable>>>;
-    static BUILT: OnceLock<Built> = OnceLock::new();
-    let built = BUILT.get_or_init(Default::default);
-    let key = (cfg.seed, cfg.scale);
-    if let Some(g) = built.lock().ok().and_then(|b| b.get(&key).cloned()) {
-        return Ok(g);
-    }
-    let g = Arc::new(
-        build_g(
-            &Params::thesis(),
-            &ArrivalProfile::thesis(),
-            &cfg.streams(PAPER, "tables"),
-            &sizes(cfg.scale),
-        )
-        .map_err(|e| err(id, e))?,
-    );
-    if let Ok(mut b) = built.lock() {
-        b.insert(key, Arc::clone(&g));
-    }
-    Ok(g)
 }
 
 /// A JSON number (NaN if absent).
