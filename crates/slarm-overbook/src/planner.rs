@@ -830,12 +830,15 @@ impl<'r> OnlinePlanner<'r> {
         let lazy = self.lazy();
         if self.comprehensive() {
             let mut slots = Vec::new();
-            self.plan
-                .for_each_slot(from, job.deadline, job.nodes, &self.up, |s| {
+            for c in self.plan.candidate_starts(from, job.deadline) {
+                if let Some(s) = self.plan.choose(c, job.nodes, job.deadline, &self.up) {
                     let full = s.len() >= job.estimate;
                     slots.push(s);
-                    !(full && lazy)
-                });
+                    if full && lazy {
+                        break;
+                    }
+                }
+            }
             let runtime = self
                 .grid
                 .runtime(self.registry.for_job(job), job.estimate)?;
