@@ -244,13 +244,7 @@ impl InService {
                 let i = (*next)?;
                 done.swap_remove(i);
                 let job = jobs.swap_remove(i);
-                let (mut at, mut best) = (0, f64::INFINITY);
-                for (k, &d) in done.iter().enumerate() {
-                    if d < best {
-                        (at, best) = (k, d);
-                    }
-                }
-                *next = (!done.is_empty()).then_some(at);
+                *next = first_min(done);
                 Some(job)
             }
             InService::Heap { heap, slots, free } => {
@@ -260,6 +254,30 @@ impl InService {
             }
         }
     }
+}
+
+/// Index of the first smallest of `times` (none when empty). The minimum is taken over four
+/// independent lanes, which the compiler keeps in vector registers, then located by a second
+/// pass; on the short arrays of a flat pool this beats one scan that carries the running
+/// minimum and its index from element to element.
+fn first_min(times: &[f64]) -> Option<usize> {
+    let mut lanes = [f64::INFINITY; 4];
+    let chunks = times.chunks_exact(4);
+    let rest = chunks.remainder();
+    // `if t < l` rather than `f64::min`: completion times are never NaN, and without NaN
+    // handling each lane is one vector minimum.
+    let lower = |l: f64, t: f64| if t < l { t } else { l };
+    for c in chunks {
+        for (l, &t) in lanes.iter_mut().zip(c) {
+            *l = lower(*l, t);
+        }
+    }
+    let best = rest
+        .iter()
+        .chain(&lanes)
+        .copied()
+        .fold(f64::INFINITY, lower);
+    times.iter().position(|&t| t == best)
 }
 
 /// The pool's state during one replication.
@@ -345,6 +363,55 @@ impl<'a> Pool<'a> {
     }
 }
 
+/// One job of a replication: arrival epoch, class and service time.
+#[derive(Clone, Copy)]
+struct Arrival {
+    at: f64,
+    class: usize,
+    service: f64,
+}
+
+/// The jobs of replication `rep` in arrival order, up to the horizon: epochs and classes from
+/// stream `[rep, 0]`, service times from `[rep, 1]`. They depend on neither the pool size nor
+/// the discipline (common random numbers), so a search over pool sizes draws them once.
+fn draw_arrivals(classes: &[JobClass], mu: f64, cfg: &SimConfig, rep: u32) -> Result<Vec<Arrival>> {
+    let n = classes.len();
+    let total_rate: f64 = classes.iter().map(|c| c.lambda()).sum();
+    let streams = RngStreams::new(cfg.seed);
+    let mut arr_rng = streams.stream(&[u64::from(rep), 0]);
+    let mut svc_rng = streams.stream(&[u64::from(rep), 1]);
+    let svc = Exp::new(mu).map_err(|_| QueueError::OutOfRange {
+        name: "mu",
+        requirement: "> 0",
+        value: mu,
+    })?;
+    // No arrivals at all: an empty system throughout.
+    let Ok(inter) = Exp::new(total_rate) else {
+        return Ok(Vec::new());
+    };
+    if total_rate <= 0.0 {
+        return Ok(Vec::new());
+    }
+    let cum: Vec<f64> = classes
+        .iter()
+        .scan(0.0, |acc, c| {
+            *acc += c.lambda() / total_rate;
+            Some(*acc)
+        })
+        .collect();
+    let draw_class = |u: f64| cum.iter().position(|&c| u < c).unwrap_or(n - 1);
+    let expected = (total_rate * cfg.horizon).min(1e8) as usize;
+    let mut jobs = Vec::with_capacity(expected + expected / 16 + 16);
+    let mut at = inter.sample(&mut arr_rng);
+    while at < cfg.horizon {
+        let class = draw_class(arr_rng.gen::<f64>());
+        let service = svc.sample(&mut svc_rng);
+        jobs.push(Arrival { at, class, service });
+        at += inter.sample(&mut arr_rng);
+    }
+    Ok(jobs)
+}
+
 /// Runs replication `rep` and returns its raw counts; `sample_every > 0` also keeps every
 /// `sample_every`-th measured response per class (thinned, for distribution tests).
 #[allow(clippy::too_many_arguments)]
@@ -359,17 +426,31 @@ pub fn run_replication(
 ) -> Result<Replication> {
     validate(classes, mu, m, discipline)?;
     cfg.validate()?;
+    let jobs = draw_arrivals(classes, mu, cfg, rep)?;
+    Ok(replay(
+        classes,
+        m,
+        discipline,
+        cfg,
+        rep,
+        sample_every,
+        &jobs,
+    ))
+}
+
+/// Replication `rep` of a validated pool on its drawn jobs; PDP tie-breaks use stream
+/// `[rep, 2]`.
+fn replay(
+    classes: &[JobClass],
+    m: u64,
+    discipline: &Discipline,
+    cfg: &SimConfig,
+    rep: u32,
+    sample_every: u64,
+    jobs: &[Arrival],
+) -> Replication {
     let n = classes.len();
-    let total_rate: f64 = classes.iter().map(|c| c.lambda()).sum();
-    let streams = RngStreams::new(cfg.seed);
-    let mut arr_rng = streams.stream(&[u64::from(rep), 0]);
-    let mut svc_rng = streams.stream(&[u64::from(rep), 1]);
-    let mut tie_rng = streams.stream(&[u64::from(rep), 2]);
-    let svc = Exp::new(mu).map_err(|_| QueueError::OutOfRange {
-        name: "mu",
-        requirement: "> 0",
-        value: mu,
-    })?;
+    let mut tie_rng = RngStreams::new(cfg.seed).stream(&[u64::from(rep), 2]);
     let (w0, h) = (cfg.warmup, cfg.horizon);
     let mut out = Replication {
         sum_response: vec![0.0; n],
@@ -378,30 +459,17 @@ pub fn run_replication(
         mean_in_system: 0.0,
         samples: vec![Vec::new(); n],
     };
-    // No arrivals at all: an empty system throughout.
-    let Ok(inter) = Exp::new(total_rate) else {
-        return Ok(out);
-    };
-    if total_rate <= 0.0 {
-        return Ok(out);
+    if jobs.is_empty() {
+        return out;
     }
-    let cum: Vec<f64> = classes
-        .iter()
-        .scan(0.0, |acc, c| {
-            *acc += c.lambda() / total_rate;
-            Some(*acc)
-        })
-        .collect();
-    let draw_class = |u: f64| cum.iter().position(|&c| u < c).unwrap_or(n - 1);
-    let next_after = |t: f64| if t < h { t } else { f64::INFINITY };
-
     let mut pool = Pool::new(classes, m, discipline);
     let mut seen = vec![0u64; n];
     let mut in_system = 0u64;
     let mut area = 0.0;
     let mut now = 0.0_f64;
-    let mut next_arrival = next_after(inter.sample(&mut arr_rng));
+    let mut arrivals = jobs.iter().peekable();
     loop {
+        let next_arrival = arrivals.peek().map_or(f64::INFINITY, |a| a.at);
         let next_completion = pool.next_completion();
         let t = next_arrival.min(next_completion);
         if !t.is_finite() {
@@ -414,11 +482,10 @@ pub fn run_replication(
         }
         now = t;
         if next_arrival <= next_completion {
-            let class = draw_class(arr_rng.gen::<f64>());
-            let service = svc.sample(&mut svc_rng);
-            in_system += 1;
-            pool.arrive(now, class, service);
-            next_arrival = next_after(now + inter.sample(&mut arr_rng));
+            if let Some(job) = arrivals.next() {
+                in_system += 1;
+                pool.arrive(now, job.class, job.service);
+            }
         } else if let Some((class, arrival)) = pool.complete(now, &mut tie_rng) {
             in_system -= 1;
             if arrival >= w0 {
@@ -438,7 +505,7 @@ pub fn run_replication(
         }
     }
     out.mean_in_system = area / (h - w0);
-    Ok(out)
+    out
 }
 
 /// PDP choice among `(class, P_i)` of the non-empty queues: the largest `P_i = y_i - tau_i`
@@ -529,6 +596,23 @@ pub fn simulate(
     Ok(pool(classes, &reps))
 }
 
+/// [`simulate`] on jobs drawn beforehand, `drawn[r]` for replication `r`.
+fn simulate_drawn(
+    classes: &[JobClass],
+    mu: f64,
+    m: u64,
+    discipline: &Discipline,
+    cfg: &SimConfig,
+    drawn: &[Vec<Arrival>],
+) -> Result<SimResult> {
+    validate(classes, mu, m, discipline)?;
+    let reps: Vec<Replication> = (0..cfg.replications)
+        .zip(drawn)
+        .map(|(r, jobs)| replay(classes, m, discipline, cfg, r, 0, jobs))
+        .collect();
+    Ok(pool(classes, &reps))
+}
+
 /// Pools replications into a [`SimResult`].
 pub fn pool(classes: &[JobClass], reps: &[Replication]) -> SimResult {
     let mut out = Vec::with_capacity(classes.len());
@@ -587,7 +671,13 @@ pub fn min_nodes_sim(
     }
     let lowest = stability_floor(classes, mu);
     let mut m = start.max(lowest);
-    let passes = |m: u64| simulate(classes, mu, m, discipline, cfg).map(|r| r.all_met());
+    // Every size is tried on the same jobs (common random numbers): draw them once.
+    cfg.validate()?;
+    let drawn: Vec<Vec<Arrival>> = (0..cfg.replications)
+        .map(|r| draw_arrivals(classes, mu, cfg, r))
+        .collect::<Result<_>>()?;
+    let passes =
+        |m: u64| simulate_drawn(classes, mu, m, discipline, cfg, &drawn).map(|r| r.all_met());
     if passes(m)? {
         while m > lowest && passes(m - 1)? {
             m -= 1;

@@ -181,6 +181,13 @@ pub trait Experiment: Send + Sync {
     }
     /// The cells of this run, in a stable order.
     fn cells(&self, cfg: &RunConfig) -> Result<Vec<CellSpec>, ExperimentError>;
+    /// Expected cost of a cell relative to the paper's other cells and to other papers' cells
+    /// (roughly CPU seconds on one core at paper scale). Only the order in which the engine
+    /// hands out cells uses it, costliest first, so the workers finish together; results never
+    /// depend on it. Default: 1 for every cell.
+    fn cell_cost(&self, _cfg: &RunConfig, _cell: &CellSpec) -> f64 {
+        1.0
+    }
     /// Runs one cell.
     fn run_cell(
         &self,

@@ -318,35 +318,43 @@ pub fn reproduce(
             }
         }
     }
+    costliest_first(&planned, &mut todo);
     let bars = progress_bars(&planned, &todo, opts.progress);
-    let run_all = || -> Vec<Result<(usize, f64), ReproError>> {
-        todo.par_iter()
+    // Workers take the cells one at a time in this order (`par_bridge`), so the costliest start
+    // first and the cheap ones fill the end. Each cell's result is its own file: the order
+    // changes nothing but the wall time.
+    let run_all = || -> Vec<((usize, usize), Result<f64, ReproError>)> {
+        todo.iter()
+            .par_bridge()
             .map(|&(p, c)| {
-                let pl = &planned[p];
-                let spec = &pl.cells[c];
-                let t0 = Instant::now();
-                let cfg = pl.config.run_config();
-                let result = pl.exp.run_cell(&cfg, spec)?;
-                let output = CellOutput {
-                    cell: spec.clone(),
-                    result,
+                let done = || -> Result<f64, ReproError> {
+                    let pl = &planned[p];
+                    let spec = &pl.cells[c];
+                    let t0 = Instant::now();
+                    let cfg = pl.config.run_config();
+                    let result = pl.exp.run_cell(&cfg, spec)?;
+                    let output = CellOutput {
+                        cell: spec.clone(),
+                        result,
+                    };
+                    write_atomic(
+                        &cell_path(&opts.out, &pl.config.paper, &spec.id),
+                        &to_json_bytes(&output),
+                    )?;
+                    let secs = t0.elapsed().as_secs_f64();
+                    {
+                        let mut t = timings[p].lock().unwrap_or_else(|e| e.into_inner());
+                        t.cell_seconds.insert(spec.id.clone(), secs);
+                        t.save(&opts.out, &pl.config.paper)?;
+                    }
+                    bars[p].inc(1);
+                    Ok(secs)
                 };
-                write_atomic(
-                    &cell_path(&opts.out, &pl.config.paper, &spec.id),
-                    &to_json_bytes(&output),
-                )?;
-                let secs = t0.elapsed().as_secs_f64();
-                {
-                    let mut t = timings[p].lock().unwrap_or_else(|e| e.into_inner());
-                    t.cell_seconds.insert(spec.id.clone(), secs);
-                    t.save(&opts.out, &pl.config.paper)?;
-                }
-                bars[p].inc(1);
-                Ok((p, secs))
+                ((p, c), done())
             })
             .collect()
     };
-    let results = match opts.jobs {
+    let mut results = match opts.jobs {
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
@@ -359,8 +367,10 @@ pub fn reproduce(
     }
     let mut ran = vec![0usize; planned.len()];
     let mut secs = vec![0f64; planned.len()];
-    for r in results {
-        let (p, s) = r?;
+    // In cell order, so that a failing run names the same first error whatever the timing.
+    results.sort_by_key(|r| r.0);
+    for ((p, _), r) in results {
+        let s = r?;
         ran[p] += 1;
         secs[p] += s;
     }
@@ -386,6 +396,20 @@ pub fn reproduce(
         write_index(experiments, &opts.out)?;
     }
     finish(&opts.out, &opts.out, opts.shard, papers, start)
+}
+
+/// Orders `(paper, cell)` pairs by [`Experiment::cell_cost`], costliest first; equal costs keep
+/// their order.
+fn costliest_first(planned: &[Planned<'_>], todo: &mut [(usize, usize)]) {
+    let cost = |&(p, c): &(usize, usize)| {
+        let pl = &planned[p];
+        pl.exp.cell_cost(&pl.config.run_config(), &pl.cells[c])
+    };
+    let mut keyed: Vec<(f64, (usize, usize))> = todo.iter().map(|x| (cost(x), *x)).collect();
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (slot, (_, x)) in todo.iter_mut().zip(keyed) {
+        *slot = x;
+    }
 }
 
 /// Writes `timings.json` into `dir` and returns the summary of a run or merge into `out`

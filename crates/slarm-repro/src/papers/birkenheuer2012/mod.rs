@@ -182,6 +182,27 @@ impl Experiment for Birkenheuer2012 {
         Ok(out)
     }
 
+    /// The comprehensive strategies plan node by node and cost most, on the two largest
+    /// traces above all; the baseline runs two batteries without a test grid.
+    fn cell_cost(&self, _cfg: &RunConfig, cell: &CellSpec) -> f64 {
+        let large = matches!(cell.params["trace"].as_u64(), Some(i) if PWA_TRACES
+            .get(i as usize)
+            .is_some_and(|t| matches!(t.name, "HPC2n" | "SDSC-DataStar")));
+        let group = cell.params["group"].as_str().unwrap_or("");
+        let base = if group.starts_with("comp-") {
+            3.0
+        } else if group.starts_with("heur-") {
+            0.5
+        } else {
+            0.1
+        };
+        if large {
+            base * 5.0
+        } else {
+            base
+        }
+    }
+
     fn run_cell(&self, cfg: &RunConfig, cell: &CellSpec) -> Result<Value, ExperimentError> {
         let bad = |m: &str| ExperimentError::malformed(&cell.id, m);
         let ti = cell.params["trace"].as_u64().ok_or_else(|| bad("trace"))? as usize;

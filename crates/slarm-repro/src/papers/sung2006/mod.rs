@@ -91,6 +91,17 @@ impl Experiment for Sung2006 {
         Ok(v)
     }
 
+    /// The heuristics and the g tables dominate; a scalability cell grows with p_max.
+    fn cell_cost(&self, _cfg: &RunConfig, cell: &CellSpec) -> f64 {
+        match cell.id.as_str() {
+            "e4-heuristics" => 80.0,
+            "e2-g" => 50.0,
+            "e3-static" => 3.0,
+            "e1-arrivals" => 0.1,
+            _ => cell.params["p_max"].as_f64().map_or(1.0, |p| p * p / 8.0),
+        }
+    }
+
     fn run_cell(&self, cfg: &RunConfig, cell: &CellSpec) -> Result<Value, ExperimentError> {
         let id = cell.id.as_str();
         match id {

@@ -333,6 +333,15 @@ impl Experiment for YeoBuyya {
         Ok(cells)
     }
 
+    /// Figure 6 runs the whole policy set per point and costs most.
+    fn cell_cost(&self, _cfg: &RunConfig, cell: &CellSpec) -> f64 {
+        if cell.params["figure"].as_str() == Some("fig6") {
+            25.0
+        } else {
+            2.0
+        }
+    }
+
     fn run_cell(
         &self,
         cfg: &RunConfig,
