@@ -43,6 +43,6 @@ pub use arrival::ArrivalProfile;
 pub use cost::{Cost, CostFunction, CostShape};
 pub use error::{ProvisionError, Result};
 pub use gtable::GTable;
-pub use params::{NextTable, Params, TieBreak};
+pub use params::{NextTable, Params, TieBreak, MAX_GAMMA};
 pub use policy::{Policy, PolicyKind};
 pub use tables::{McSizes, Tables};

@@ -66,6 +66,11 @@ impl Default for Params {
     }
 }
 
+/// Largest binary-search limit `γ = p_max · d / x` (Eq. 4.6) that [`Params::validated`]
+/// accepts: `2^31 - 1` job counts, so that `2 γ` and `γ` as `i64` are exact on every target
+/// (the thesis' largest case, p_max = 30, has γ = 2070).
+pub const MAX_GAMMA: usize = (1 << 31) - 1;
+
 impl Params {
     /// The experimental set-up of the thesis (Ch. 5): 15-min intervals, u = 64, d = 92,
     /// 1..5 servers, y = 99.99 %, exp(1200 s) service, r1 = 25 s, r2 = 30 s.
@@ -157,6 +162,15 @@ impl Params {
                 "must be <= 1000",
             ));
         }
+        // gamma sizes every table row and is doubled and cast to i64 by the table builders:
+        // beyond MAX_GAMMA the cast in `gamma()` would saturate and `2 * gamma` wrap.
+        if !(self.p_max as f64 * self.d as f64 / self.x_units() <= MAX_GAMMA as f64) {
+            return Err(ProvisionError::invalid(
+                "mean_service_secs",
+                self.mean_service_secs,
+                "too short against delta_secs: gamma = p_max d / x (Eq. 4.6) exceeds 2^31 - 1 job counts",
+            ));
+        }
         if !self.y.is_finite() {
             return Err(ProvisionError::NonFinite {
                 what: "y",
@@ -178,7 +192,8 @@ impl Params {
         self.mean_service_secs / self.delta_secs
     }
 
-    /// Binary-search limit `γ = p_max · d / x` (Eq. 4.6), rounded down (345 in the thesis).
+    /// Binary-search limit `γ = p_max · d / x` (Eq. 4.6), rounded down (345 in the thesis);
+    /// at most [`MAX_GAMMA`] for validated parameters.
     pub fn gamma(&self) -> usize {
         ((self.p_max as f64) * (self.d as f64) / self.x_units() + 1e-9).floor() as usize
     }
@@ -236,6 +251,29 @@ mod tests {
             .gamma(),
             2070
         );
+    }
+
+    #[test]
+    fn a_gamma_beyond_its_bound_is_an_error_not_a_saturated_cast() {
+        // x = 1e-300 / 900 gave gamma = inf, cast to usize::MAX, and `2 * gamma` wrapped.
+        let tiny = Params {
+            mean_service_secs: 1e-300,
+            ..Params::thesis()
+        };
+        assert!(matches!(
+            tiny.validated(),
+            Err(ProvisionError::InvalidParameter {
+                name: "mean_service_secs",
+                ..
+            })
+        ));
+        // Well inside the bound: p_max d / x = 5 * 92 * 900 / mean = 2^30.
+        let edge = Params {
+            mean_service_secs: 5.0 * 92.0 * 900.0 / f64::from(1u32 << 30),
+            ..Params::thesis()
+        };
+        let edge = edge.validated().expect("gamma of 2^30 is admissible");
+        assert!(edge.gamma() <= MAX_GAMMA);
     }
 
     #[test]
