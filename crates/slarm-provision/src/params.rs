@@ -164,7 +164,8 @@ impl Params {
         }
         // gamma sizes every table row and is doubled and cast to i64 by the table builders:
         // beyond MAX_GAMMA the cast in `gamma()` would saturate and `2 * gamma` wrap.
-        if !(self.p_max as f64 * self.d as f64 / self.x_units() <= MAX_GAMMA as f64) {
+        let gamma = self.p_max as f64 * self.d as f64 / self.x_units();
+        if gamma.is_nan() || gamma > MAX_GAMMA as f64 {
             return Err(ProvisionError::invalid(
                 "mean_service_secs",
                 self.mean_service_secs,
