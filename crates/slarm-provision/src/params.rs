@@ -167,9 +167,9 @@ impl Params {
         let gamma = self.p_max as f64 * self.d as f64 / self.x_units();
         if gamma.is_nan() || gamma > MAX_GAMMA as f64 {
             return Err(ProvisionError::invalid(
-                "mean_service_secs",
-                self.mean_service_secs,
-                "too short against delta_secs: gamma = p_max d / x (Eq. 4.6) exceeds 2^31 - 1 job counts",
+                "x = mean_service_secs / delta_secs",
+                self.x_units(),
+                "too small: gamma = p_max d / x (Eq. 4.6) exceeds 2^31 - 1 job counts",
             ));
         }
         if !self.y.is_finite() {
@@ -264,7 +264,7 @@ mod tests {
         assert!(matches!(
             tiny.validated(),
             Err(ProvisionError::InvalidParameter {
-                name: "mean_service_secs",
+                name: "x = mean_service_secs / delta_secs",
                 ..
             })
         ));

@@ -206,9 +206,9 @@ const MAX_GAMMA: f64 = 1e6;
 /// (gamma + 1)`: the thesis's largest case (p_max = 30, scalability test) needs 1.7e8.
 const MAX_TABLE_WORK: f64 = 2.5e8;
 
-/// The ranges of `slarm provision`'s options and the size of the tables they ask for,
-/// checked before any table is built.
-fn check_work(args: &ProvisionArgs, params: &Params, kind: PolicyKind) -> CliResult<()> {
+/// The ranges of `slarm provision`'s time and count options, checked before the model's own
+/// validation so that a bad value is named as the option the user typed.
+fn check_ranges(args: &ProvisionArgs) -> CliResult<()> {
     limits::within("--delta", args.delta, MIN_SECONDS, MAX_SECONDS)?;
     limits::within(
         "--mean-service",
@@ -218,6 +218,12 @@ fn check_work(args: &ProvisionArgs, params: &Params, kind: PolicyKind) -> CliRes
     )?;
     limits::count("--d", args.d, 2, MAX_DECISIONS)?;
     limits::count("--runs", args.runs, 1, MAX_RUNS)?;
+    Ok(())
+}
+
+/// The size of the work `slarm provision`'s options ask for, checked before any table is
+/// built.
+fn check_work(args: &ProvisionArgs, params: &Params, kind: PolicyKind) -> CliResult<()> {
     let epochs = args.runs as f64 * args.d as f64;
     limits::work(
         "simulated decision epochs",
@@ -275,6 +281,7 @@ fn check_confidence(params: &Params, sizes: &McSizes) -> CliResult<()> {
 
 /// Runs `slarm provision`.
 pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
+    check_ranges(args)?;
     let params = params(args)?;
     let kind = PolicyKind::parse(&args.heuristic).map_err(model_err)?;
     check_work(args, &params, kind)?;
