@@ -62,6 +62,8 @@ struct Sums {
     killed_short: f64,
     lost: f64,
     succeeded: f64,
+    /// Gain (fees - penalties) of the whole battery.
+    gain: f64,
 }
 
 impl Sums {
@@ -84,7 +86,8 @@ impl Sums {
             cut_below_offer,
             killed_short,
             lost,
-            succeeded
+            succeeded,
+            gain
         );
     }
 }
@@ -167,7 +170,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let r = setup
                 .run_battery(k, BATTERY_SIZE, source, &cfg, FailureMode::Synthetic, 1)
                 .unwrap();
-            let mut s = Sums::default();
+            let mut s = Sums {
+                gain: r.gain(),
+                ..Sums::default()
+            };
             let (filled, replay_failed) = gap_filled(&jobs, &setup, k, &cfg, source);
             assert_eq!(
                 replay_failed, r.failed,
@@ -201,6 +207,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     killed_short: f64::from(u8::from(killed)),
                     lost: f64::from(u8::from(o.state == JobState::Failed && !killed)),
                     succeeded: f64::from(u8::from(o.state == JobState::Succeeded)),
+                    gain: 0.0,
                 });
             }
             s
@@ -216,6 +223,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "overbooked at acceptance: {} jobs ({:.1} per battery)",
         all.jobs,
         all.jobs / batteries.max(1) as f64
+    );
+    println!(
+        "  gain per battery (all jobs)                                {:10.1}",
+        all.gain / batteries.max(1) as f64
     );
     line("predicted PoF (mean)", all.predicted_pof);
     line(
