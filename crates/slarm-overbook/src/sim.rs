@@ -45,6 +45,11 @@ pub struct SimConfig {
     /// counterpart that comprehensive overbooking degenerates to at PoF_max = 0.
     #[cfg_attr(feature = "serde", serde(default))]
     pub early_release: Option<bool>,
+    /// Comprehensive overbooking only: condition the end distribution of every predecessor
+    /// that is still running or waiting on not having ended by now, `F(t | X > now)` (default
+    /// false: the thesis uses the unconditional end distribution from planning, §3.2.2).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub condition_on_elapsed: bool,
     /// Check the plan and node invariants after every event time (tests; costs `O(jobs +
     /// reservations)` per event).
     #[cfg_attr(feature = "serde", serde(default))]
@@ -65,6 +70,7 @@ impl SimConfig {
             grid_step: 60.0,
             test_full_slots: false,
             early_release: None,
+            condition_on_elapsed: false,
             check_invariants: false,
             measure_latency: false,
         }
