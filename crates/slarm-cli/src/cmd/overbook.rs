@@ -60,6 +60,11 @@ pub struct OverbookArgs {
     /// Seed of the synthetic failure streams.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     seed: u64,
+    /// Comprehensive strategies: condition each predecessor's end distribution on its not
+    /// having ended yet, F(t | not ended by now) (default: the unconditional distribution of
+    /// planning, which the thesis leaves open).
+    #[arg(long)]
+    condition_on_elapsed: bool,
 }
 
 /// Where the node failures of the batteries come from.
@@ -143,6 +148,7 @@ pub fn run(args: &OverbookArgs) -> CliResult<Output> {
     }
     let mut cfg = SimConfig::new(strategy, test);
     cfg.measure_latency = true;
+    cfg.condition_on_elapsed = args.condition_on_elapsed;
     let results = (0..count)
         .into_par_iter()
         .map(|k| match &failures {
