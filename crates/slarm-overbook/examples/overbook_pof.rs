@@ -23,13 +23,12 @@ use rayon::prelude::*;
 use slarm_overbook::{
     acceptance::TestSpec,
     classes::{resource_class, ClassRegistry, RuntimeScheme, StatsSource},
-    failure::NodeEventKind,
     failure::{outage_pos_homogeneous, FailureModel},
     harness::*,
-    job::{Job, JobState, Time},
-    planner::{JobKey, OnlinePlanner, PlanEntry, PlanEvent},
+    job::{Job, JobState},
+    planner::PlanEntry,
     pos::fits_within,
-    sim::SimConfig,
+    sim::{simulate_battery_plan, BatteryRun, SimConfig},
     strategy::Strategy,
     workload::PWA_TRACES,
 };
@@ -167,18 +166,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .into_par_iter()
         .map(|k| {
             let jobs = setup.prepared.battery(k, BATTERY_SIZE, ratio).unwrap();
-            let r = setup
-                .run_battery(k, BATTERY_SIZE, source, &cfg, FailureMode::Synthetic, 1)
-                .unwrap();
+            let events = battery_failures(
+                &jobs,
+                setup.prepared.machine,
+                FailureMode::Synthetic,
+                1,
+                &setup.prepared.name,
+                k,
+            )
+            .unwrap();
+            let run = simulate_battery_plan(
+                &jobs,
+                setup.prepared.machine,
+                setup.registry(source),
+                &events,
+                &cfg,
+            )
+            .unwrap();
+            let filled = gap_filled(&run);
+            let r = run.into_result(&jobs);
             let mut s = Sums {
                 gain: r.gain(),
                 ..Sums::default()
             };
-            let (filled, replay_failed) = gap_filled(&jobs, &setup, k, &cfg, source);
-            assert_eq!(
-                replay_failed, r.failed,
-                "the replay differs from simulate_battery"
-            );
             for (i, (job, o)) in jobs.iter().zip(&r.outcomes).enumerate() {
                 if o.state == JobState::Dropped || o.offered >= job.estimate {
                     continue;
@@ -272,99 +282,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// For each job of battery `k`: true when a job accepted after it started on one of its nodes
+/// For each job of a battery: true when a job accepted after it started on one of its nodes
 /// before it did (a later job placed into the gap between it and its predecessors, which its
-/// start distribution at acceptance did not contain). Replays the battery with the online
-/// planner the way `sim::simulate_battery` drives it, keeping the actual starts and nodes;
-/// also returns its number of failed jobs (checked against the simulation's).
-fn gap_filled(
-    jobs: &[Job],
-    setup: &TraceSetup,
-    k: usize,
-    cfg: &SimConfig,
-    source: StatsSource,
-) -> (Vec<bool>, usize) {
-    let machine = setup.prepared.machine;
-    let events = battery_failures(
-        jobs,
-        machine,
-        FailureMode::Synthetic,
-        1,
-        &setup.prepared.name,
-        k,
-    )
-    .unwrap();
-    let mut planner = OnlinePlanner::new(machine, setup.registry(source), cfg.clone()).unwrap();
-    let mut keys: Vec<Option<JobKey>> = vec![None; jobs.len()];
-    let real_end = |e: &PlanEntry<'_>| {
-        e.start
-            + e.job
-                .runtime
-                .min(e.job.estimate)
-                .min(e.slot_end - e.start)
-                .max(0)
-    };
-    let (mut arrived, mut ev) = (0usize, 0usize);
-    loop {
-        let mut t = jobs.get(arrived).map_or(Time::MAX, |j| j.occurrence);
-        let mut active = false;
-        for e in planner.jobs() {
-            match e.state {
-                JobState::Running => t = t.min(real_end(&e)),
-                JobState::Planned => t = t.min(e.start),
-                _ => continue,
-            }
-            active = true;
-        }
-        if arrived >= jobs.len() && !active {
-            break;
-        }
-        if let Some(e) = events.get(ev) {
-            t = t.min(e.time);
-        }
-        let now = t;
-        let mut batch: Vec<PlanEvent> = planner
-            .running()
-            .filter(|e| real_end(e) <= now)
-            .map(|e| {
-                if e.job.runtime <= e.job.estimate.min(e.slot_end - e.start) {
-                    PlanEvent::Finished(e.key)
-                } else {
-                    PlanEvent::Killed(e.key)
-                }
-            })
-            .collect();
-        while let Some(e) = events.get(ev).filter(|e| e.time <= now) {
-            ev += 1;
-            batch.push(match e.kind {
-                NodeEventKind::Repair => PlanEvent::NodeRepaired(e.node),
-                NodeEventKind::Failure => PlanEvent::NodeFailed(e.node),
-            });
-        }
-        planner.update(now, &batch).unwrap();
-        while let Some(job) = jobs.get(arrived).filter(|j| j.occurrence <= now) {
-            if let Ok(o) = planner.offer(job, now) {
-                keys[arrived] = Some(planner.accept(o).unwrap());
-            }
-            arrived += 1;
-        }
-    }
-    let entries: Vec<Option<PlanEntry<'_>>> = keys
+/// start distribution at acceptance did not contain).
+fn gap_filled(run: &BatteryRun<'_>) -> Vec<bool> {
+    let entries: Vec<Option<PlanEntry<'_>>> = run
+        .keys
         .iter()
-        .map(|k| k.map(|k| planner.entry(k).unwrap()))
+        .map(|k| k.map(|k| run.planner.entry(k).unwrap()))
         .collect();
-    let mut filled = vec![false; jobs.len()];
-    for (i, a) in entries.iter().enumerate() {
-        let Some(a) = a else { continue };
-        filled[i] = entries[i + 1..]
-            .iter()
-            .flatten()
-            .any(|b| b.start < a.start && b.nodes.iter().any(|n| a.nodes.contains(n)));
-    }
-    let failed = entries
+    entries
         .iter()
-        .flatten()
-        .filter(|e| e.state == JobState::Failed)
-        .count();
-    (filled, failed)
+        .enumerate()
+        .map(|(i, a)| {
+            a.as_ref().is_some_and(|a| {
+                entries[i + 1..]
+                    .iter()
+                    .flatten()
+                    .any(|b| b.start < a.start && b.nodes.iter().any(|n| a.nodes.contains(n)))
+            })
+        })
+        .collect()
 }

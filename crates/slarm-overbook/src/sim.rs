@@ -218,6 +218,43 @@ pub fn simulate_battery(
     events: &[NodeEvent],
     cfg: &SimConfig,
 ) -> Result<BatteryResult> {
+    Ok(simulate_battery_plan(jobs, cluster, registry, events, cfg)?.into_result(jobs))
+}
+
+/// A battery simulated to its end, kept for inspection: the planner with every job's final
+/// placement (start, nodes, slot end, state) and each job's key in battery order.
+pub struct BatteryRun<'r> {
+    /// The planner after the last event; [`OnlinePlanner::entry`] gives a job's placement.
+    pub planner: OnlinePlanner<'r>,
+    /// Each job's key in battery order (`None`: dropped).
+    pub keys: Vec<Option<JobKey>>,
+    offered: Vec<Time>,
+    latencies_ns: Vec<u64>,
+}
+
+impl BatteryRun<'_> {
+    /// The battery's totals and per-job outcomes, as [`simulate_battery`] returns them; `jobs`
+    /// are the jobs the battery was simulated with.
+    pub fn into_result(self, jobs: &[Job]) -> BatteryResult {
+        result(
+            jobs,
+            &self.planner,
+            &self.keys,
+            &self.offered,
+            self.latencies_ns,
+        )
+    }
+}
+
+/// [`simulate_battery`], keeping the final plan ([`BatteryRun`]) for a caller that needs more
+/// than the totals, e.g. where each job actually ran.
+pub fn simulate_battery_plan<'r>(
+    jobs: &[Job],
+    cluster: usize,
+    registry: &'r ClassRegistry,
+    events: &[NodeEvent],
+    cfg: &SimConfig,
+) -> Result<BatteryRun<'r>> {
     for w in jobs.windows(2) {
         if w[1].occurrence < w[0].occurrence {
             return Err(OverbookError::InvalidJob {
@@ -304,7 +341,12 @@ pub fn simulate_battery(
             arrived += 1;
         }
     }
-    Ok(result(jobs, &planner, &keys, &offered, latencies))
+    Ok(BatteryRun {
+        planner,
+        keys,
+        offered,
+        latencies_ns: latencies,
+    })
 }
 
 /// The simulator knows the real runtime: a running job ends when it completes or at its slot end.
