@@ -12,34 +12,12 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use slarm::sim::batch::{simulate_workload, BatchConfig};
 use slarm::sim::policy::PolicyKind;
 use slarm::sim::profile::Profile;
-use slarm::stats::RngStreams;
 use slarm::workload::reader::{read_trace_from, ReadOptions};
-use slarm::workload::synth::SyntheticModel;
 use slarm::workload::writer::write_swf;
-
-fn workload() -> slarm::workload::Workload {
-    SyntheticModel {
-        jobs: 5_000,
-        machine_procs: 128,
-        mean_interarrival_s: 900.0,
-        ln_runtime_mean: 8.0,
-        ln_runtime_sd: 1.5,
-        log2_procs_mean: 3.0,
-        log2_procs_sd: 1.5,
-        ln_estimate_mean: 9.0,
-        ln_estimate_sd: 1.2,
-        runtime_estimate_correlation: 0.7,
-        underestimate_share: 0.05,
-        max_runtime_s: 86_400.0,
-        max_estimate_s: 172_800.0,
-        source: "bench".into(),
-    }
-    .generate(&mut RngStreams::new(1).stream(&[0]))
-    .unwrap()
-}
+use slarm_benches::synthetic_workload;
 
 fn bench(c: &mut Criterion) {
-    let w = workload();
+    let w = synthetic_workload(5_000);
     for policy in [PolicyKind::Easy, PolicyKind::Conservative] {
         c.bench_function(&format!("simulate {policy:?} 5k jobs"), |b| {
             b.iter(|| simulate_workload(black_box(&w), &BatchConfig::new(policy)).unwrap())

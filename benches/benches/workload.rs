@@ -9,31 +9,13 @@ use std::hint::black_box;
 use std::io::Write;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use slarm::stats::RngStreams;
 use slarm::workload::reader::{parse_job_line, read_trace, read_trace_from, ReadOptions};
-use slarm::workload::synth::SyntheticModel;
 use slarm::workload::writer::write_swf;
 use slarm::workload::{traces, Workload};
+use slarm_benches::synthetic_workload;
 
 fn swf_text(jobs: usize) -> Vec<u8> {
-    let w = SyntheticModel {
-        jobs,
-        machine_procs: 128,
-        mean_interarrival_s: 900.0,
-        ln_runtime_mean: 8.0,
-        ln_runtime_sd: 1.5,
-        log2_procs_mean: 3.0,
-        log2_procs_sd: 1.5,
-        ln_estimate_mean: 9.0,
-        ln_estimate_sd: 1.2,
-        runtime_estimate_correlation: 0.7,
-        underestimate_share: 0.05,
-        max_runtime_s: 86_400.0,
-        max_estimate_s: 172_800.0,
-        source: "bench".into(),
-    }
-    .generate(&mut RngStreams::new(1).stream(&[0]))
-    .unwrap();
+    let w = synthetic_workload(jobs);
     let mut swf = Vec::new();
     write_swf(&w.header, &w.jobs, &mut swf).unwrap();
     swf
