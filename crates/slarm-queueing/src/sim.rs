@@ -435,6 +435,7 @@ pub fn run_replication(
         rep,
         sample_every,
         &jobs,
+        None,
     ))
 }
 
@@ -448,6 +449,7 @@ fn replay(
     rep: u32,
     sample_every: u64,
     jobs: &[Arrival],
+    mut verdict: Option<&mut SlaVerdict>,
 ) -> Replication {
     let n = classes.len();
     let mut tie_rng = RngStreams::new(cfg.seed).stream(&[u64::from(rep), 2]);
@@ -490,15 +492,21 @@ fn replay(
             in_system -= 1;
             if arrival >= w0 {
                 let response = now - arrival;
+                let on_time = response <= classes[class].sla().x();
                 out.sum_response[class] += response;
                 out.count[class] += 1;
-                if response <= classes[class].sla().x() {
+                if on_time {
                     out.met[class] += 1;
                 }
                 if sample_every > 0 {
                     seen[class] += 1;
                     if seen[class].is_multiple_of(sample_every) {
                         out.samples[class].push(response);
+                    }
+                }
+                if let Some(v) = verdict.as_deref_mut() {
+                    if v.record(class, on_time).is_some() {
+                        break;
                     }
                 }
             }
@@ -596,21 +604,120 @@ pub fn simulate(
     Ok(pool(classes, &reps))
 }
 
-/// [`simulate`] on jobs drawn beforehand, `drawn[r]` for replication `r`.
-fn simulate_drawn(
+/// Whether a pool of `m` nodes meets every class's SLA on the jobs drawn beforehand,
+/// `drawn[r]` for replication `r`: the verdict of [`simulate`]'s [`SimResult::all_met`],
+/// reached without simulating past the job that settles it (see [`SlaVerdict`]).
+fn meets_all(
     classes: &[JobClass],
     mu: f64,
     m: u64,
     discipline: &Discipline,
     cfg: &SimConfig,
     drawn: &[Vec<Arrival>],
-) -> Result<SimResult> {
+) -> Result<bool> {
     validate(classes, mu, m, discipline)?;
-    let reps: Vec<Replication> = (0..cfg.replications)
-        .zip(drawn)
-        .map(|(r, jobs)| replay(classes, m, discipline, cfg, r, 0, jobs))
-        .collect();
-    Ok(pool(classes, &reps))
+    let mut verdict = SlaVerdict::new(classes, cfg, drawn);
+    for (r, jobs) in (0..cfg.replications).zip(drawn) {
+        if let Some(met) = verdict.decided() {
+            return Ok(met);
+        }
+        replay(classes, m, discipline, cfg, r, 0, jobs, Some(&mut verdict));
+    }
+    // Every measured job has completed by now (the system drains), so a verdict was reached.
+    Ok(verdict.decided().unwrap_or(false))
+}
+
+/// The pooled SLA verdict of a simulation, settled as soon as the completions so far decide
+/// it. Every job arriving in `[warmup, horizon)` is measured and completes (the system
+/// drains), so each class's measured count `n` is known from the drawn jobs before the run;
+/// its pooled fraction `met / n` meets `y` exactly when `met` reaches `need`, the smallest
+/// count whose quotient (computed as [`pool`] computes it) is at least `y`. A class is then
+/// settled as met once `met >= need`, and the pool as failed once some class can no longer
+/// reach `need` even if every job still to complete were on time. Common random numbers make
+/// the verdict the one of the full simulation: the jobs completing before the verdict are the
+/// same jobs with the same responses.
+struct SlaVerdict {
+    /// Per class: on-time completions still needed.
+    need: Vec<u64>,
+    /// Per class: measured jobs not yet completed.
+    left: Vec<u64>,
+    /// Classes whose `need` is not yet met.
+    short: usize,
+    /// Set once a class can no longer meet its SLA.
+    failed: bool,
+}
+
+impl SlaVerdict {
+    fn new(classes: &[JobClass], cfg: &SimConfig, drawn: &[Vec<Arrival>]) -> Self {
+        let n = classes.len();
+        let mut left = vec![0u64; n];
+        for jobs in drawn.iter().take(cfg.replications as usize) {
+            for a in jobs.iter().filter(|a| a.at >= cfg.warmup) {
+                left[a.class] += 1;
+            }
+        }
+        let need: Vec<u64> = classes
+            .iter()
+            .zip(&left)
+            .map(|(c, &total)| needed_on_time(total, c.sla().y()))
+            .collect();
+        let short = need.iter().filter(|&&k| k > 0).count();
+        Self {
+            need,
+            left,
+            short,
+            failed: false,
+        }
+    }
+
+    /// The verdict once settled: `Some(true)` every class meets its SLA, `Some(false)` one
+    /// cannot.
+    fn decided(&self) -> Option<bool> {
+        if self.failed {
+            Some(false)
+        } else if self.short == 0 {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    /// A measured class-`class` job completed, on time or not; returns the verdict once
+    /// settled.
+    fn record(&mut self, class: usize, on_time: bool) -> Option<bool> {
+        self.left[class] = self.left[class].saturating_sub(1);
+        let need = &mut self.need[class];
+        if *need > 0 {
+            if on_time {
+                *need -= 1;
+                if *need == 0 {
+                    self.short -= 1;
+                }
+            } else if self.left[class] < *need {
+                self.failed = true;
+            }
+        }
+        self.decided()
+    }
+}
+
+/// The smallest `k` with `k / total >= y` in `f64` (the pooled fraction's test in [`pool`]),
+/// 0 for a class without measured jobs (its fraction is 1). Division by a fixed `total` is
+/// monotone in `k`, so the test holds from `k` on.
+fn needed_on_time(total: u64, y: f64) -> u64 {
+    if total == 0 {
+        return 0;
+    }
+    let meets = |k: u64| k as f64 / total as f64 >= y;
+    // `ceil(y * total)` is within one or two of the answer; step to it exactly.
+    let mut k = ((y * total as f64).ceil().max(0.0) as u64).min(total);
+    while k > 0 && meets(k - 1) {
+        k -= 1;
+    }
+    while k < total && !meets(k) {
+        k += 1;
+    }
+    k
 }
 
 /// Pools replications into a [`SimResult`].
@@ -656,7 +763,10 @@ pub fn pool(classes: &[JobClass], reps: &[Replication]) -> SimResult {
 /// The scan is linear with common random numbers: it starts at `start` (clamped to the
 /// smallest stable size), walks down while the next smaller stable size still passes, and
 /// otherwise walks up — the same answer as a scan from `floor(rho) + 1` whenever pass/fail is
-/// monotone in m, at a fraction of the cost. `max_extra` caps the upward walk.
+/// monotone in m, at a fraction of the cost. `max_extra` caps the upward walk. Each size's
+/// simulation stops at the completion that settles its verdict (every class already has
+/// enough on-time jobs, or one can no longer get them), which gives the verdict of the whole
+/// run at a fraction of its cost.
 pub fn min_nodes_sim(
     classes: &[JobClass],
     mu: f64,
@@ -676,8 +786,7 @@ pub fn min_nodes_sim(
     let drawn: Vec<Vec<Arrival>> = (0..cfg.replications)
         .map(|r| draw_arrivals(classes, mu, cfg, r))
         .collect::<Result<_>>()?;
-    let passes =
-        |m: u64| simulate_drawn(classes, mu, m, discipline, cfg, &drawn).map(|r| r.all_met());
+    let passes = |m: u64| meets_all(classes, mu, m, discipline, cfg, &drawn);
     if passes(m)? {
         while m > lowest && passes(m - 1)? {
             m -= 1;
@@ -743,6 +852,57 @@ mod tests {
             simulate(&c, 1.0, 5, &Discipline::Fcfs, &none),
             Err(QueueError::InvalidConfig(_))
         ));
+    }
+
+    /// The early verdict of a size search is the verdict of the whole simulation, for every
+    /// discipline, at sizes that pass and fail, with classes that meet and miss by little.
+    #[test]
+    fn early_verdict_is_the_full_runs_verdict() {
+        let sets = [
+            vec![class(2.0, 3.0, 0.9), class(1.0, 4.0, 0.8)],
+            vec![
+                class(3.0, 2.0, 0.95),
+                class(0.5, 1.5, 0.7),
+                class(1.5, 5.0, 0.9),
+            ],
+            vec![class(6.0, 2.5, 0.85)],
+        ];
+        let mut verdicts = [0usize; 2];
+        for (k, c) in sets.iter().enumerate() {
+            let cfg = SimConfig {
+                horizon: 800.0,
+                warmup: 80.0,
+                replications: 3,
+                seed: k as u64 + 11,
+            };
+            let drawn: Vec<Vec<Arrival>> = (0..cfg.replications)
+                .map(|r| draw_arrivals(c, 1.0, &cfg, r).unwrap())
+                .collect();
+            let order: Vec<usize> = (0..c.len()).rev().collect();
+            for d in [Discipline::Fcfs, Discipline::Hol { order }, Discipline::Pdp] {
+                let floor = stability_floor(c, 1.0);
+                for m in floor..floor + 6 {
+                    let full = simulate(c, 1.0, m, &d, &cfg).unwrap().all_met();
+                    assert_eq!(meets_all(c, 1.0, m, &d, &cfg, &drawn).unwrap(), full);
+                    verdicts[usize::from(full)] += 1;
+                }
+            }
+        }
+        // Both verdicts occur, so both early exits are exercised.
+        assert!(verdicts[0] > 5 && verdicts[1] > 5, "{verdicts:?}");
+    }
+
+    #[test]
+    fn needed_on_time_is_the_smallest_passing_count() {
+        for total in [1u64, 2, 3, 7, 10, 99, 1000, 12_345] {
+            for y in [0.01, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.999, 1.0] {
+                let k = needed_on_time(total, y);
+                assert!(k as f64 / total as f64 >= y);
+                assert!(k == 0 || (k - 1) as f64 / (total as f64) < y);
+            }
+        }
+        assert_eq!(needed_on_time(0, 0.9), 0);
+        assert_eq!(needed_on_time(10, 0.9), 9);
     }
 
     #[test]
