@@ -39,11 +39,6 @@ impl ErlangB {
         Ok(Self { rho, m, b })
     }
 
-    /// Starts at a known `B(m, rho)` (the value [`erlang_b`] gives; not checked).
-    pub(crate) fn with_value(m: u64, rho: f64, b: f64) -> Self {
-        Self { rho, m, b }
-    }
-
     /// Advances to `B(m + 1, rho)`.
     #[inline]
     pub fn step(&mut self) {
@@ -88,6 +83,88 @@ impl ErlangB {
         }
         Ok(c_from_b(self.m, self.rho, self.b))
     }
+}
+
+/// Erlang B held as its reciprocal `1/B(m, rho)` and stepped by
+/// `1/B_{m+1} = 1 + ((m + 1) / rho) (1/B_m)` with `1/rho` computed once, so no division sits
+/// on the critical path (an [`ErlangB`] step waits for one). Its values differ from
+/// [`ErlangB`]'s in the last bits: every term is positive and each step adds at most three
+/// roundings, so after `s` steps from a value with relative error `e` the relative error is
+/// below `e + 3 s u` (`u = 2^-53`). For searches that check each decision against a margin
+/// wider than that ([`crate::sizing::min_nodes_batch`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReciprocalB {
+    rho: f64,
+    inv_rho: f64,
+    m: u64,
+    /// `1/B(m, rho)`; infinite once `B` is below the smallest normal number.
+    inv: f64,
+}
+
+impl ReciprocalB {
+    /// Starts at `m` with `inv = 1/B(m, rho)`; `rho` finite and positive.
+    pub(crate) fn new(m: u64, rho: f64, inv: f64) -> Self {
+        Self {
+            rho,
+            inv_rho: 1.0 / rho,
+            m,
+            inv,
+        }
+    }
+
+    pub(crate) fn servers(&self) -> u64 {
+        self.m
+    }
+
+    #[inline]
+    pub(crate) fn step(&mut self) {
+        self.m += 1;
+        self.inv = 1.0 + (self.m as f64 * self.inv_rho) * self.inv;
+    }
+
+    /// Advances until the server count is `m`; an infinite `1/B` stays infinite, so the
+    /// steps after it are skipped.
+    pub(crate) fn advance_to(&mut self, m: u64) {
+        while self.m < m {
+            if self.inv == f64::INFINITY {
+                self.m = m;
+                return;
+            }
+            self.step();
+        }
+    }
+
+    /// Erlang C at the current `m` (`m > rho`, which the searches guarantee).
+    pub(crate) fn erlang_c(&self) -> f64 {
+        c_from_b(self.m, self.rho, 1.0 / self.inv)
+    }
+}
+
+/// `1/B(floor(rho) + 1, rho)` of each lane by the series `sum_{j=0}^{m} t_j` of
+/// [`erlang_b_direct`], its ratios multiplied by `1/rho` and a fixed count of
+/// `J = ceil(8 sqrt(rho)) + 3` terms per lane (beyond `j = m` the terms are 0), so the lanes
+/// run in step without a test per term. At `m = floor(rho) + 1` every ratio after the first is
+/// at most `1 - (i - 1) / rho`, so `t_J <= (1 + 1/rho) e^{-32}` and the rest of the series
+/// adds at most `t_J sqrt(rho) / 8`: relative truncation below `4e-15 sqrt(rho)`, rounding
+/// below `3 J u`. `rho` must be finite and positive.
+pub(crate) fn reciprocal_b_first_stable<const LANES: usize>(rho: [f64; LANES]) -> [f64; LANES] {
+    let m: [f64; LANES] = std::array::from_fn(|k| rho[k].floor() + 1.0);
+    let inv_rho = rho.map(|r| 1.0 / r);
+    let terms = rho
+        .iter()
+        .zip(&m)
+        .map(|(&r, &m)| ((8.0 * r.sqrt()).ceil() + 3.0).min(m))
+        .fold(0.0, f64::max) as u64;
+    let mut t = [1.0_f64; LANES];
+    let mut sum = [1.0_f64; LANES];
+    for j in 0..terms {
+        let jf = j as f64;
+        for k in 0..LANES {
+            t[k] = (t[k] * ((m[k] - jf) * inv_rho[k])).max(0.0);
+            sum[k] += t[k];
+        }
+    }
+    sum
 }
 
 /// `C = m B / (m - rho (1 - B))`.

@@ -6,7 +6,9 @@
 //! (O(sqrt(rho)) terms, [`crate::erlang::erlang_b_direct`]) and then updates it incrementally, so a
 //! query costs O(sqrt(rho) + answer - rho) rather than O(answer).
 
-use crate::erlang::{erlang_b, erlang_b_lanes, first_stable_servers, CdfAt, ErlangB};
+use std::cell::Cell;
+
+use crate::erlang::{reciprocal_b_first_stable, CdfAt, ErlangB, ReciprocalB};
 use crate::error::{non_negative, positive, probability, QueueError, Result};
 use crate::sla::Sla;
 
@@ -41,7 +43,7 @@ pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) ->
     positive("mu", mu)?;
     sla.check_feasible(mu)?;
     let (at, y) = (CdfAt::new(sla.x(), mu), sla.y());
-    search(lambda, mu, (start, 0, None), cap, |m, rho, c| {
+    search(lambda, mu, (start, 0), cap, |m, rho, c| {
         at.given_c(m, rho, c) >= y
     })
 }
@@ -59,7 +61,7 @@ pub fn min_nodes_waiting(lambda: f64, mu: f64, t: f64, y: f64) -> Result<u64> {
     positive("mu", mu)?;
     non_negative("t", t)?;
     probability("y", y)?;
-    search(lambda, mu, (0, 0, None), SEARCH_CAP, |m, _, c| {
+    search(lambda, mu, (0, 0), SEARCH_CAP, |m, _, c| {
         1.0 - c * (-(m as f64 * mu - lambda) * t).exp() >= y
     })
 }
@@ -71,19 +73,32 @@ pub fn min_nodes_waiting(lambda: f64, mu: f64, t: f64, y: f64) -> Result<u64> {
 /// (the same values as without it), but `meets` is first asked at `skip - 1` only: if that
 /// fails, the search goes on from `skip`; if it passes, `skip` may be above the answer and
 /// the search starts over from the first server count.
-///
-/// `first_b`, when given, is `B(floor(rho) + 1, rho)` as [`erlang_b`](crate::erlang_b)
-/// computes it, used instead of computing it again when the search starts there.
 fn search(
     lambda: f64,
     mu: f64,
-    (start, skip, first_b): (u64, u64, Option<f64>),
+    (start, skip): (u64, u64),
     cap: u64,
     meets: impl Fn(u64, f64, f64) -> bool,
 ) -> Result<u64> {
+    let Some((rho, base)) = offered_load(lambda, mu)? else {
+        return Ok(0);
+    };
+    let m0 = base.saturating_add(1).max(start);
+    scan(
+        ErlangB::at(m0, rho)?,
+        rho,
+        skip,
+        (base.saturating_add(cap), cap),
+        meets,
+    )
+}
+
+/// `Some((rho, floor(rho)))` of a pool, `None` for an idle one (`lambda = 0`), or the error
+/// for a negative `lambda`, a non-finite `rho` or one of 2^53 and more.
+fn offered_load(lambda: f64, mu: f64) -> Result<Option<(f64, u64)>> {
     non_negative("lambda", lambda)?;
     if lambda == 0.0 {
-        return Ok(0);
+        return Ok(None);
     }
     let rho = lambda / mu;
     if !rho.is_finite() {
@@ -100,13 +115,58 @@ fn search(
             value: rho,
         });
     }
-    let base = rho.floor() as u64;
-    let m0 = base.saturating_add(1).max(start);
-    let cap_m = base.saturating_add(cap);
-    let mut b = match first_b {
-        Some(value) if m0 == base.saturating_add(1) => ErlangB::with_value(m0, rho, value),
-        _ => ErlangB::at(m0, rho)?,
-    };
+    Ok(Some((rho, rho.floor() as u64)))
+}
+
+/// Erlang B and C of one server count, stepped upward: what [`scan`] needs of [`ErlangB`]
+/// and of the division-free [`ReciprocalB`].
+trait Blocking: Copy {
+    fn servers(&self) -> u64;
+    fn step(&mut self);
+    fn advance_to(&mut self, m: u64);
+    fn erlang_c(&self) -> Result<f64>;
+}
+
+impl Blocking for ErlangB {
+    fn servers(&self) -> u64 {
+        ErlangB::servers(self)
+    }
+    fn step(&mut self) {
+        ErlangB::step(self);
+    }
+    fn advance_to(&mut self, m: u64) {
+        ErlangB::advance_to(self, m);
+    }
+    fn erlang_c(&self) -> Result<f64> {
+        ErlangB::erlang_c(self)
+    }
+}
+
+impl Blocking for ReciprocalB {
+    fn servers(&self) -> u64 {
+        ReciprocalB::servers(self)
+    }
+    fn step(&mut self) {
+        ReciprocalB::step(self);
+    }
+    fn advance_to(&mut self, m: u64) {
+        ReciprocalB::advance_to(self, m);
+    }
+    fn erlang_c(&self) -> Result<f64> {
+        Ok(ReciprocalB::erlang_c(self))
+    }
+}
+
+/// The search of [`search`] from Erlang B at its first server count `b` (above `rho`), up to
+/// `cap_m` servers (`cap` extra ones, for the error).
+fn scan<B: Blocking>(
+    mut b: B,
+    rho: f64,
+    skip: u64,
+    (cap_m, cap): (u64, u64),
+    meets: impl Fn(u64, f64, f64) -> bool,
+) -> Result<u64> {
+    let m0 = b.servers();
     let s = skip.min(cap_m);
     if s > m0 {
         let first = b;
@@ -202,6 +262,14 @@ const BETA: f64 = 0.5;
 /// above the answer since `F(x)` increases in `m` (Hu 2009, §4.2); when the check passes the
 /// search starts again at `floor(rho) + 1`.
 ///
+/// Each search first runs on a division-free Erlang B (its reciprocal, stepped with `1/rho`
+/// computed once, from a fixed-length series at `floor(rho) + 1` computed for four queries
+/// at once), whose `F(x)` differs from [`min_nodes`]'s by less than 2e-11. Its answer is
+/// kept when every `F(x)` it compared with `y` lay at least 1e-9 from `y`, so that each
+/// comparison came out as it does in [`min_nodes`]; otherwise (and for loads above 10^6
+/// erlangs) the query is answered by [`min_nodes`]'s own arithmetic. Answers are therefore
+/// always [`min_nodes`]'s.
+///
 /// ```
 /// use slarm_queueing::sizing::{min_nodes_batch, SizingQuery};
 /// use slarm_queueing::{min_nodes, Sla};
@@ -233,9 +301,9 @@ pub fn min_nodes_batch(queries: &[SizingQuery]) -> Vec<Result<u64>> {
             && a.sla.x().to_bits() == b.sla.x().to_bits()
             && a.sla.y().to_bits() == b.sla.y().to_bits()
     };
-    let first_b = first_erlang_b(queries, &order);
+    let first_inv = first_reciprocal_b(queries, &order);
     let mut prev: Option<(SizingQuery, Option<u64>)> = None;
-    for (&i, &first_b) in order.iter().zip(&first_b) {
+    for (&i, &first_inv) in order.iter().zip(&first_inv) {
         let q = queries[i];
         let start = match prev {
             Some((p, answer)) if same_run(&p, &q) => answer,
@@ -250,7 +318,9 @@ pub fn min_nodes_batch(queries: &[SizingQuery]) -> Vec<Result<u64>> {
                 0
             }
         });
-        let r = min_nodes_skipping(q, start, first_b);
+        let r = first_inv
+            .and_then(|inv| min_nodes_filtered(q, start, inv))
+            .unwrap_or_else(|| min_nodes_skipping(q, start));
         let kept = match (&r, prev) {
             (Ok(m), _) => Some(*m),
             (Err(_), Some((p, answer))) if same_run(&p, &q) => answer,
@@ -265,52 +335,81 @@ pub fn min_nodes_batch(queries: &[SizingQuery]) -> Vec<Result<u64>> {
 /// Queries whose Erlang B at the first stable server count is computed together.
 const LANES: usize = 4;
 
-/// `B(floor(rho) + 1, rho)` of each query in `order` (`None` where the search will not need
-/// it or will report an error instead), computed [`LANES`] queries at a time by
-/// [`erlang_b_lanes`]: the same values as one by one, with the loads' series overlapped.
-fn first_erlang_b(queries: &[SizingQuery], order: &[usize]) -> Vec<Option<f64>> {
+/// Loads up to which [`min_nodes_filtered`] answers; above, the series behind it grows past
+/// 8,000 terms and its error bound towards [`DECISION_MARGIN`].
+const FILTERED_MAX_RHO: f64 = 1e6;
+
+/// A decision of [`min_nodes_filtered`] counts only when `|F(x) - y|` is at least this.
+/// Its `F` differs from the one [`min_nodes`] computes by at most the relative error of its
+/// Erlang B (`F` moves by less than `C`, and `C` by less than `B`, relatively: Hu 2009, Eq.
+/// 4.1 with `m > rho`), which for `rho <= FILTERED_MAX_RHO` and the at most `2 SEARCH_CAP`
+/// steps of a search is below `3 (8,003 + 20,000) u + 4e-12 < 2e-11`; 1e-9 leaves a margin
+/// of fifty.
+const DECISION_MARGIN: f64 = 1e-9;
+
+/// `1/B(floor(rho) + 1, rho)` of each query in `order` that [`min_nodes_filtered`] can
+/// answer (`None` for the others), [`LANES`] queries at a time.
+fn first_reciprocal_b(queries: &[SizingQuery], order: &[usize]) -> Vec<Option<f64>> {
     let mut out = vec![None; order.len()];
-    // Positions in `order` of the queries that need one, with their (m, rho).
-    let wanted: Vec<(usize, u64, f64)> = order
+    // Positions in `order` of the queries that need one, with their load.
+    let wanted: Vec<(usize, f64)> = order
         .iter()
         .enumerate()
         .filter_map(|(pos, &i)| {
             let q = &queries[i];
             let rho = q.lambda / q.mu;
-            let m = first_stable_servers(rho).ok()?;
-            (q.lambda > 0.0 && rho < MAX_RHO).then_some((pos, m, rho))
+            (q.lambda > 0.0 && rho.is_finite() && rho <= FILTERED_MAX_RHO).then_some((pos, rho))
         })
         .collect();
     let mut chunks = wanted.chunks_exact(LANES);
     for chunk in chunks.by_ref() {
-        let m = std::array::from_fn(|k| chunk[k].1);
-        let rho = std::array::from_fn(|k| chunk[k].2);
-        if let Ok(b) = erlang_b_lanes::<LANES>(m, rho) {
-            for (&(pos, _, _), b) in chunk.iter().zip(b) {
-                out[pos] = Some(b);
-            }
+        let inv = reciprocal_b_first_stable::<LANES>(std::array::from_fn(|k| chunk[k].1));
+        for (&(pos, _), inv) in chunk.iter().zip(inv) {
+            out[pos] = Some(inv);
         }
     }
-    for &(pos, m, rho) in chunks.remainder() {
-        out[pos] = erlang_b(m, rho).ok();
+    for &(pos, rho) in chunks.remainder() {
+        let [inv] = reciprocal_b_first_stable([rho]);
+        out[pos] = Some(inv);
     }
     out
 }
 
+/// [`min_nodes`] of `q` by the division-free Erlang B ([`ReciprocalB`]) from
+/// `inv = 1/B(floor(rho) + 1, rho)`, skipping to `start` as [`min_nodes_skipping`] does: the
+/// same answer wherever every `F(x)` it compares with `y` is at least [`DECISION_MARGIN`]
+/// away from it, `None` (answer with [`min_nodes_skipping`]) otherwise and on any error.
+fn min_nodes_filtered(q: SizingQuery, start: u64, inv: f64) -> Option<Result<u64>> {
+    if q.sla.check_feasible(q.mu).is_err() {
+        return None;
+    }
+    let (rho, base) = offered_load(q.lambda, q.mu).ok()??;
+    let (at, y) = (CdfAt::new(q.sla.x(), q.mu), q.sla.y());
+    let close = Cell::new(false);
+    let m = scan(
+        ReciprocalB::new(base + 1, rho, inv),
+        rho,
+        start,
+        (base.saturating_add(SEARCH_CAP), SEARCH_CAP),
+        |m, rho, c| {
+            let f = at.given_c(m, rho, c);
+            close.set(close.get() || (f - y).abs() < DECISION_MARGIN);
+            f >= y
+        },
+    )
+    .ok()?;
+    (!close.get()).then_some(Ok(m))
+}
+
 /// [`min_nodes`] of `q`, evaluating the CDF only from `start` on when the CDF at `start - 1`
-/// fails the SLA (the same Erlang B values and the same comparisons as [`min_nodes`]), with
-/// Erlang B at the first stable server count given when already known.
-fn min_nodes_skipping(q: SizingQuery, start: u64, first_b: Option<f64>) -> Result<u64> {
+/// fails the SLA (the same Erlang B values and the same comparisons as [`min_nodes`]).
+fn min_nodes_skipping(q: SizingQuery, start: u64) -> Result<u64> {
     positive("mu", q.mu)?;
     q.sla.check_feasible(q.mu)?;
     let (at, y) = (CdfAt::new(q.sla.x(), q.mu), q.sla.y());
-    search(
-        q.lambda,
-        q.mu,
-        (0, start, first_b),
-        SEARCH_CAP,
-        |m, rho, c| at.given_c(m, rho, c) >= y,
-    )
+    search(q.lambda, q.mu, (0, start), SEARCH_CAP, |m, rho, c| {
+        at.given_c(m, rho, c) >= y
+    })
 }
 
 #[cfg(test)]
@@ -461,6 +560,54 @@ mod tests {
         }
         assert!(got.iter().any(|g| g.is_err()));
         assert!(min_nodes_batch(&[]).is_empty());
+    }
+
+    /// SLAs whose `y` is `F(x)` at the answer to the last bit, or one ulp above it: the
+    /// division-free search cannot tell these apart and must leave them to `min_nodes`'s
+    /// arithmetic, which the batch then matches; nearby loads take the fast path.
+    #[test]
+    fn batch_answers_ties_at_the_last_bit_as_min_nodes() {
+        let mut qs = Vec::new();
+        for &(lambda, extra) in &[(7.3, 2u64), (40.0, 3), (333.3, 5), (5_000.5, 9)] {
+            let m = (lambda as f64).floor() as u64 + extra;
+            let f = Mmm::new(lambda, 1.0, m).unwrap().response_cdf(3.0);
+            for y in [
+                f,
+                f64::from_bits(f.to_bits() + 1),
+                f64::from_bits(f.to_bits() - 1),
+            ] {
+                let s = sla(3.0, y);
+                let [inv] = reciprocal_b_first_stable([lambda]);
+                let q = SizingQuery::new(lambda, 1.0, s).unwrap();
+                assert_eq!(min_nodes_filtered(q, 0, inv), None, "{q:?}");
+                for l in [lambda, lambda - 0.05, lambda + 0.05] {
+                    qs.push(SizingQuery::new(l, 1.0, s).unwrap());
+                }
+            }
+        }
+        let got = min_nodes_batch(&qs);
+        for (q, g) in qs.iter().zip(&got) {
+            assert_eq!(*g, min_nodes(q.lambda(), q.mu(), q.sla()), "{q:?}");
+        }
+        // At y = F(m) exactly the answer is m; one ulp above it, m + 1.
+        assert_eq!(got[0], Ok(9));
+        assert_eq!(got[3], Ok(10));
+    }
+
+    /// The division-free Erlang B stays within its stated error of the exact one.
+    #[test]
+    fn reciprocal_b_is_within_its_error_bound() {
+        for &rho in &[0.01, 0.7, 1.0, 9.99, 10.0, 123.4, 4_096.0, 77_777.7, 1e6] {
+            let [inv] = reciprocal_b_first_stable([rho]);
+            let mut fast = ReciprocalB::new(rho.floor() as u64 + 1, rho, inv);
+            let mut exact = ErlangB::at(rho.floor() as u64 + 1, rho).unwrap();
+            for _ in 0..60 {
+                let rel = (fast.erlang_c() / exact.erlang_c().unwrap() - 1.0).abs();
+                assert!(rel < 2e-11 || exact.value() == 0.0, "rho {rho}: {rel:e}");
+                fast.step();
+                exact.step();
+            }
+        }
     }
 
     #[test]
