@@ -433,10 +433,20 @@ pub fn run_replication(
         discipline,
         cfg,
         rep,
-        sample_every,
         &jobs,
-        None,
+        Watch {
+            sample_every,
+            verdict: None,
+        },
     ))
+}
+
+/// What a replay records beside its counts.
+struct Watch<'v> {
+    /// Keep every `sample_every`-th measured response per class (0: none).
+    sample_every: u64,
+    /// Stop at the completion that settles this verdict.
+    verdict: Option<&'v mut SlaVerdict>,
 }
 
 /// Replication `rep` of a validated pool on its drawn jobs; PDP tie-breaks use stream
@@ -447,10 +457,13 @@ fn replay(
     discipline: &Discipline,
     cfg: &SimConfig,
     rep: u32,
-    sample_every: u64,
     jobs: &[Arrival],
-    mut verdict: Option<&mut SlaVerdict>,
+    watch: Watch<'_>,
 ) -> Replication {
+    let Watch {
+        sample_every,
+        mut verdict,
+    } = watch;
     let n = classes.len();
     let mut tie_rng = RngStreams::new(cfg.seed).stream(&[u64::from(rep), 2]);
     let (w0, h) = (cfg.warmup, cfg.horizon);
@@ -621,7 +634,11 @@ fn meets_all(
         if let Some(met) = verdict.decided() {
             return Ok(met);
         }
-        replay(classes, m, discipline, cfg, r, 0, jobs, Some(&mut verdict));
+        let watch = Watch {
+            sample_every: 0,
+            verdict: Some(&mut verdict),
+        };
+        replay(classes, m, discipline, cfg, r, jobs, watch);
     }
     // Every measured job has completed by now (the system drains), so a verdict was reached.
     Ok(verdict.decided().unwrap_or(false))
