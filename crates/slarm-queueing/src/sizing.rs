@@ -568,7 +568,7 @@ mod tests {
     #[test]
     fn batch_answers_ties_at_the_last_bit_as_min_nodes() {
         let mut qs = Vec::new();
-        for &(lambda, extra) in &[(7.3, 2u64), (40.0, 3), (333.3, 5), (5_000.5, 9)] {
+        for &(lambda, extra) in &[(7.3_f64, 2u64), (40.0, 3), (333.3, 5), (5_000.5, 9)] {
             let m = lambda.floor() as u64 + extra;
             let f = Mmm::new(lambda, 1.0, m).unwrap().response_cdf(3.0);
             for y in [
