@@ -263,7 +263,7 @@ const BETA: f64 = 0.5;
 /// search starts again at `floor(rho) + 1`.
 ///
 /// Each search first runs on a division-free Erlang B (its reciprocal, stepped with `1/rho`
-/// computed once, from a fixed-length series at `floor(rho) + 1` computed for four queries
+/// computed once, from a fixed-length series at `floor(rho) + 1` computed for eight queries
 /// at once), whose `F(x)` differs from [`min_nodes`]'s by less than 2e-11. Its answer is
 /// kept when every `F(x)` it compared with `y` lay at least 1e-9 from `y`, so that each
 /// comparison came out as it does in [`min_nodes`]; otherwise (and for loads above 10^6
@@ -333,7 +333,7 @@ pub fn min_nodes_batch(queries: &[SizingQuery]) -> Vec<Result<u64>> {
 }
 
 /// Queries whose Erlang B at the first stable server count is computed together.
-const LANES: usize = 4;
+const LANES: usize = 8;
 
 /// Loads up to which [`min_nodes_filtered`] answers; above, the series behind it grows past
 /// 8,000 terms and its error bound towards [`DECISION_MARGIN`].
