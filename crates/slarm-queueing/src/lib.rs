@@ -7,12 +7,14 @@
 //! - [`sizing`]: Algorithm 1 ([`min_nodes`]): a direct Erlang-B start at `floor(rho) + 1`,
 //!   then incremental updates, O(sqrt(rho) + answer - rho) per query;
 //!   [`sizing::min_nodes_batch`] answers many queries, skipping the servers below the
-//!   previous answer of the same SLA.
+//!   previous answer of the same SLA, on a division-free Erlang B whose decisions are kept
+//!   only where they are clear of rounding (the answers are always [`min_nodes`]'s).
 //! - [`partition`]: set partitions, node counts per strategy, exhaustive optimum.
 //! - [`difference`]: `G`, the SLA difference `D`, the DA/SA grid and `f_D`.
 //! - [`heuristics`]: the angle table, Algorithms 2 and 3, angle calibration.
 //! - [`sim`]: event-driven multiclass simulator (FCFS, HOL, PDP), replications with
-//!   Student-t intervals and common random numbers, [`sim::min_nodes_sim`].
+//!   Student-t intervals and common random numbers, [`sim::min_nodes_sim`] (each size's
+//!   run stops at the completion that settles its SLA verdict).
 //! - [`sampling`] and [`procedures`]: the thesis's random settings and Procedures 1-5.
 
 pub mod difference;
