@@ -1,4 +1,4 @@
-//! `cargo xtask anchors [--reps N] [--before OLD_SLARM_BINARY]`: the performance figures of
+//! `cargo xtask anchors [--reps N] [--before OLD_SLARM_BINARY] [--paper]`: the performance figures of
 //! docs/performance.md against their Python anchors, measured in one run so that the
 //! ratios hold on a shared machine (`--before` adds an older `slarm` binary to the EASY row's
 //! alternation, for before/after figures from the same run).
@@ -12,7 +12,15 @@
 //!   against a numpy-vectorised Algorithm 1 (`xtask/anchors/anchors.py`; the answers'
 //!   checksums must agree), both in turn over `reps` rounds, the median of the per-round
 //!   ratios reported with their range;
-//! - `slarm queue size --batch` of the same 10,000 rows, whole process (goal: under 100 ms).
+//! - `slarm queue size --batch` of the same 10,000 rows, whole process (goal: under 100 ms);
+//! - conservative backfilling against our EASY on the first 25, 50 and 100 % of the jobs of
+//!   HPC2N-2002 (decompressed prefixes written to a scratch folder), whole process, in turn
+//!   (`--before` joins with its conservative runs), and the scaling of conservative's CPU per
+//!   job from the 25 % prefix to the whole log (goals: at most 2.5x EASY, near-linear);
+//! - the Sung tables at p_max = 30 (`phase_times scalability 30` of slarm-provision), one
+//!   run: wall, CPU and peak resident set (goal: under 300 MB);
+//! - with `--paper`, the paper-scale reproduction of all five papers on the traces, one run:
+//!   wall and CPU (goal: under 8 minutes wall; about 15 minutes of work on 2 cores).
 //!
 //! Whole-process rows give the median wall time and the mean CPU time (user + system of the
 //! waited-for child, from `/proc/self/stat`, summed over the runs, so its 10 ms tick averages
@@ -156,6 +164,12 @@ fn build(root: &Path) -> Result<PathBuf, String> {
             .args(["--example", "anchor_probe", "--manifest-path"])
             .arg(&manifest),
     )?;
+    run_cmd(
+        Command::new(&cargo)
+            .args(["build", "--quiet", "--release", "-p", "slarm-provision"])
+            .args(["--example", "phase_times", "--manifest-path"])
+            .arg(&manifest),
+    )?;
     Ok(std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"))
@@ -170,6 +184,7 @@ fn rows(
     python: &Path,
     reps: usize,
     before: Option<&Path>,
+    paper: bool,
 ) -> Result<Vec<[String; 5]>, String> {
     let bin = build(root)?;
     let slarm = bin.join("slarm");
@@ -304,13 +319,163 @@ fn rows(
         "-".into(),
         "< 100 ms".into(),
     ]);
+
+    match slarm::workload::traces::locate(HPC2N) {
+        Ok(trace) => out.extend(conservative_rows(
+            &slarm,
+            before,
+            &trace,
+            scratch.path(),
+            reps,
+        )?),
+        Err(missing) => eprintln!("anchors: conservative rows left out: {missing}"),
+    }
+
+    let phase_times = bin.join("examples").join("phase_times");
+    let sung = argv(&[&phase_times, &"scalability", &"30"]);
+    let (c0, t0) = (children_cpu(), Instant::now());
+    let lines = probe(&sung)?;
+    let (wall, cpu) = (t0.elapsed().as_secs_f64(), children_cpu() - c0);
+    out.push([
+        "Sung tables, p_max = 30 (g, k, L, L', L''), one run".into(),
+        format!(
+            "{wall:.1} s wall, {cpu:.1} s CPU, peak {} MB",
+            value(&lines, "peak_rss_mb")?
+        ),
+        "thesis: minutes to hours".into(),
+        "-".into(),
+        "same time or less, < 300 MB".into(),
+    ]);
+
+    if paper {
+        let traces = slarm::workload::traces::dir().map_err(|m| format!("--paper: {m}"))?;
+        let dir = scratch.path().join("paper");
+        let mut r = Runs::default();
+        r.once(&argv(&[
+            &slarm,
+            &"reproduce",
+            &"--scale",
+            &"paper",
+            &"--traces",
+            &traces,
+            &"--out",
+            &dir,
+        ]))?;
+        out.push([
+            "paper-scale reproduction, all five papers, one run".into(),
+            format!("{:.1} s wall, {:.1} s CPU", r.median_wall(), r.mean_cpu()),
+            "-".into(),
+            "-".into(),
+            "< 8 min wall".into(),
+        ]);
+    }
+    Ok(out)
+}
+
+const HPC2N: &str = "HPC2N-2002-2.2-cln.swf.gz";
+
+/// The first `percent` % of the job lines of `trace` (header comments kept), decompressed
+/// into `dir`, for each of `percents`; returns their paths and job counts.
+fn prefixes(trace: &Path, dir: &Path, percents: &[u32]) -> Result<Vec<(PathBuf, usize)>, String> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(trace).map_err(|e| format!("{}: {e}", trace.display()))?;
+    let input = slarm::workload::reader::decompressing(file, &trace.display().to_string())
+        .map_err(|e| e.to_string())?;
+    let (mut header, mut jobs) = (String::new(), Vec::new());
+    for line in input.lines() {
+        let line = line.map_err(|e| format!("{}: {e}", trace.display()))?;
+        if line.trim_start().starts_with(';') {
+            header.push_str(&line);
+            header.push('\n');
+        } else if !line.trim().is_empty() {
+            jobs.push(line);
+        }
+    }
+    percents
+        .iter()
+        .map(|&p| {
+            let n = (jobs.len() * p as usize).div_ceil(100);
+            let path = dir.join(format!("hpc2n-{p}.swf"));
+            let mut text = header.clone();
+            for j in &jobs[..n] {
+                text.push_str(j);
+                text.push('\n');
+            }
+            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok((path, n))
+        })
+        .collect()
+}
+
+/// Conservative backfilling against our EASY on prefixes of HPC2N, and its scaling.
+fn conservative_rows(
+    slarm: &Path,
+    before: Option<&Path>,
+    trace: &Path,
+    scratch: &Path,
+    reps: usize,
+) -> Result<Vec<[String; 5]>, String> {
+    let sim = |bin: &Path, file: &Path, policy: &str| {
+        argv(&[&bin, &"simulate", &"--trace", &file, &"--policy", &policy])
+    };
+    let mut out = Vec::new();
+    let mut per_job = Vec::new();
+    for (file, jobs) in prefixes(trace, scratch, &[25, 50, 100])? {
+        let cons = sim(slarm, &file, "conservative");
+        let easy = sim(slarm, &file, "easy");
+        let old = before.map(|b| sim(b, &file, "conservative"));
+        let mut commands = vec![cons.as_slice(), easy.as_slice()];
+        commands.extend(old.as_deref());
+        let runs = alternate(&commands, reps)?;
+        let (c, e) = (&runs[0], &runs[1]);
+        let mut cell = format!("{} CPU, {} wall", ms(c.mean_cpu()), ms(c.median_wall()));
+        if let Some(b) = runs.get(2) {
+            cell += &format!(
+                " (before: {} CPU; after / before {:.2})",
+                ms(b.mean_cpu()),
+                c.mean_cpu() / b.mean_cpu()
+            );
+        }
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+        out.push([
+            format!(
+                "conservative backfilling, {} ({jobs} jobs), whole process",
+                name.unwrap_or_default()
+            ),
+            cell,
+            format!("our EASY {} CPU", ms(e.mean_cpu())),
+            format!(
+                "conservative = {:.2}x EASY (CPU)",
+                c.mean_cpu() / e.mean_cpu()
+            ),
+            "<= 2.5x EASY".into(),
+        ]);
+        per_job.push(c.mean_cpu() / jobs as f64);
+    }
+    if let (Some(first), Some(last)) = (per_job.first(), per_job.last()) {
+        out.push([
+            "conservative backfilling, HPC2N 25 / 50 / 100 %: CPU per 1,000 jobs".into(),
+            per_job
+                .iter()
+                .map(|s| ms(s * 1e3))
+                .collect::<Vec<_>>()
+                .join(" / "),
+            "-".into(),
+            format!("100 % / 25 % per job: {:.2}", last / first),
+            "near-linear (about 1)".into(),
+        ]);
+    }
     Ok(out)
 }
 
 /// Runs `cargo xtask anchors [--reps N]`.
 pub fn run(args: &[String]) -> ExitCode {
-    let (mut reps, mut before) = (5, None);
-    let mut rest = args.iter();
+    let (mut reps, mut before, mut paper) = (5, None, false);
+    let mut rest = args.iter().filter(|a| {
+        let flag = a.as_str() == "--paper";
+        paper |= flag;
+        !flag
+    });
     while let Some(flag) = rest.next() {
         match (flag.as_str(), rest.next()) {
             ("--reps", Some(n)) => match n.parse::<usize>() {
@@ -328,7 +493,9 @@ pub fn run(args: &[String]) -> ExitCode {
                 return ExitCode::from(2);
             }
             _ => {
-                eprintln!("usage: cargo xtask anchors [--reps N] [--before OLD_SLARM_BINARY]");
+                eprintln!(
+                    "usage: cargo xtask anchors [--reps N] [--before OLD_SLARM_BINARY] [--paper]"
+                );
                 return ExitCode::from(2);
             }
         }
@@ -350,7 +517,7 @@ pub fn run(args: &[String]) -> ExitCode {
             .to_string()
     };
     let load_before = load();
-    match rows(&root, python.python(), reps, before.as_deref()) {
+    match rows(&root, python.python(), reps, before.as_deref(), paper) {
         Ok(rows) => {
             println!(
                 "load average (1 min) {load_before} before, {} after; {reps} runs each",

@@ -5,7 +5,8 @@
 //! where `SIZES` is `scalability` (default, E5), `paper`, `standard`, `quick` (`McSizes`) or
 //! `custom:G_RUNS:SATURATED:SPECIAL:P_MAX_ONLY(0|1)`. CPU seconds are
 //! user + system time of the whole process (all threads) from `/proc/self/stat` (Linux; 0
-//! elsewhere), so they do not depend on how loaded the machine is.
+//! elsewhere), so they do not depend on how loaded the machine is. The last line,
+//! `peak_rss_mb N`, is the process's peak resident set (Linux).
 #![allow(missing_docs)]
 
 use std::time::Instant;
@@ -115,6 +116,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             g.replays as f64,
             k.replays as f64
         );
+    }
+    // The process's peak resident set (Linux; absent elsewhere), for `cargo xtask anchors`.
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    if let Some(kb) = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+    {
+        println!("peak_rss_mb {:.1}", kb / 1024.0);
     }
     Ok(())
 }
