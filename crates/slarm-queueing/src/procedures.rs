@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::heuristics::{algorithm2, algorithm3, g_of, Choice, HeuristicConfig, Structure3Fix};
 use crate::partition::{all_strategies, m_da, m_sa, nodes_for_partition, pool_nodes, Partition};
 use crate::sampling::{draw_classes, Setting};
-use crate::sim::{min_nodes_sim, stability_floor, Discipline, SimConfig};
+use crate::sim::{min_nodes_drawn, stability_floor, Discipline, DrawnJobs, SimConfig};
 use crate::sizing::min_nodes;
 use crate::sla::JobClass;
 
@@ -22,18 +22,12 @@ const SIM_EXTRA: u64 = 20;
 
 /// Simulated sizing of one pool under a priority discipline, starting one node below `hint`
 /// (the analytic FCFS size, or HOL's answer for PDP: priority disciplines usually need as
-/// many nodes or one fewer, so the linear walk of [`min_nodes_sim`] is short). When no size
-/// within `SIM_EXTRA` passes (a tiny class whose y is near 1 - e^{-mu x} can fail by sampling
-/// noise at any m), the FCFS size `fcfs` is used instead.
-fn sim_nodes(
-    classes: &[JobClass],
-    mu: f64,
-    d: &Discipline,
-    sim: &SimConfig,
-    hint: u64,
-    fcfs: u64,
-) -> Result<u64> {
-    match min_nodes_sim(classes, mu, d, sim, hint.saturating_sub(1), SIM_EXTRA) {
+/// many nodes or one fewer, so the linear walk of [`min_nodes_drawn`] is short) on the jobs
+/// `drawn` of the pool's classes. When no size within `SIM_EXTRA` passes (a tiny class whose
+/// y is near 1 - e^{-mu x} can fail by sampling noise at any m), the FCFS size `fcfs` is used
+/// instead.
+fn sim_nodes(drawn: &DrawnJobs, d: &Discipline, hint: u64, fcfs: u64) -> Result<u64> {
+    match min_nodes_drawn(drawn, d, hint.saturating_sub(1), SIM_EXTRA) {
         Err(crate::error::QueueError::IterationCap { .. }) => Ok(fcfs),
         other => other,
     }
@@ -244,8 +238,10 @@ pub fn procedure2(
         let hol = Discipline::Hol {
             order: hol_order(c, cfg)?,
         };
-        let m_h = sim_nodes(c, cfg.mu, &hol, &sim_i, ms, ms)?;
-        let m_p = sim_nodes(c, cfg.mu, &Discipline::Pdp, &sim_i, m_h.min(ms), ms)?;
+        // Both searches run on the same jobs (common random numbers): draw them once.
+        let drawn = DrawnJobs::draw(c, cfg.mu, &sim_i)?;
+        let m_h = sim_nodes(&drawn, &hol, ms, ms)?;
+        let m_p = sim_nodes(&drawn, &Discipline::Pdp, m_h.min(ms), ms)?;
         Ok(Disciplines2 {
             m_f: mf,
             m_f_opt: md.min(ms),
@@ -461,7 +457,12 @@ pub fn procedure5(
             let m_f = nodes_for_partition(c, &o.partition, cfg.mu)?;
             let sim_i = s.sim_config(sim);
             let ms = m_sa(c, cfg.mu)?;
-            let sa = sim_nodes(c, cfg.mu, &Discipline::Pdp, &sim_i, ms, ms)?;
+            let sa = sim_nodes(
+                &DrawnJobs::draw(c, cfg.mu, &sim_i)?,
+                &Discipline::Pdp,
+                ms,
+                ms,
+            )?;
             let mut best_mixed = u64::MAX;
             for (j, k, d) in [(0usize, 1usize, 2usize), (0, 2, 1), (1, 2, 0)] {
                 let md = pool_nodes(c, &[d], cfg.mu)?;
@@ -474,10 +475,8 @@ pub fn procedure5(
                 }
                 let shared_fcfs = pool_nodes(c, &[j, k], cfg.mu)?;
                 let mp = sim_nodes(
-                    &pair,
-                    cfg.mu,
+                    &DrawnJobs::draw(&pair, cfg.mu, &sim_i)?,
                     &Discipline::Pdp,
-                    &sim_i,
                     shared_fcfs,
                     shared_fcfs,
                 )?;

@@ -364,7 +364,7 @@ impl<'a> Pool<'a> {
 }
 
 /// One job of a replication: arrival epoch, class and service time.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Arrival {
     at: f64,
     class: usize,
@@ -796,14 +796,81 @@ pub fn min_nodes_sim(
     for c in classes {
         c.sla().check_feasible(mu)?;
     }
+    let drawn = DrawnJobs::draw(classes, mu, cfg)?;
+    min_nodes_drawn(&drawn, discipline, start, max_extra)
+}
+
+/// The jobs of every replication of a simulation, drawn once: replication `r`'s arrival
+/// epochs and classes from stream `[r, 0]`, its service times from `[r, 1]` (as [`simulate`]
+/// draws them). They depend on neither the pool size nor the discipline, so size searches
+/// under several disciplines can share them ([`min_nodes_drawn`]): common random numbers
+/// without drawing the jobs again.
+///
+/// ```
+/// use slarm_queueing::sim::{min_nodes_drawn, min_nodes_sim, Discipline, DrawnJobs, SimConfig};
+/// use slarm_queueing::{JobClass, Sla};
+/// let c = [
+///     JobClass::new(3.0, Sla::new(2.0, 0.8).unwrap()).unwrap(),
+///     JobClass::new(2.0, Sla::new(4.0, 0.9).unwrap()).unwrap(),
+/// ];
+/// let cfg = SimConfig { horizon: 2_000.0, warmup: 200.0, replications: 2, seed: 5 };
+/// let jobs = DrawnJobs::draw(&c, 1.0, &cfg).unwrap();
+/// for d in [Discipline::Fcfs, Discipline::Pdp] {
+///     let m = min_nodes_drawn(&jobs, &d, 6, 20).unwrap();
+///     assert_eq!(m, min_nodes_sim(&c, 1.0, &d, &cfg, 6, 20).unwrap());
+/// }
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct DrawnJobs {
+    classes: Vec<JobClass>,
+    mu: f64,
+    cfg: SimConfig,
+    /// Per replication, its jobs in arrival order.
+    reps: Vec<Vec<Arrival>>,
+}
+
+impl DrawnJobs {
+    /// Draws the jobs of `cfg.replications` replications of `classes` at service rate `mu`.
+    pub fn draw(classes: &[JobClass], mu: f64, cfg: &SimConfig) -> Result<Self> {
+        positive("mu", mu)?;
+        cfg.validate()?;
+        let reps = (0..cfg.replications)
+            .map(|r| draw_arrivals(classes, mu, cfg, r))
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            classes: classes.to_vec(),
+            mu,
+            cfg: *cfg,
+            reps,
+        })
+    }
+
+    /// Jobs drawn over all replications (warm-up included).
+    pub fn len(&self) -> usize {
+        self.reps.iter().map(Vec::len).sum()
+    }
+
+    /// Whether no job was drawn (no arrivals before the horizon).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// [`min_nodes_sim`] on jobs drawn beforehand: the same search and the same answer as
+/// [`min_nodes_sim`] with the classes, service rate and settings of `drawn`.
+pub fn min_nodes_drawn(
+    drawn: &DrawnJobs,
+    discipline: &Discipline,
+    start: u64,
+    max_extra: u64,
+) -> Result<u64> {
+    let (classes, mu, cfg) = (&drawn.classes[..], drawn.mu, &drawn.cfg);
+    for c in classes {
+        c.sla().check_feasible(mu)?;
+    }
     let lowest = stability_floor(classes, mu);
     let mut m = start.max(lowest);
-    // Every size is tried on the same jobs (common random numbers): draw them once.
-    cfg.validate()?;
-    let drawn: Vec<Vec<Arrival>> = (0..cfg.replications)
-        .map(|r| draw_arrivals(classes, mu, cfg, r))
-        .collect::<Result<_>>()?;
-    let passes = |m: u64| meets_all(classes, mu, m, discipline, cfg, &drawn);
+    let passes = |m: u64| meets_all(classes, mu, m, discipline, cfg, &drawn.reps);
     if passes(m)? {
         while m > lowest && passes(m - 1)? {
             m -= 1;
