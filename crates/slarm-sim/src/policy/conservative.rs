@@ -10,6 +10,11 @@ use crate::error::{check_time, Result, SimError};
 use crate::policy::{Candidate, MachineState, PassOutcome, SchedulingPolicy};
 use crate::timeline::Timeline;
 
+/// How many shapes' floors a compression keeps (the most recent): a deep queue is mostly
+/// runs of one shape, and a lookup over many shapes would cost every queued job more than
+/// the searches it spares.
+const FLOORS: usize = 4;
+
 /// Conservative backfilling state: an availability profile holding running jobs (until
 /// their predicted end) and one reservation per queued job.
 ///
@@ -155,7 +160,12 @@ impl ConservativePlanner {
     fn set_floor(&mut self, procs: u32, est: f64, t: f64) {
         match self.floors.iter_mut().find(|e| (e.0, e.1) == (procs, est)) {
             Some(e) => e.2 = e.2.max(t),
-            None => self.floors.push((procs, est, t)),
+            None => {
+                if self.floors.len() == FLOORS {
+                    self.floors.remove(0);
+                }
+                self.floors.push((procs, est, t));
+            }
         }
     }
 
