@@ -233,7 +233,9 @@ impl Timeline {
     }
 
     /// The step containing `t`, searched from the step at `from` on (`t` is not before it):
-    /// inside that block when `t` is, which spares the search over the blocks.
+    /// inside that block when `t` is, which spares the search over the blocks, walking from
+    /// `from` (the ends of a move's updates mostly lie a few steps after their starts, where
+    /// counting the rest of the block read all of it).
     fn locate_after(&self, from: Pos, t: f64) -> Pos {
         let in_block = self
             .blocks
@@ -242,10 +244,14 @@ impl Timeline {
         if !in_block {
             return self.locate(t);
         }
-        let later = at_or_before(&self.blocks[from.b].times[from.i..], t);
+        let rest = &self.blocks[from.b].times[from.i..];
+        let later = rest[1..]
+            .iter()
+            .position(|&x| x > t)
+            .unwrap_or(rest.len() - 1);
         Pos {
             b: from.b,
-            i: from.i + later.saturating_sub(1),
+            i: from.i + later,
         }
     }
 
@@ -515,7 +521,7 @@ impl Timeline {
         // only it is checked; it lies after `t` (the new start is before the old one), so
         // giving it back first leaves the position of `t` valid unless blocks were rebuilt.
         let tail = new_end.max(start);
-        let from = self.locate(tail);
+        let from = self.locate_after(at, tail);
         self.check_held_at(from, tail, end, procs)?;
         let at = if self.add_at(from, tail, end, need) {
             self.locate(t)
