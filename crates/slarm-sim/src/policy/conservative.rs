@@ -127,6 +127,9 @@ impl ConservativePlanner {
                 continue;
             }
             let floor = self.floor(procs, est).filter(|&lo| lo <= start);
+            if floor == Some(start) {
+                continue;
+            }
             let Some(first) = self.first_time_with(now, procs) else {
                 continue;
             };
