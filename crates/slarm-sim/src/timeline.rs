@@ -331,7 +331,7 @@ impl Timeline {
     /// the blocks were rebuilt (every position taken before is stale then, otherwise only
     /// those after `start`).
     fn add_at(&mut self, p: Pos, start: f64, end: f64, delta: i64) -> bool {
-        if end <= start {
+        if end <= start || self.slide(p, start, end, delta) {
             return false;
         }
         let blocks = self.blocks.len();
@@ -365,6 +365,55 @@ impl Timeline {
             a = self.locate(start);
         }
         self.merge_at(a) || rebuilt
+    }
+
+    /// [`Self::add_at`] when the update, inside the block of `p`, creates a breakpoint at
+    /// one end and makes the one at the other end redundant (the common case of a move,
+    /// whose slot slides): the steps between shift by one place, instead of an insertion
+    /// and a removal that each shift the rest of the block. Returns whether it applied
+    /// (otherwise nothing changed).
+    fn slide(&mut self, p: Pos, start: f64, end: f64, delta: i64) -> bool {
+        if self
+            .blocks
+            .get(p.b + 1)
+            .is_some_and(|next| next.times[0] <= end)
+        {
+            return false;
+        }
+        let blk = &mut self.blocks[p.b];
+        let rest = &blk.times[p.i..];
+        // The step holding `end`.
+        let z = p.i
+            + rest[1..]
+                .iter()
+                .position(|&x| x > end)
+                .unwrap_or(rest.len() - 1);
+        if blk.times[p.i] != start {
+            // A new breakpoint at `start`; the one at `end` goes if the step before it
+            // (updated) then has its count.
+            if z == p.i || blk.times[z] != end || blk.free[z - 1] + delta != blk.free[z] {
+                return false;
+            }
+            blk.times.copy_within(p.i + 1..z, p.i + 2);
+            blk.free.copy_within(p.i + 1..z, p.i + 2);
+            blk.times[p.i + 1] = start;
+            blk.free[p.i + 1] = blk.free[p.i];
+            blk.free[p.i + 1..=z].iter_mut().for_each(|f| *f += delta);
+        } else {
+            // The breakpoint at `start` goes if the updated step has the count of the step
+            // before it; a new one at `end`.
+            if p.i == 0 || blk.times[z] == end || blk.free[p.i - 1] != blk.free[p.i] + delta {
+                return false;
+            }
+            let after_end = blk.free[z];
+            blk.times.copy_within(p.i + 1..=z, p.i);
+            blk.free.copy_within(p.i + 1..=z, p.i);
+            blk.times[z] = end;
+            blk.free[z] = after_end;
+            blk.free[p.i..z].iter_mut().for_each(|f| *f += delta);
+        }
+        blk.refresh();
+        true
     }
 
     /// Minimum free processors over `[start, end)` (for error messages).
