@@ -487,7 +487,28 @@ impl Timeline {
 
     /// The earliest `t >= after` with at least `procs` free processors throughout
     /// `[t, t + duration)`. Errors if `procs` exceeds the machine.
+    #[cfg(test)]
     pub(crate) fn earliest_fit(&self, after: f64, procs: u32, duration: f64) -> Result<f64> {
+        self.checked_fit(after, procs, duration).map(|(t, _)| t)
+    }
+
+    /// Takes `procs` processors over `[t, t + duration)` at the earliest such `t >= after`
+    /// ([`Self::earliest_fit`] then [`Self::reserve`], without searching the plan again:
+    /// the fit holds the processors); returns `t`.
+    pub(crate) fn reserve_earliest(
+        &mut self,
+        after: f64,
+        procs: u32,
+        duration: f64,
+    ) -> Result<f64> {
+        let (t, at) = self.checked_fit(after, procs, duration)?;
+        // `t` is not before the origin: it is the start of a step or `after` inside one.
+        self.add_at(at, t, t + duration, -i64::from(procs));
+        Ok(t)
+    }
+
+    /// [`Self::earliest_fit`] with the step holding the start.
+    fn checked_fit(&self, after: f64, procs: u32, duration: f64) -> Result<(f64, Pos)> {
         check_time("query time", after)?;
         check_time("duration", duration)?;
         let unfit = SimError::OverAllocation {
@@ -503,15 +524,16 @@ impl Timeline {
     }
 
     /// Earliest fit without checks: alternately the first step with enough free processors
-    /// and the end of that run of steps, until the run is long enough.
-    fn fit(&self, after: f64, need: i64, duration: f64) -> Option<f64> {
+    /// and the end of that run of steps, until the run is long enough. Returns the start
+    /// with the step holding it.
+    fn fit(&self, after: f64, need: i64, duration: f64) -> Option<(f64, Pos)> {
         let mut from = self.locate(after);
         loop {
             let s = self.first_at_least(from, need)?;
             let cand = after.max(self.time(s));
             match self.first_below(s, need) {
-                None => return Some(cand),
-                Some(z) if cand + duration <= self.time(z) => return Some(cand),
+                None => return Some((cand, s)),
+                Some(z) if cand + duration <= self.time(z) => return Some((cand, s)),
                 Some(z) => from = z,
             }
         }
@@ -620,6 +642,7 @@ mod tests {
         Reserve(u32, u32, u32),
         Release(u32, u32, u32),
         Fit(u32, u32, u32),
+        ReserveEarliest(u32, u32, u32),
         Refit(u32, u32, u32, u32),
         Advance(u32),
     }
@@ -629,6 +652,7 @@ mod tests {
             4 => (0u32..400, 1u32..60, 1u32..9).prop_map(|(s, d, k)| Op::Reserve(s, d, k)),
             2 => (0u32..400, 1u32..60, 1u32..9).prop_map(|(s, d, k)| Op::Release(s, d, k)),
             3 => (0u32..400, 1u32..9, 1u32..80).prop_map(|(a, k, d)| Op::Fit(a, k, d)),
+            2 => (0u32..400, 1u32..10, 0u32..80).prop_map(|(a, k, d)| Op::ReserveEarliest(a, k, d)),
             2 => (0u32..400, 0u32..400, 1u32..9, 1u32..60).prop_map(|(a, s, k, d)| Op::Refit(a, s, k, d)),
             1 => (0u32..400).prop_map(Op::Advance),
         ]
@@ -661,6 +685,14 @@ mod tests {
                             .find(|s| s.free >= i64::from(k))
                             .map(|s| s.time.max(a));
                         prop_assert_eq!(t.first_time_with(a, i64::from(k)), want);
+                    }
+                    Op::ReserveEarliest(a, k, d) => {
+                        let (a, d) = (f64::from(a), f64::from(d));
+                        let want = p.earliest_fit(a, k, d);
+                        if let Ok(w) = want {
+                            p.reserve(w, w + d, k).unwrap();
+                        }
+                        prop_assert_eq!(t.reserve_earliest(a, k, d).ok(), want.ok());
                     }
                     Op::Refit(a, s, k, d) => {
                         // A reservation placed by earliest fit, then moved as compression does.

@@ -75,9 +75,7 @@ impl ConservativePlanner {
 
     /// Gives a new job the earliest reservation at or after `now`; returns its start.
     pub fn reserve(&mut self, now: f64, procs: u32, estimate: f64) -> Result<f64> {
-        let t = self.timeline.earliest_fit(now, procs, estimate)?;
-        self.timeline.reserve(t, t + estimate, procs)?;
-        Ok(t)
+        self.timeline.reserve_earliest(now, procs, estimate)
     }
 
     /// Removes a reservation (or the rest of a running job's slot) `[start, end)`.
