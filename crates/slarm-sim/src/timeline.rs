@@ -233,7 +233,9 @@ impl Timeline {
     }
 
     /// The step containing `t`, searched from the step at `from` on (`t` is not before it):
-    /// inside that block when `t` is, which spares the search over the blocks.
+    /// inside that block when `t` is, which spares the search over the blocks, walking from
+    /// `from` (the ends of a move's updates mostly lie a few steps after their starts, where
+    /// counting the rest of the block read all of it).
     fn locate_after(&self, from: Pos, t: f64) -> Pos {
         let in_block = self
             .blocks
@@ -242,10 +244,14 @@ impl Timeline {
         if !in_block {
             return self.locate(t);
         }
-        let later = at_or_before(&self.blocks[from.b].times[from.i..], t);
+        let rest = &self.blocks[from.b].times[from.i..];
+        let later = rest[1..]
+            .iter()
+            .position(|&x| x > t)
+            .unwrap_or(rest.len() - 1);
         Pos {
             b: from.b,
-            i: from.i + later.saturating_sub(1),
+            i: from.i + later,
         }
     }
 
@@ -325,7 +331,7 @@ impl Timeline {
     /// the blocks were rebuilt (every position taken before is stale then, otherwise only
     /// those after `start`).
     fn add_at(&mut self, p: Pos, start: f64, end: f64, delta: i64) -> bool {
-        if end <= start {
+        if end <= start || self.slide(p, start, end, delta) {
             return false;
         }
         let blocks = self.blocks.len();
@@ -359,6 +365,55 @@ impl Timeline {
             a = self.locate(start);
         }
         self.merge_at(a) || rebuilt
+    }
+
+    /// [`Self::add_at`] when the update, inside the block of `p`, creates a breakpoint at
+    /// one end and makes the one at the other end redundant (the common case of a move,
+    /// whose slot slides): the steps between shift by one place, instead of an insertion
+    /// and a removal that each shift the rest of the block. Returns whether it applied
+    /// (otherwise nothing changed).
+    fn slide(&mut self, p: Pos, start: f64, end: f64, delta: i64) -> bool {
+        if self
+            .blocks
+            .get(p.b + 1)
+            .is_some_and(|next| next.times[0] <= end)
+        {
+            return false;
+        }
+        let blk = &mut self.blocks[p.b];
+        let rest = &blk.times[p.i..];
+        // The step holding `end`.
+        let z = p.i
+            + rest[1..]
+                .iter()
+                .position(|&x| x > end)
+                .unwrap_or(rest.len() - 1);
+        if blk.times[p.i] != start {
+            // A new breakpoint at `start`; the one at `end` goes if the step before it
+            // (updated) then has its count.
+            if z == p.i || blk.times[z] != end || blk.free[z - 1] + delta != blk.free[z] {
+                return false;
+            }
+            blk.times.copy_within(p.i + 1..z, p.i + 2);
+            blk.free.copy_within(p.i + 1..z, p.i + 2);
+            blk.times[p.i + 1] = start;
+            blk.free[p.i + 1] = blk.free[p.i];
+            blk.free[p.i + 1..=z].iter_mut().for_each(|f| *f += delta);
+        } else {
+            // The breakpoint at `start` goes if the updated step has the count of the step
+            // before it; a new one at `end`.
+            if p.i == 0 || blk.times[z] == end || blk.free[p.i - 1] != blk.free[p.i] + delta {
+                return false;
+            }
+            let after_end = blk.free[z];
+            blk.times.copy_within(p.i + 1..=z, p.i);
+            blk.free.copy_within(p.i + 1..=z, p.i);
+            blk.times[z] = end;
+            blk.free[z] = after_end;
+            blk.free[p.i..z].iter_mut().for_each(|f| *f += delta);
+        }
+        blk.refresh();
+        true
     }
 
     /// Minimum free processors over `[start, end)` (for error messages).
@@ -432,7 +487,28 @@ impl Timeline {
 
     /// The earliest `t >= after` with at least `procs` free processors throughout
     /// `[t, t + duration)`. Errors if `procs` exceeds the machine.
+    #[cfg(test)]
     pub(crate) fn earliest_fit(&self, after: f64, procs: u32, duration: f64) -> Result<f64> {
+        self.checked_fit(after, procs, duration).map(|(t, _)| t)
+    }
+
+    /// Takes `procs` processors over `[t, t + duration)` at the earliest such `t >= after`
+    /// ([`Self::earliest_fit`] then [`Self::reserve`], without searching the plan again:
+    /// the fit holds the processors); returns `t`.
+    pub(crate) fn reserve_earliest(
+        &mut self,
+        after: f64,
+        procs: u32,
+        duration: f64,
+    ) -> Result<f64> {
+        let (t, at) = self.checked_fit(after, procs, duration)?;
+        // `t` is not before the origin: it is the start of a step or `after` inside one.
+        self.add_at(at, t, t + duration, -i64::from(procs));
+        Ok(t)
+    }
+
+    /// [`Self::earliest_fit`] with the step holding the start.
+    fn checked_fit(&self, after: f64, procs: u32, duration: f64) -> Result<(f64, Pos)> {
         check_time("query time", after)?;
         check_time("duration", duration)?;
         let unfit = SimError::OverAllocation {
@@ -448,15 +524,16 @@ impl Timeline {
     }
 
     /// Earliest fit without checks: alternately the first step with enough free processors
-    /// and the end of that run of steps, until the run is long enough.
-    fn fit(&self, after: f64, need: i64, duration: f64) -> Option<f64> {
+    /// and the end of that run of steps, until the run is long enough. Returns the start
+    /// with the step holding it.
+    fn fit(&self, after: f64, need: i64, duration: f64) -> Option<(f64, Pos)> {
         let mut from = self.locate(after);
         loop {
             let s = self.first_at_least(from, need)?;
             let cand = after.max(self.time(s));
             match self.first_below(s, need) {
-                None => return Some(cand),
-                Some(z) if cand + duration <= self.time(z) => return Some(cand),
+                None => return Some((cand, s)),
+                Some(z) if cand + duration <= self.time(z) => return Some((cand, s)),
                 Some(z) => from = z,
             }
         }
@@ -515,7 +592,7 @@ impl Timeline {
         // only it is checked; it lies after `t` (the new start is before the old one), so
         // giving it back first leaves the position of `t` valid unless blocks were rebuilt.
         let tail = new_end.max(start);
-        let from = self.locate(tail);
+        let from = self.locate_after(at, tail);
         self.check_held_at(from, tail, end, procs)?;
         let at = if self.add_at(from, tail, end, need) {
             self.locate(t)
@@ -565,6 +642,7 @@ mod tests {
         Reserve(u32, u32, u32),
         Release(u32, u32, u32),
         Fit(u32, u32, u32),
+        ReserveEarliest(u32, u32, u32),
         Refit(u32, u32, u32, u32),
         Advance(u32),
     }
@@ -574,6 +652,7 @@ mod tests {
             4 => (0u32..400, 1u32..60, 1u32..9).prop_map(|(s, d, k)| Op::Reserve(s, d, k)),
             2 => (0u32..400, 1u32..60, 1u32..9).prop_map(|(s, d, k)| Op::Release(s, d, k)),
             3 => (0u32..400, 1u32..9, 1u32..80).prop_map(|(a, k, d)| Op::Fit(a, k, d)),
+            2 => (0u32..400, 1u32..10, 0u32..80).prop_map(|(a, k, d)| Op::ReserveEarliest(a, k, d)),
             2 => (0u32..400, 0u32..400, 1u32..9, 1u32..60).prop_map(|(a, s, k, d)| Op::Refit(a, s, k, d)),
             1 => (0u32..400).prop_map(Op::Advance),
         ]
@@ -606,6 +685,14 @@ mod tests {
                             .find(|s| s.free >= i64::from(k))
                             .map(|s| s.time.max(a));
                         prop_assert_eq!(t.first_time_with(a, i64::from(k)), want);
+                    }
+                    Op::ReserveEarliest(a, k, d) => {
+                        let (a, d) = (f64::from(a), f64::from(d));
+                        let want = p.earliest_fit(a, k, d);
+                        if let Ok(w) = want {
+                            p.reserve(w, w + d, k).unwrap();
+                        }
+                        prop_assert_eq!(t.reserve_earliest(a, k, d).ok(), want.ok());
                     }
                     Op::Refit(a, s, k, d) => {
                         // A reservation placed by earliest fit, then moved as compression does.
