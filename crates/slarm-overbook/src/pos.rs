@@ -173,11 +173,17 @@ pub fn comprehensive_pos_factors(
     slot: ComprehensiveSlot<'_>,
 ) -> Result<Pos> {
     let (available, survival) = outage_factors(failures, nodes, slot.booked())?;
-    let executable = if slot.slot_end - slot.start >= slot.estimate && slot.predecessors.is_empty()
-    {
-        1.0
+    let end = grid.down(slot.slot_end);
+    let executable = if slot.predecessors.is_empty() {
+        if slot.slot_end - slot.start >= slot.estimate {
+            1.0
+        } else {
+            grid.p_end_by(&slot.start_cdf(grid)?, runtime, end)?
+        }
     } else {
-        grid.p_end_by(&slot.start_cdf(grid)?, runtime, grid.down(slot.slot_end))?
+        // The joint start CDF is not built: only its probability of ending by `end` is needed.
+        let lo = grid.up(slot.earliest.max(0));
+        grid.p_end_by_joint(slot.predecessors, lo, runtime, end)?
     };
     Ok(Pos {
         available,

@@ -527,39 +527,15 @@ pub(crate) fn check_same_step(a: f64, b: f64) -> Result<()> {
 /// All inputs must share the step and have origins an integer number of steps apart. The
 /// result lives on `[max origin, max end]`; its total mass is the product of the inputs'.
 pub fn max_of_independent(dists: &[&GridDist]) -> Result<GridDist> {
-    let first = dists.first().ok_or(StatsError::Empty {
-        what: "list of distributions",
-    })?;
+    let span = MaxSpan::of(dists)?;
+    let (first, offsets, lo, hi) = (span.first, &span.offsets, span.lo, span.hi);
     let step = first.step;
-    let mut offsets = Vec::with_capacity(dists.len());
-    for d in dists {
-        check_same_step(step, d.step)?;
-        let r = (d.origin - first.origin) / step;
-        let k = r.round();
-        if (r - k).abs() > 1e-6 {
-            return Err(StatsError::GridMismatch {
-                reason: "origins are not an integer number of steps apart",
-            });
-        }
-        // Beyond 2^53 steps the offset is not exact (and saturated `i64` arithmetic below).
-        let k = crate::num::exact_i64(k).ok_or(StatsError::GridMismatch {
-            reason: "origins more than 2^53 steps apart",
-        })?;
-        offsets.push(k);
-    }
-    let lo = offsets.iter().copied().max().unwrap_or(0);
-    let hi = dists
-        .iter()
-        .zip(&offsets)
-        .map(|(d, &o)| o + d.len() as i64 - 1)
-        .max()
-        .unwrap_or(0);
     let cdfs: Vec<Vec<f64>> = dists.iter().map(|d| d.cdf_values()).collect();
     let mut masses = Vec::with_capacity((hi - lo + 1) as usize);
     let mut prev = 0.0f64;
     for t in lo..=hi {
         let mut f = 1.0;
-        for (c, &o) in cdfs.iter().zip(&offsets) {
+        for (c, &o) in cdfs.iter().zip(offsets) {
             // t >= lo >= o, so the index is non-negative; beyond the end F is the total mass.
             let i = ((t - o) as usize).min(c.len() - 1);
             f *= c[i];
@@ -567,8 +543,65 @@ pub fn max_of_independent(dists: &[&GridDist]) -> Result<GridDist> {
         masses.push((f - prev).max(0.0));
         prev = prev.max(f);
     }
-    let origin = first.origin + lo as f64 * step;
-    Ok(GridDist::from_valid_parts(origin, step, masses))
+    Ok(GridDist::from_valid_parts(span.origin(), step, masses))
+}
+
+/// Where [`max_of_independent`] of some distributions lives: each one's origin in steps from
+/// the first one's, and the first (`lo`) and last (`hi`) of those step offsets of the result.
+pub(crate) struct MaxSpan<'a> {
+    /// The first distribution (its origin is offset 0, its step the result's).
+    pub(crate) first: &'a GridDist,
+    /// Each distribution's origin in steps from the first one's.
+    pub(crate) offsets: Vec<i64>,
+    /// The latest origin: the result's first point.
+    pub(crate) lo: i64,
+    /// The latest last point: the result's last point.
+    pub(crate) hi: i64,
+}
+
+impl<'a> MaxSpan<'a> {
+    /// The span of `dists`: an error for an empty list, different steps or origins that are
+    /// not an integer number of steps (at most 2^53) apart.
+    pub(crate) fn of(dists: &[&'a GridDist]) -> Result<Self> {
+        let first = *dists.first().ok_or(StatsError::Empty {
+            what: "list of distributions",
+        })?;
+        let step = first.step;
+        let mut offsets = Vec::with_capacity(dists.len());
+        for d in dists {
+            check_same_step(step, d.step)?;
+            let r = (d.origin - first.origin) / step;
+            let k = r.round();
+            if (r - k).abs() > 1e-6 {
+                return Err(StatsError::GridMismatch {
+                    reason: "origins are not an integer number of steps apart",
+                });
+            }
+            // Beyond 2^53 steps the offset is not exact (and saturated `i64` arithmetic below).
+            let k = crate::num::exact_i64(k).ok_or(StatsError::GridMismatch {
+                reason: "origins more than 2^53 steps apart",
+            })?;
+            offsets.push(k);
+        }
+        let lo = offsets.iter().copied().max().unwrap_or(0);
+        let hi = dists
+            .iter()
+            .zip(&offsets)
+            .map(|(d, &o)| o + d.len() as i64 - 1)
+            .max()
+            .unwrap_or(0);
+        Ok(Self {
+            first,
+            offsets,
+            lo,
+            hi,
+        })
+    }
+
+    /// The result's origin, `first origin + lo · step`.
+    pub(crate) fn origin(&self) -> f64 {
+        self.first.origin + self.lo as f64 * self.first.step
+    }
 }
 
 #[cfg(test)]
