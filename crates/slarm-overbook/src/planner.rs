@@ -51,10 +51,11 @@ use crate::error::{OverbookError, Result};
 use crate::failure::{outage_pos_homogeneous, NodeFailures};
 use crate::grid::TimeGrid;
 use crate::job::{Job, JobState, Reservation, Time};
+use crate::memo::{ExecutableKey, ExecutableMemo};
 use crate::plan::{secs, time, NodePlan, Profile, Slot};
 use crate::pos::{
-    comprehensive_end, comprehensive_pos_bound, comprehensive_pos_factors, heuristic_pos,
-    ComprehensiveSlot,
+    comprehensive_end, comprehensive_executable, comprehensive_pos_bound,
+    comprehensive_pos_factors, comprehensive_pos_with, heuristic_pos, ComprehensiveSlot,
 };
 use crate::sim::SimConfig;
 use crate::strategy::{Evaluated, Family, Strategy};
@@ -842,8 +843,9 @@ impl<'r> OnlinePlanner<'r> {
             let runtime = self
                 .grid
                 .runtime(self.registry.for_job(job), job.estimate)?;
+            let mut memo = ExecutableMemo::default();
             let chosen = self.select(job, &slots, |sim, s| {
-                sim.eval_comprehensive(job, now, s, &runtime)
+                sim.eval_comprehensive(job, now, s, &runtime, &mut memo)
             })?;
             let Some((k, full, pos)) = chosen else {
                 return Ok(None);
@@ -967,7 +969,18 @@ impl<'r> OnlinePlanner<'r> {
     /// appearance; conditioned on not having ended by `now` when so configured
     /// ([`SimConfig::condition_on_elapsed`]).
     fn predecessors(&self, s: &Slot, now: Time) -> Result<Vec<Cow<'_, GridDist>>> {
+        let (_, cdfs) = self.predecessors_keyed(s, now)?;
+        Ok(cdfs)
+    }
+
+    /// [`Self::predecessors`] and their job indices, in the same order.
+    fn predecessors_keyed(
+        &self,
+        s: &Slot,
+        now: Time,
+    ) -> Result<(Vec<usize>, Vec<Cow<'_, GridDist>>)> {
         let mut seen = std::collections::HashSet::new();
+        let mut jobs = Vec::new();
         let mut v = Vec::new();
         for &nd in &s.nodes {
             if let Some(p) = self.plan.predecessor(nd, s.start) {
@@ -976,10 +989,11 @@ impl<'r> OnlinePlanner<'r> {
                 }
                 if let Some(c) = self.recs[p.job].end_cdf.as_ref() {
                     v.push(self.not_ended_by(c, now)?);
+                    jobs.push(p.job);
                 }
             }
         }
-        Ok(v)
+        Ok((jobs, v))
     }
 
     /// A predecessor's end distribution given that it has not ended by `now` (unchanged unless
@@ -1021,6 +1035,7 @@ impl<'r> OnlinePlanner<'r> {
         now: Time,
         s: &Slot,
         runtime: &GridDist,
+        memo: &mut ExecutableMemo,
     ) -> Result<f64> {
         let full = s.len() >= job.estimate;
         if self.cfg.strategy == Strategy::CompBackfill {
@@ -1043,7 +1058,7 @@ impl<'r> OnlinePlanner<'r> {
             )?
             .pos());
         }
-        let owned = self.predecessors(s, now)?;
+        let (jobs, owned) = self.predecessors_keyed(s, now)?;
         let preds: Vec<&GridDist> = owned.iter().map(|c| c.as_ref()).collect();
         let slot = self.comprehensive_slot(job, now, s, false, &preds);
         let bound = comprehensive_pos_bound(runtime, &self.grid, &self.failures, &s.nodes, slot)?;
@@ -1051,7 +1066,20 @@ impl<'r> OnlinePlanner<'r> {
         if !self.acceptable(false, (bound * (1.0 + 1e-9)).min(1.0), job) {
             return Ok(bound);
         }
-        Ok(comprehensive_pos_factors(runtime, &self.grid, &self.failures, &s.nodes, slot)?.pos())
+        let executable = || comprehensive_executable(runtime, &self.grid, slot);
+        if jobs.is_empty() {
+            // Without predecessors it depends on the start too, and costs O(runtime).
+            return Ok(comprehensive_pos_with(&self.failures, &s.nodes, slot, executable)?.pos());
+        }
+        let key = ExecutableKey {
+            predecessors: jobs,
+            earliest: self.grid.up(slot.earliest.max(0)),
+            end: self.grid.down(slot.slot_end),
+        };
+        let pos = comprehensive_pos_with(&self.failures, &s.nodes, slot, || {
+            memo.get_or_compute(key, executable)
+        })?;
+        Ok(pos.pos())
     }
 
     /// The chosen placement's end-time CDF (for its successors).

@@ -172,24 +172,49 @@ pub fn comprehensive_pos_factors(
     nodes: &[usize],
     slot: ComprehensiveSlot<'_>,
 ) -> Result<Pos> {
+    comprehensive_pos_with(failures, nodes, slot, || {
+        comprehensive_executable(runtime, grid, slot)
+    })
+}
+
+/// [`comprehensive_pos_factors`] with `P_executable` from `executable` (called after the
+/// outage factors, so errors come in the same order), e.g. one remembered from an earlier
+/// slot with the same predecessors and end.
+pub fn comprehensive_pos_with(
+    failures: &NodeFailures,
+    nodes: &[usize],
+    slot: ComprehensiveSlot<'_>,
+    executable: impl FnOnce() -> Result<f64>,
+) -> Result<Pos> {
     let (available, survival) = outage_factors(failures, nodes, slot.booked())?;
+    Ok(Pos {
+        available,
+        executable: executable()?,
+        survival,
+    })
+}
+
+/// The comprehensive `P_executable` of a placement: 1 for a full-length slot without
+/// predecessors, else `P(S + omega' <= t_e)` for the joint start `S` (thesis §3.3.1). It
+/// depends on the predecessors, the earliest start and the slot end, and on the slot start
+/// only when there are no predecessors.
+pub fn comprehensive_executable(
+    runtime: &GridDist,
+    grid: &TimeGrid,
+    slot: ComprehensiveSlot<'_>,
+) -> Result<f64> {
     let end = grid.down(slot.slot_end);
-    let executable = if slot.predecessors.is_empty() {
+    if slot.predecessors.is_empty() {
         if slot.slot_end - slot.start >= slot.estimate {
-            1.0
+            Ok(1.0)
         } else {
-            grid.p_end_by(&slot.start_cdf(grid)?, runtime, end)?
+            grid.p_end_by(&slot.start_cdf(grid)?, runtime, end)
         }
     } else {
         // The joint start CDF is not built: only its probability of ending by `end` is needed.
         let lo = grid.up(slot.earliest.max(0));
-        grid.p_end_by_joint(slot.predecessors, lo, runtime, end)?
-    };
-    Ok(Pos {
-        available,
-        executable,
-        survival,
-    })
+        grid.p_end_by_joint(slot.predecessors, lo, runtime, end)
+    }
 }
 
 /// An upper bound of [`comprehensive_pos_factors`]' PoS computed without the joint CDF: the job
