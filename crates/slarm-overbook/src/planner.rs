@@ -59,6 +59,7 @@ use crate::pos::{
 };
 use crate::sim::SimConfig;
 use crate::strategy::{Evaluated, Family, Strategy};
+use slarm_stats::joint::SumTable;
 use slarm_stats::GridDist;
 
 /// Identifies an accepted job in its planner (keys are given in acceptance order).
@@ -843,9 +844,10 @@ impl<'r> OnlinePlanner<'r> {
             let runtime = self
                 .grid
                 .runtime(self.registry.for_job(job), job.estimate)?;
+            let sums = SumTable::new(&runtime);
             let mut memo = ExecutableMemo::default();
             let chosen = self.select(job, &slots, |sim, s| {
-                sim.eval_comprehensive(job, now, s, &runtime, &mut memo)
+                sim.eval_comprehensive(job, now, s, &sums, &mut memo)
             })?;
             let Some((k, full, pos)) = chosen else {
                 return Ok(None);
@@ -1034,7 +1036,7 @@ impl<'r> OnlinePlanner<'r> {
         job: &Job,
         now: Time,
         s: &Slot,
-        runtime: &GridDist,
+        runtime: &SumTable<'_>,
         memo: &mut ExecutableMemo,
     ) -> Result<f64> {
         let full = s.len() >= job.estimate;

@@ -65,63 +65,122 @@ impl<'a> RunningCdf<'a> {
 /// (`b`): exactly `prob_sum_at_most(&max_of_independent(dists)?, b, t)`, with the same
 /// errors (an empty list, different steps, misaligned origins, a non-finite `t`), in
 /// `O(k · min(L, room))` for a joint of `L` points of which `room` lie early enough for `B`.
+/// For many sums with the same `B`, [`SumTable::prob_max_plus_at_most`] builds `B`'s running
+/// sums once.
 pub fn prob_max_plus_at_most(dists: &[&GridDist], b: &GridDist, t: f64) -> Result<f64> {
-    let span = MaxSpan::of(dists)?;
-    let step = span.first.step();
-    check_same_step(step, b.step())?;
-    if !t.is_finite() {
-        return Err(StatsError::NonFinite {
-            what: "sum bound",
-            value: t,
-        });
-    }
-    // Steps from the sum grid's origin to `t`, rounded down (as `prob_sum_at_most`).
-    let room0 = Rounding::Down.apply((t - span.origin() - b.origin()) / step);
-    if room0 < 0.0 {
-        return Ok(0.0);
-    }
-    let need = (room0.min(b.len() as f64 - 1.0) as usize) + 1;
-    let mut cdfs: Vec<RunningCdf<'_>> = dists
-        .iter()
-        .zip(&span.offsets)
-        .map(|(d, &o)| RunningCdf::at(d.masses(), (span.lo - o) as usize))
-        .collect();
-    let joint_at = |cdfs: &[RunningCdf<'_>]| cdfs.iter().fold(1.0, |f, c| f * c.value);
-    if span.hi == span.lo {
-        // A point mass: no prefix table (as `prob_sum_at_most`).
-        let pa = joint_at(&cdfs).max(0.0);
-        let fit: f64 = b.masses()[..need].iter().fold(0.0, |acc, &m| acc + m);
-        return Ok((pa * fit).clamp(0.0, 1.0));
-    }
-    let mut prefix = Vec::with_capacity(need + 1);
-    let mut acc = 0.0;
-    prefix.push(0.0);
-    for &m in &b.masses()[..need] {
-        acc += m;
-        prefix.push(acc);
-    }
-    let points = span.hi - span.lo + 1;
-    let mut p = 0.0;
-    let mut prev = 0.0f64;
-    for i in 0..points {
-        // Room left for `B` after the joint's point i; once negative, no later point fits.
-        let room = room0 - i as f64;
-        if room < 0.0 {
-            break;
+    SumTable::new(b).prob_max_plus_at_most(dists, t)
+}
+
+/// A distribution `B` and the running sums of its masses, for many `P(X + B <= t)` of the same
+/// `B` (a job's runtime against the start distributions of its candidate slots); each sum
+/// gives bit for bit what [`prob_sum_at_most`](crate::convolution::prob_sum_at_most) gives.
+#[derive(Debug, Clone)]
+pub struct SumTable<'a> {
+    b: &'a GridDist,
+    /// `prefix[k]`: the first `k` masses of `b` added in order (`prefix[0] = 0`).
+    prefix: Vec<f64>,
+}
+
+impl<'a> SumTable<'a> {
+    /// The table of `b` (`O(len)`).
+    pub fn new(b: &'a GridDist) -> Self {
+        let mut prefix = Vec::with_capacity(b.len() + 1);
+        let mut acc = 0.0;
+        prefix.push(0.0);
+        for &m in b.masses() {
+            acc += m;
+            prefix.push(acc);
         }
-        if i > 0 {
-            cdfs.iter_mut().for_each(RunningCdf::advance);
-        }
-        let f = joint_at(&cdfs);
-        let pa = (f - prev).max(0.0);
-        prev = prev.max(f);
-        if pa <= 0.0 {
-            continue;
-        }
-        let fits = (room as usize).saturating_add(1).min(need);
-        p += pa * prefix[fits];
+        Self { b, prefix }
     }
-    Ok(p.clamp(0.0, 1.0))
+
+    /// The distribution `B`.
+    pub fn dist(&self) -> &'a GridDist {
+        self.b
+    }
+
+    /// `P(x + B <= t)` for a point `x` on `B`'s step: exactly `prob_sum_at_most` of
+    /// `GridDist::dirac(x, step)` and `B` (errors for a non-finite `x` or `t`), in `O(1)`.
+    pub fn prob_point_plus_at_most(&self, x: f64, t: f64) -> Result<f64> {
+        if !x.is_finite() {
+            return Err(StatsError::NonFinite {
+                what: "point",
+                value: x,
+            });
+        }
+        if !t.is_finite() {
+            return Err(StatsError::NonFinite {
+                what: "sum bound",
+                value: t,
+            });
+        }
+        let room0 = Rounding::Down.apply((t - x - self.b.origin()) / self.b.step());
+        if room0 < 0.0 {
+            return Ok(0.0);
+        }
+        // The point's mass is 1, so the sum is the masses of `B` that fit.
+        Ok(self.prefix[self.need(room0)].clamp(0.0, 1.0))
+    }
+
+    /// How many masses of `B` can fit within `room0 >= 0` steps.
+    fn need(&self, room0: f64) -> usize {
+        (room0.min(self.b.len() as f64 - 1.0) as usize) + 1
+    }
+
+    /// [`prob_max_plus_at_most`] with this table's `B`.
+    pub fn prob_max_plus_at_most(&self, dists: &[&GridDist], t: f64) -> Result<f64> {
+        let b = self.b;
+        let span = MaxSpan::of(dists)?;
+        let step = span.first.step();
+        check_same_step(step, b.step())?;
+        if !t.is_finite() {
+            return Err(StatsError::NonFinite {
+                what: "sum bound",
+                value: t,
+            });
+        }
+        // Steps from the sum grid's origin to `t`, rounded down (as `prob_sum_at_most`).
+        let room0 = Rounding::Down.apply((t - span.origin() - b.origin()) / step);
+        if room0 < 0.0 {
+            return Ok(0.0);
+        }
+        let need = self.need(room0);
+        let mut cdfs: Vec<RunningCdf<'_>> = dists
+            .iter()
+            .zip(&span.offsets)
+            .map(|(d, &o)| RunningCdf::at(d.masses(), (span.lo - o) as usize))
+            .collect();
+        let joint_at = |cdfs: &[RunningCdf<'_>]| cdfs.iter().fold(1.0, |f, c| f * c.value);
+        if span.hi == span.lo {
+            // A point mass (as `prob_sum_at_most`, whose sum of the fitting masses is
+            // `prefix[need]`).
+            let pa = joint_at(&cdfs).max(0.0);
+            return Ok((pa * self.prefix[need]).clamp(0.0, 1.0));
+        }
+        let prefix = &self.prefix[..=need];
+        let points = span.hi - span.lo + 1;
+        let mut p = 0.0;
+        let mut prev = 0.0f64;
+        for i in 0..points {
+            // Room left for `B` after the joint's point i; once negative, no later point fits.
+            let room = room0 - i as f64;
+            if room < 0.0 {
+                break;
+            }
+            if i > 0 {
+                cdfs.iter_mut().for_each(RunningCdf::advance);
+            }
+            let f = joint_at(&cdfs);
+            let pa = (f - prev).max(0.0);
+            prev = prev.max(f);
+            if pa <= 0.0 {
+                continue;
+            }
+            let fits = (room as usize).saturating_add(1).min(need);
+            p += pa * prefix[fits];
+        }
+        Ok(p.clamp(0.0, 1.0))
+    }
 }
 
 #[cfg(test)]
@@ -152,6 +211,9 @@ mod tests {
         assert!(plain(&[&a, &half], &a, 1.0).is_err());
         assert!(plain(&[&a], &coarse, 1.0).is_err());
         assert!(plain(&[&a], &a, f64::NAN).is_err());
+        let table = SumTable::new(&a);
+        assert!(table.prob_point_plus_at_most(f64::INFINITY, 1.0).is_err());
+        assert!(table.prob_point_plus_at_most(0.0, f64::NAN).is_err());
         // A bound before every sum: probability 0 on both sides.
         assert_eq!(prob_max_plus_at_most(&[&a], &a, -1.0).unwrap(), 0.0);
     }
@@ -178,6 +240,23 @@ mod tests {
             let t = t.floor();
             let fast = prob_max_plus_at_most(&refs, &b, t).unwrap();
             let slow = plain(&refs, &b, t).unwrap();
+            prop_assert_eq!(fast.to_bits(), slow.to_bits());
+            let table = SumTable::new(&b);
+            let tabled = table.prob_max_plus_at_most(&refs, t).unwrap();
+            prop_assert_eq!(tabled.to_bits(), slow.to_bits());
+        }
+
+        // A point plus `B` from the table is bit for bit `prob_sum_at_most` of the point.
+        #[test]
+        fn point_plus_equals_prob_sum_at_most_bit_for_bit(
+            b in arb_dist(40),
+            x in -60i32..60,
+            t in -120.0f64..160.0,
+        ) {
+            let t = t.floor();
+            let point = GridDist::dirac(x as f64, b.step()).unwrap();
+            let slow = prob_sum_at_most(&point, &b, t).unwrap();
+            let fast = SumTable::new(&b).prob_point_plus_at_most(x as f64, t).unwrap();
             prop_assert_eq!(fast.to_bits(), slow.to_bits());
         }
     }
