@@ -52,7 +52,7 @@ use crate::failure::{outage_pos_homogeneous, NodeFailures};
 use crate::grid::TimeGrid;
 use crate::job::{Job, JobState, Reservation, Time};
 use crate::memo::{ExecutableKey, ExecutableMemo};
-use crate::plan::{secs, time, NodePlan, Profile, Slot};
+use crate::plan::{secs, time, NodePlan, NodeSweep, Profile, Slot};
 use crate::pos::{
     comprehensive_end, comprehensive_executable, comprehensive_pos_bound,
     comprehensive_pos_factors, comprehensive_pos_with, heuristic_pos, ComprehensiveSlot,
@@ -831,39 +831,33 @@ impl<'r> OnlinePlanner<'r> {
         }
         let lazy = self.lazy();
         if self.comprehensive() {
-            let mut slots = Vec::new();
-            for c in self.plan.candidate_starts(from, job.deadline) {
-                if let Some(s) = self.plan.choose(c, job.nodes, job.deadline, &self.up) {
-                    let full = s.len() >= job.estimate;
-                    slots.push(s);
-                    if full && lazy {
-                        break;
-                    }
-                }
-            }
             let runtime = self
                 .grid
                 .runtime(self.registry.for_job(job), job.estimate)?;
             let sums = SumTable::new(&runtime);
             let mut memo = ExecutableMemo::default();
-            let chosen = self.select(job, &slots, |sim, s| {
-                sim.eval_comprehensive(job, now, s, &sums, &mut memo)
-            })?;
-            let Some((k, full, pos)) = chosen else {
+            let mut eval = |s: &Slot| self.eval_comprehensive(job, now, s, &sums, &mut memo);
+            let chosen = if lazy {
+                self.first_lazy(job, from, &mut eval)?
+            } else {
+                let mut slots = Vec::new();
+                for c in self.plan.candidate_starts(from, job.deadline) {
+                    if let Some(s) = self.plan.choose(c, job.nodes, job.deadline, &self.up) {
+                        slots.push(s);
+                    }
+                }
+                self.select(job, &slots, |_, s| eval(s))?
+                    .map(|(k, full, pos)| (slots.swap_remove(k), full, pos))
+            };
+            let Some((slot, full, pos)) = chosen else {
                 return Ok(None);
             };
             let end_cdf = if self.cfg.strategy == Strategy::CompOverbook {
-                Some(self.end_cdf(job, now, &slots[k], full, &runtime)?)
+                Some(self.end_cdf(job, now, &slot, full, &runtime)?)
             } else {
                 None
             };
-            Ok(Some(self.placement(
-                job,
-                slots.swap_remove(k),
-                full,
-                pos,
-                end_cdf,
-            )))
+            Ok(Some(self.placement(job, slot, full, pos, end_cdf)))
         } else {
             let profile = self.heuristic_profile(now, usize::MAX)?;
             let mut slots: Vec<Slot> = profile
@@ -879,6 +873,50 @@ impl<'r> OnlinePlanner<'r> {
             Ok(chosen
                 .map(|(k, full, pos)| self.placement(job, slots.swap_remove(k), full, pos, None)))
         }
+    }
+
+    /// The comprehensive choice of a lazy policy (see [`Self::lazy`]): the first full slot at
+    /// a candidate start if there is one, else (for an overbooking strategy) the first
+    /// overbooked slot whose PoS passes the test. This is what [`Self::select`] picks from the
+    /// slots at every candidate start, but nodes are chosen only where the choice can matter:
+    /// a start is first tested for a full slot by counting nodes ([`NodeSweep::fits`]; none
+    /// after `deadline - estimate`), and overbooked slots are chosen and evaluated in order
+    /// only up to the first acceptable one. Returns (slot, full, PoS).
+    fn first_lazy(
+        &self,
+        job: &Job,
+        from: Time,
+        eval: &mut impl FnMut(&Slot) -> Result<f64>,
+    ) -> Result<Option<(Slot, bool, f64)>> {
+        let starts = self.plan.candidate_starts(from, job.deadline);
+        let last_full = job.deadline.saturating_sub(job.estimate);
+        let mut sweep = NodeSweep::new(&self.plan, &self.up, from);
+        for &c in starts.iter().take_while(|&&c| c <= last_full) {
+            sweep.advance_to(c);
+            if !sweep.fits(job.nodes, c.saturating_add(job.estimate)) {
+                continue;
+            }
+            if let Some(s) = sweep.choose(job.nodes, job.deadline) {
+                if s.len() >= job.estimate {
+                    let pos = eval(&s)?;
+                    return Ok(Some((s, true, pos)));
+                }
+            }
+        }
+        if !self.cfg.strategy.overbooks() {
+            return Ok(None);
+        }
+        let mut sweep = NodeSweep::new(&self.plan, &self.up, from);
+        for c in starts {
+            sweep.advance_to(c);
+            if let Some(s) = sweep.choose(job.nodes, job.deadline) {
+                let pos = eval(&s)?;
+                if self.acceptable(false, pos, job) {
+                    return Ok(Some((s, false, pos)));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// True when the policy may stop at the first full slot (near best fit, first fit).

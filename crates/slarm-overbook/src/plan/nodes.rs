@@ -113,6 +113,39 @@ impl NodePlan {
         tl[..k].iter().rev().find(|r| r.end <= t).copied()
     }
 
+    /// True if at least `count > 0` of the `usable` nodes are free from `t` to `until`
+    /// (free at `t` and next reserved at or after `until`): exactly when [`Self::choose`]
+    /// finds a slot at `t` whose end, before the deadline cap, is at or after `until`. Stops
+    /// as soon as the answer is known, and builds nothing.
+    pub fn fits(&self, t: Time, count: usize, until: Time, usable: &[bool]) -> bool {
+        if count == 0 {
+            return false;
+        }
+        let mut found = 0;
+        let mut left = self.timelines.len();
+        for (node, tl) in self.timelines.iter().enumerate() {
+            left -= 1;
+            if usable.get(node).copied().unwrap_or(false) {
+                let k = tl.partition_point(|r| r.end <= t);
+                let free_until = match tl.get(k) {
+                    Some(r) if r.start <= t => None,
+                    Some(r) => Some(r.start),
+                    None => Some(Time::MAX),
+                };
+                if free_until.is_some_and(|next| next >= until) {
+                    found += 1;
+                    if found >= count {
+                        return true;
+                    }
+                }
+            }
+            if found + left < count {
+                return false;
+            }
+        }
+        false
+    }
+
     /// Chooses `count` nodes free at `t` among the `usable` ones: latest next reservation first,
     /// then earliest end of the previous reservation, then lowest index. The slot ends at
     /// the earliest next reservation among them, capped at `deadline`.
@@ -161,6 +194,25 @@ impl NodePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::sweep::tests::arb_plan;
+    use proptest::prelude::*;
+
+    proptest! {
+        // `fits` against its definition through `choose`: a slot at `t` of at least `len`
+        // exists exactly when `count` usable nodes are free from `t` to `t + len`.
+        #[test]
+        fn fits_is_choose_finding_a_slot_that_long(
+            (plan, usable) in arb_plan(),
+            t in 0i64..150,
+            count in 0usize..9,
+            len in 0i64..60,
+        ) {
+            let by_choose = plan
+                .choose(t, count, Time::MAX, &usable)
+                .is_some_and(|s| s.len() >= len);
+            prop_assert_eq!(plan.fits(t, count, t + len, &usable), by_choose);
+        }
+    }
 
     #[test]
     fn choose_prefers_longest_gaps() {
