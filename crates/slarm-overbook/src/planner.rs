@@ -890,7 +890,8 @@ impl<'r> OnlinePlanner<'r> {
     ) -> Result<Option<(Slot, bool, f64)>> {
         let starts = self.plan.candidate_starts(from, job.deadline);
         let last_full = job.deadline.saturating_sub(job.estimate);
-        let mut sweep = NodeSweep::new(&self.plan, &self.up, from);
+        let at_from = NodeSweep::new(&self.plan, &self.up, from);
+        let mut sweep = at_from.clone();
         for &c in starts.iter().take_while(|&&c| c <= last_full) {
             sweep.advance_to(c);
             if !sweep.fits(job.nodes, c.saturating_add(job.estimate)) {
@@ -906,7 +907,7 @@ impl<'r> OnlinePlanner<'r> {
         if !self.cfg.strategy.overbooks() {
             return Ok(None);
         }
-        let mut sweep = NodeSweep::new(&self.plan, &self.up, from);
+        let mut sweep = at_from;
         for c in starts {
             sweep.advance_to(c);
             if let Some(s) = sweep.choose(job.nodes, job.deadline) {

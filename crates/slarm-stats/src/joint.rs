@@ -24,6 +24,8 @@
 //! assert_eq!(p, prob_sum_at_most(&joint, &runtime, 6.0).unwrap());
 //! ```
 
+use std::cell::OnceCell;
+
 use crate::error::{Result, StatsError};
 use crate::grid::{check_same_step, GridDist, MaxSpan, Rounding};
 
@@ -74,24 +76,35 @@ pub fn prob_max_plus_at_most(dists: &[&GridDist], b: &GridDist, t: f64) -> Resul
 /// A distribution `B` and the running sums of its masses, for many `P(X + B <= t)` of the same
 /// `B` (a job's runtime against the start distributions of its candidate slots); each sum
 /// gives bit for bit what [`prob_sum_at_most`](crate::convolution::prob_sum_at_most) gives.
+/// The sums are built on first use, so a table that is never asked costs nothing.
 #[derive(Debug, Clone)]
 pub struct SumTable<'a> {
     b: &'a GridDist,
     /// `prefix[k]`: the first `k` masses of `b` added in order (`prefix[0] = 0`).
-    prefix: Vec<f64>,
+    prefix: OnceCell<Vec<f64>>,
 }
 
 impl<'a> SumTable<'a> {
-    /// The table of `b` (`O(len)`).
+    /// The table of `b` (its sums are built, in `O(len)`, by the first sum asked).
     pub fn new(b: &'a GridDist) -> Self {
-        let mut prefix = Vec::with_capacity(b.len() + 1);
-        let mut acc = 0.0;
-        prefix.push(0.0);
-        for &m in b.masses() {
-            acc += m;
-            prefix.push(acc);
+        Self {
+            b,
+            prefix: OnceCell::new(),
         }
-        Self { b, prefix }
+    }
+
+    /// The running sums of `B`'s masses, built on first use.
+    fn prefix(&self) -> &[f64] {
+        self.prefix.get_or_init(|| {
+            let mut prefix = Vec::with_capacity(self.b.len() + 1);
+            let mut acc = 0.0;
+            prefix.push(0.0);
+            for &m in self.b.masses() {
+                acc += m;
+                prefix.push(acc);
+            }
+            prefix
+        })
     }
 
     /// The distribution `B`.
@@ -119,7 +132,7 @@ impl<'a> SumTable<'a> {
             return Ok(0.0);
         }
         // The point's mass is 1, so the sum is the masses of `B` that fit.
-        Ok(self.prefix[self.need(room0)].clamp(0.0, 1.0))
+        Ok(self.prefix()[self.need(room0)].clamp(0.0, 1.0))
     }
 
     /// How many masses of `B` can fit within `room0 >= 0` steps.
@@ -155,9 +168,9 @@ impl<'a> SumTable<'a> {
             // A point mass (as `prob_sum_at_most`, whose sum of the fitting masses is
             // `prefix[need]`).
             let pa = joint_at(&cdfs).max(0.0);
-            return Ok((pa * self.prefix[need]).clamp(0.0, 1.0));
+            return Ok((pa * self.prefix()[need]).clamp(0.0, 1.0));
         }
-        let prefix = &self.prefix[..=need];
+        let prefix = &self.prefix()[..=need];
         let points = span.hi - span.lo + 1;
         let mut p = 0.0;
         let mut prev = 0.0f64;
