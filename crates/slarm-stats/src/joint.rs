@@ -24,44 +24,10 @@
 //! assert_eq!(p, prob_sum_at_most(&joint, &runtime, 6.0).unwrap());
 //! ```
 
-use std::cell::OnceCell;
+use std::cell::{Ref, RefCell};
 
 use crate::error::{Result, StatsError};
-use crate::grid::{check_same_step, GridDist, MaxSpan, Rounding};
-
-/// A distribution's CDF as a running sum of its masses, at one grid point at a time.
-struct RunningCdf<'a> {
-    masses: &'a [f64],
-    /// Index of the next mass to add.
-    next: usize,
-    /// The CDF at the current point (the total mass beyond the last one).
-    value: f64,
-}
-
-impl<'a> RunningCdf<'a> {
-    /// The CDF at point `index` of `masses` (clamped to the last point): the masses up to it
-    /// added in order, as [`GridDist::cdf_values`] adds them.
-    fn at(masses: &'a [f64], index: usize) -> Self {
-        let upto = index.saturating_add(1).min(masses.len());
-        let mut value = 0.0;
-        for m in &masses[..upto] {
-            value += m;
-        }
-        Self {
-            masses,
-            next: upto,
-            value,
-        }
-    }
-
-    /// Moves to the next grid point.
-    fn advance(&mut self) {
-        if let Some(m) = self.masses.get(self.next) {
-            self.value += m;
-            self.next += 1;
-        }
-    }
-}
+use crate::grid::{check_same_step, GridDist, MaxSpan, Rounding, RunningCdf};
 
 /// `P(max(X_1, ..., X_k) + B <= t)` of independent grid variables `X_i` (`dists`) and `B`
 /// (`b`): exactly `prob_sum_at_most(&max_of_independent(dists)?, b, t)`, with the same
@@ -76,35 +42,42 @@ pub fn prob_max_plus_at_most(dists: &[&GridDist], b: &GridDist, t: f64) -> Resul
 /// A distribution `B` and the running sums of its masses, for many `P(X + B <= t)` of the same
 /// `B` (a job's runtime against the start distributions of its candidate slots); each sum
 /// gives bit for bit what [`prob_sum_at_most`](crate::convolution::prob_sum_at_most) gives.
-/// The sums are built on first use, so a table that is never asked costs nothing.
+/// The sums are built on demand, only as far as the sums asked need them.
 #[derive(Debug, Clone)]
 pub struct SumTable<'a> {
     b: &'a GridDist,
-    /// `prefix[k]`: the first `k` masses of `b` added in order (`prefix[0] = 0`).
-    prefix: OnceCell<Vec<f64>>,
+    /// `prefix[k]`: the first `k` masses of `b` added in order (`prefix[0] = 0`), built up to
+    /// the largest `k` asked so far.
+    prefix: RefCell<Vec<f64>>,
 }
 
 impl<'a> SumTable<'a> {
-    /// The table of `b` (its sums are built, in `O(len)`, by the first sum asked).
+    /// The table of `b` (its sums are built by the sums asked, `O(len)` in all).
     pub fn new(b: &'a GridDist) -> Self {
         Self {
             b,
-            prefix: OnceCell::new(),
+            prefix: RefCell::new(Vec::new()),
         }
     }
 
-    /// The running sums of `B`'s masses, built on first use.
-    fn prefix(&self) -> &[f64] {
-        self.prefix.get_or_init(|| {
-            let mut prefix = Vec::with_capacity(self.b.len() + 1);
-            let mut acc = 0.0;
-            prefix.push(0.0);
-            for &m in self.b.masses() {
-                acc += m;
-                prefix.push(acc);
+    /// The running sums of `B`'s masses up to `prefix[need]` (`need <= len`).
+    fn prefix(&self, need: usize) -> Ref<'_, [f64]> {
+        {
+            let mut prefix = self.prefix.borrow_mut();
+            if prefix.is_empty() {
+                prefix.push(0.0);
             }
-            prefix
-        })
+            let have = prefix.len() - 1;
+            if have < need {
+                let masses = self.b.masses();
+                let mut acc = prefix[have];
+                for &m in &masses[have..need.min(masses.len())] {
+                    acc += m;
+                    prefix.push(acc);
+                }
+            }
+        }
+        Ref::map(self.prefix.borrow(), |p| p.as_slice())
     }
 
     /// The distribution `B`.
@@ -132,7 +105,8 @@ impl<'a> SumTable<'a> {
             return Ok(0.0);
         }
         // The point's mass is 1, so the sum is the masses of `B` that fit.
-        Ok(self.prefix()[self.need(room0)].clamp(0.0, 1.0))
+        let need = self.need(room0);
+        Ok(self.prefix(need)[need].clamp(0.0, 1.0))
     }
 
     /// How many masses of `B` can fit within `room0 >= 0` steps.
@@ -168,9 +142,10 @@ impl<'a> SumTable<'a> {
             // A point mass (as `prob_sum_at_most`, whose sum of the fitting masses is
             // `prefix[need]`).
             let pa = joint_at(&cdfs).max(0.0);
-            return Ok((pa * self.prefix()[need]).clamp(0.0, 1.0));
+            return Ok((pa * self.prefix(need)[need]).clamp(0.0, 1.0));
         }
-        let prefix = &self.prefix()[..=need];
+        let prefix = self.prefix(need);
+        let prefix = &prefix[..=need];
         let points = span.hi - span.lo + 1;
         let mut p = 0.0;
         let mut prev = 0.0f64;
