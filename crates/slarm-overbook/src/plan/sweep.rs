@@ -5,7 +5,7 @@
 //! [`NodeSweep`] keeps, per node and in flat arrays, the reservation that is current or next at
 //! its time `t` (the first one ending after `t`): its start and end, and the end of the one
 //! before. Moving to a later start only advances the nodes whose current reservation has
-//! ended, and choosing nodes is one pass over the arrays. The choice is
+//! ended, in the same single pass over the arrays that counts or chooses nodes. The choice is
 //! [`NodePlan::choose`]'s at every start (proptest), given the plan's invariant that a node's
 //! reservations do not overlap.
 
@@ -75,38 +75,43 @@ impl<'a> NodeSweep<'a> {
         };
     }
 
-    /// Moves the sweep to `t`; an earlier `t` leaves it where it is.
+    /// Moves the sweep to `t`; an earlier `t` leaves it where it is. The nodes catch up in
+    /// the next [`Self::fits`] or [`Self::choose`], in the same pass over the arrays.
     pub fn advance_to(&mut self, t: Time) {
-        if t <= self.t {
-            return;
-        }
-        self.t = t;
-        for n in 0..self.next_end.len() {
-            if self.next_end[n] <= t {
-                let tl = self.timelines[n];
-                let mut k = self.cursor[n];
-                while tl.get(k).is_some_and(|r| r.end <= t) {
-                    k += 1;
-                }
-                self.set(n, k);
+        self.t = self.t.max(t);
+    }
+
+    /// Brings node `n` to the sweep's time if its current reservation has ended.
+    #[inline]
+    fn catch_up(&mut self, n: usize) {
+        if self.next_end[n] <= self.t {
+            let t = self.t;
+            let tl = self.timelines[n];
+            let mut k = self.cursor[n];
+            while tl.get(k).is_some_and(|r| r.end <= t) {
+                k += 1;
             }
+            self.set(n, k);
         }
     }
 
     /// [`NodePlan::fits`] at the sweep's time: at least `count > 0` usable nodes free from
     /// now to `until`.
-    pub fn fits(&self, count: usize, until: Time) -> bool {
+    pub fn fits(&mut self, count: usize, until: Time) -> bool {
         if count == 0 {
             return false;
         }
         // Free now and next reserved at or after `until`; a node that is not usable has
         // `Time::MIN` and never counts.
         let t = self.t;
-        let free_long = self
-            .next_start
-            .iter()
-            .filter(|&&next| next > t && next >= until)
-            .count();
+        let mut free_long = 0;
+        for n in 0..self.next_start.len() {
+            self.catch_up(n);
+            let next = self.next_start[n];
+            if next > t && next >= until {
+                free_long += 1;
+            }
+        }
         free_long >= count
     }
 
@@ -114,9 +119,11 @@ impl<'a> NodeSweep<'a> {
     pub fn choose(&mut self, count: usize, deadline: Time) -> Option<Slot> {
         let t = self.t;
         self.free.clear();
-        for (n, (&next, &prev)) in self.next_start.iter().zip(&self.prev_end).enumerate() {
+        for n in 0..self.next_start.len() {
+            self.catch_up(n);
+            let next = self.next_start[n];
             if next > t {
-                self.free.push((next, prev, n));
+                self.free.push((next, self.prev_end[n], n));
             }
         }
         if count == 0 || self.free.len() < count {
