@@ -103,16 +103,24 @@ impl<'a> NodeSweep<'a> {
         }
         // Free now and next reserved at or after `until`; a node that is not usable has
         // `Time::MIN` and never counts.
+        // Stops as soon as the answer is known; the nodes not reached catch up later.
         let t = self.t;
+        let nodes = self.next_start.len();
         let mut free_long = 0;
-        for n in 0..self.next_start.len() {
+        for n in 0..nodes {
             self.catch_up(n);
             let next = self.next_start[n];
             if next > t && next >= until {
                 free_long += 1;
+                if free_long >= count {
+                    return true;
+                }
+            }
+            if free_long + (nodes - 1 - n) < count {
+                return false;
             }
         }
-        free_long >= count
+        false
     }
 
     /// [`NodePlan::choose`] at the sweep's time.
