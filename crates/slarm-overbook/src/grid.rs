@@ -9,6 +9,7 @@
 //! battery start), so grid indices and times convert exactly.
 
 use slarm_stats::convolution::{convolve, prob_sum_at_most};
+use slarm_stats::joint::SumTable;
 use slarm_stats::ratio::RatioDist;
 use slarm_stats::{max_of_independent, GridDist};
 
@@ -141,10 +142,37 @@ impl TimeGrid {
         Ok(prob_sum_at_most(start, runtime, self.at(end))?)
     }
 
-    /// An upper bound of [`TimeGrid::p_end_by`] in `O(R)`: the job starting at grid index
+    /// `P(S + runtime <= end)` for the joint start `S` of [`TimeGrid::joint`]`(preds, lo)`,
+    /// bit for bit [`TimeGrid::p_end_by`] of it, without building the joint (one pass up to
+    /// `end`; slarm-stats' [`SumTable::prob_max_plus_at_most`]). `runtime` is the job's
+    /// runtime with its running sums.
+    pub fn p_end_by_joint(
+        &self,
+        preds: &[&GridDist],
+        lo: i64,
+        runtime: &SumTable<'_>,
+        end: i64,
+    ) -> Result<f64> {
+        let end = self.at(end);
+        if preds.iter().any(|p| self.first(p) >= lo) {
+            return Ok(runtime.prob_max_plus_at_most(preds, end)?);
+        }
+        let floor = self.point(lo)?;
+        let mut all: Vec<&GridDist> = preds.to_vec();
+        all.push(&floor);
+        Ok(runtime.prob_max_plus_at_most(&all, end)?)
+    }
+
+    /// `P(start + runtime <= end)` for a start at grid index `start`, in `O(1)` from the
+    /// runtime's running sums: bit for bit [`TimeGrid::p_end_by`] of [`TimeGrid::point`].
+    pub fn p_end_by_from(&self, start: i64, runtime: &SumTable<'_>, end: i64) -> Result<f64> {
+        Ok(runtime.prob_point_plus_at_most(self.at(start), self.at(end))?)
+    }
+
+    /// An upper bound of [`TimeGrid::p_end_by`] in `O(1)`: the job starting at grid index
     /// `first`, the earliest possible start.
-    pub fn p_end_by_bound(&self, first: i64, runtime: &GridDist, end: i64) -> Result<f64> {
-        self.p_end_by(&self.point(first)?, runtime, end)
+    pub fn p_end_by_bound(&self, first: i64, runtime: &SumTable<'_>, end: i64) -> Result<f64> {
+        self.p_end_by_from(first, runtime, end)
     }
 }
 
@@ -257,8 +285,40 @@ mod tests {
             let fast = g.p_end_by(&start, &rt, end).unwrap();
             let slow = naive_p_end_by(&g, &start, &rt, end);
             proptest::prop_assert!((fast - slow).abs() < 1e-12);
-            let bound = g.p_end_by_bound(g.first(&start), &rt, end).unwrap();
+            let bound = g.p_end_by_bound(g.first(&start), &SumTable::new(&rt), end).unwrap();
             proptest::prop_assert!(fast <= bound + 1e-12);
+            let point = g.p_end_by(&g.point(offset).unwrap(), &rt, end).unwrap();
+            let from = g.p_end_by_from(offset, &SumTable::new(&rt), end).unwrap();
+            proptest::prop_assert_eq!(point.to_bits(), from.to_bits());
+        }
+
+        // The joint start's P(S + runtime <= end) without building the joint is bit for bit
+        // that of the built joint, with the floor `lo` binding or not.
+        #[test]
+        fn p_end_by_joint_equals_p_end_by_of_the_joint(
+            preds in proptest::collection::vec(
+                (proptest::collection::vec(0.0f64..1.0, 1..40), 0i64..60, 0.5f64..=1.0),
+                1..4,
+            ),
+            lo in 0i64..80,
+            rt in proptest::collection::vec(0.0f64..1.0, 1..30),
+            rt_offset in 0i64..5,
+            end in 0i64..200,
+        ) {
+            let g = TimeGrid::new(60.0).unwrap();
+            let norm = |v: &[f64], mass: f64| {
+                let t: f64 = v.iter().sum();
+                v.iter().map(|p| if t > 0.0 { mass * p / t } else { 0.0 }).collect::<Vec<_>>()
+            };
+            let preds: Vec<GridDist> = preds
+                .iter()
+                .map(|(m, o, mass)| GridDist::defective(g.at(*o), 60.0, norm(m, *mass)).unwrap())
+                .collect();
+            let refs: Vec<&GridDist> = preds.iter().collect();
+            let rt = GridDist::defective(g.at(rt_offset), 60.0, norm(&rt, 1.0)).unwrap();
+            let fast = g.p_end_by_joint(&refs, lo, &SumTable::new(&rt), end).unwrap();
+            let slow = g.p_end_by(&g.joint(&refs, lo).unwrap(), &rt, end).unwrap();
+            proptest::prop_assert_eq!(fast.to_bits(), slow.to_bits());
         }
     }
 }

@@ -40,6 +40,7 @@ pub mod error;
 pub mod failure;
 pub mod grid;
 pub mod job;
+mod memo;
 pub mod pos;
 
 pub use error::{OverbookError, Result};

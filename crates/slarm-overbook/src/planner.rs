@@ -51,13 +51,15 @@ use crate::error::{OverbookError, Result};
 use crate::failure::{outage_pos_homogeneous, NodeFailures};
 use crate::grid::TimeGrid;
 use crate::job::{Job, JobState, Reservation, Time};
-use crate::plan::{secs, time, NodePlan, Profile, Slot};
+use crate::memo::{ExecutableKey, ExecutableMemo};
+use crate::plan::{secs, time, NodePlan, NodeSweep, Profile, Slot};
 use crate::pos::{
-    comprehensive_end, comprehensive_pos_bound, comprehensive_pos_factors, heuristic_pos,
-    ComprehensiveSlot,
+    comprehensive_end, comprehensive_executable, comprehensive_pos_bound,
+    comprehensive_pos_factors, comprehensive_pos_with, heuristic_pos, ComprehensiveSlot,
 };
 use crate::sim::SimConfig;
 use crate::strategy::{Evaluated, Family, Strategy};
+use slarm_stats::joint::SumTable;
 use slarm_stats::GridDist;
 
 /// Identifies an accepted job in its planner (keys are given in acceptance order).
@@ -829,37 +831,33 @@ impl<'r> OnlinePlanner<'r> {
         }
         let lazy = self.lazy();
         if self.comprehensive() {
-            let mut slots = Vec::new();
-            for c in self.plan.candidate_starts(from, job.deadline) {
-                if let Some(s) = self.plan.choose(c, job.nodes, job.deadline, &self.up) {
-                    let full = s.len() >= job.estimate;
-                    slots.push(s);
-                    if full && lazy {
-                        break;
-                    }
-                }
-            }
             let runtime = self
                 .grid
                 .runtime(self.registry.for_job(job), job.estimate)?;
-            let chosen = self.select(job, &slots, |sim, s| {
-                sim.eval_comprehensive(job, now, s, &runtime)
-            })?;
-            let Some((k, full, pos)) = chosen else {
+            let sums = SumTable::new(&runtime);
+            let mut memo = ExecutableMemo::default();
+            let mut eval = |s: &Slot| self.eval_comprehensive(job, now, s, &sums, &mut memo);
+            let chosen = if lazy {
+                self.first_lazy(job, from, &mut eval)?
+            } else {
+                let mut slots = Vec::new();
+                for c in self.plan.candidate_starts(from, job.deadline) {
+                    if let Some(s) = self.plan.choose(c, job.nodes, job.deadline, &self.up) {
+                        slots.push(s);
+                    }
+                }
+                self.select(job, &slots, |_, s| eval(s))?
+                    .map(|(k, full, pos)| (slots.swap_remove(k), full, pos))
+            };
+            let Some((slot, full, pos)) = chosen else {
                 return Ok(None);
             };
             let end_cdf = if self.cfg.strategy == Strategy::CompOverbook {
-                Some(self.end_cdf(job, now, &slots[k], full, &runtime)?)
+                Some(self.end_cdf(job, now, &slot, full, &runtime)?)
             } else {
                 None
             };
-            Ok(Some(self.placement(
-                job,
-                slots.swap_remove(k),
-                full,
-                pos,
-                end_cdf,
-            )))
+            Ok(Some(self.placement(job, slot, full, pos, end_cdf)))
         } else {
             let profile = self.heuristic_profile(now, usize::MAX)?;
             let mut slots: Vec<Slot> = profile
@@ -875,6 +873,51 @@ impl<'r> OnlinePlanner<'r> {
             Ok(chosen
                 .map(|(k, full, pos)| self.placement(job, slots.swap_remove(k), full, pos, None)))
         }
+    }
+
+    /// The comprehensive choice of a lazy policy (see [`Self::lazy`]): the first full slot at
+    /// a candidate start if there is one, else (for an overbooking strategy) the first
+    /// overbooked slot whose PoS passes the test. This is what [`Self::select`] picks from the
+    /// slots at every candidate start, but nodes are chosen only where the choice can matter:
+    /// a start is first tested for a full slot by counting nodes ([`NodeSweep::fits`]; none
+    /// after `deadline - estimate`), and overbooked slots are chosen and evaluated in order
+    /// only up to the first acceptable one. Returns (slot, full, PoS).
+    fn first_lazy(
+        &self,
+        job: &Job,
+        from: Time,
+        eval: &mut impl FnMut(&Slot) -> Result<f64>,
+    ) -> Result<Option<(Slot, bool, f64)>> {
+        let starts = self.plan.candidate_starts(from, job.deadline);
+        let last_full = job.deadline.saturating_sub(job.estimate);
+        let at_from = NodeSweep::new(&self.plan, &self.up, from);
+        let mut sweep = at_from.clone();
+        for &c in starts.iter().take_while(|&&c| c <= last_full) {
+            sweep.advance_to(c);
+            if !sweep.fits(job.nodes, c.saturating_add(job.estimate)) {
+                continue;
+            }
+            if let Some(s) = sweep.choose(job.nodes, job.deadline) {
+                if s.len() >= job.estimate {
+                    let pos = eval(&s)?;
+                    return Ok(Some((s, true, pos)));
+                }
+            }
+        }
+        if !self.cfg.strategy.overbooks() {
+            return Ok(None);
+        }
+        let mut sweep = at_from;
+        for c in starts {
+            sweep.advance_to(c);
+            if let Some(s) = sweep.choose(job.nodes, job.deadline) {
+                let pos = eval(&s)?;
+                if self.acceptable(false, pos, job) {
+                    return Ok(Some((s, false, pos)));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// True when the policy may stop at the first full slot (near best fit, first fit).
@@ -967,7 +1010,18 @@ impl<'r> OnlinePlanner<'r> {
     /// appearance; conditioned on not having ended by `now` when so configured
     /// ([`SimConfig::condition_on_elapsed`]).
     fn predecessors(&self, s: &Slot, now: Time) -> Result<Vec<Cow<'_, GridDist>>> {
+        let (_, cdfs) = self.predecessors_keyed(s, now)?;
+        Ok(cdfs)
+    }
+
+    /// [`Self::predecessors`] and their job indices, in the same order.
+    fn predecessors_keyed(
+        &self,
+        s: &Slot,
+        now: Time,
+    ) -> Result<(Vec<usize>, Vec<Cow<'_, GridDist>>)> {
         let mut seen = std::collections::HashSet::new();
+        let mut jobs = Vec::new();
         let mut v = Vec::new();
         for &nd in &s.nodes {
             if let Some(p) = self.plan.predecessor(nd, s.start) {
@@ -976,10 +1030,11 @@ impl<'r> OnlinePlanner<'r> {
                 }
                 if let Some(c) = self.recs[p.job].end_cdf.as_ref() {
                     v.push(self.not_ended_by(c, now)?);
+                    jobs.push(p.job);
                 }
             }
         }
-        Ok(v)
+        Ok((jobs, v))
     }
 
     /// A predecessor's end distribution given that it has not ended by `now` (unchanged unless
@@ -1020,7 +1075,8 @@ impl<'r> OnlinePlanner<'r> {
         job: &Job,
         now: Time,
         s: &Slot,
-        runtime: &GridDist,
+        runtime: &SumTable<'_>,
+        memo: &mut ExecutableMemo,
     ) -> Result<f64> {
         let full = s.len() >= job.estimate;
         if self.cfg.strategy == Strategy::CompBackfill {
@@ -1043,7 +1099,7 @@ impl<'r> OnlinePlanner<'r> {
             )?
             .pos());
         }
-        let owned = self.predecessors(s, now)?;
+        let (jobs, owned) = self.predecessors_keyed(s, now)?;
         let preds: Vec<&GridDist> = owned.iter().map(|c| c.as_ref()).collect();
         let slot = self.comprehensive_slot(job, now, s, false, &preds);
         let bound = comprehensive_pos_bound(runtime, &self.grid, &self.failures, &s.nodes, slot)?;
@@ -1051,7 +1107,20 @@ impl<'r> OnlinePlanner<'r> {
         if !self.acceptable(false, (bound * (1.0 + 1e-9)).min(1.0), job) {
             return Ok(bound);
         }
-        Ok(comprehensive_pos_factors(runtime, &self.grid, &self.failures, &s.nodes, slot)?.pos())
+        let executable = || comprehensive_executable(runtime, &self.grid, slot);
+        if jobs.is_empty() {
+            // Without predecessors it depends on the start too, and costs O(runtime).
+            return Ok(comprehensive_pos_with(&self.failures, &s.nodes, slot, executable)?.pos());
+        }
+        let key = ExecutableKey {
+            predecessors: jobs,
+            earliest: self.grid.up(slot.earliest.max(0)),
+            end: self.grid.down(slot.slot_end),
+        };
+        let pos = comprehensive_pos_with(&self.failures, &s.nodes, slot, || {
+            memo.get_or_compute(key, executable)
+        })?;
+        Ok(pos.pos())
     }
 
     /// The chosen placement's end-time CDF (for its successors).

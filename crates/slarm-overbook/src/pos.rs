@@ -5,6 +5,7 @@ use crate::error::Result;
 use crate::failure::{outage_pos_homogeneous, FailureModel, NodeFailures};
 use crate::grid::TimeGrid;
 use crate::job::Time;
+use slarm_stats::joint::SumTable;
 use slarm_stats::ratio::RatioDist;
 use slarm_stats::GridDist;
 use slarm_stats::Rounding;
@@ -163,34 +164,66 @@ fn outage_factors(failures: &NodeFailures, nodes: &[usize], booked: f64) -> Resu
 
 /// Comprehensive PoS (thesis §3.3.1): per-node availability and survival over `min(x, l)`, and
 /// `P_executable = P(S + omega' <= t_e)` from the joint start CDF of the predecessors convolved
-/// with the job's runtime PMF `runtime` (from [`TimeGrid::runtime`]). A full-length slot
-/// without predecessors has `P_executable = 1`.
+/// with the job's runtime PMF (from [`TimeGrid::runtime`], given with its running sums as
+/// `runtime`, built once for all slots of a job). A full-length slot without predecessors has
+/// `P_executable = 1`.
 pub fn comprehensive_pos_factors(
-    runtime: &GridDist,
+    runtime: &SumTable<'_>,
     grid: &TimeGrid,
     failures: &NodeFailures,
     nodes: &[usize],
     slot: ComprehensiveSlot<'_>,
 ) -> Result<Pos> {
+    comprehensive_pos_with(failures, nodes, slot, || {
+        comprehensive_executable(runtime, grid, slot)
+    })
+}
+
+/// [`comprehensive_pos_factors`] with `P_executable` from `executable` (called after the
+/// outage factors, so errors come in the same order), e.g. one remembered from an earlier
+/// slot with the same predecessors and end.
+pub fn comprehensive_pos_with(
+    failures: &NodeFailures,
+    nodes: &[usize],
+    slot: ComprehensiveSlot<'_>,
+    executable: impl FnOnce() -> Result<f64>,
+) -> Result<Pos> {
     let (available, survival) = outage_factors(failures, nodes, slot.booked())?;
-    let executable = if slot.slot_end - slot.start >= slot.estimate && slot.predecessors.is_empty()
-    {
-        1.0
-    } else {
-        grid.p_end_by(&slot.start_cdf(grid)?, runtime, grid.down(slot.slot_end))?
-    };
     Ok(Pos {
         available,
-        executable,
+        executable: executable()?,
         survival,
     })
 }
 
+/// The comprehensive `P_executable` of a placement: 1 for a full-length slot without
+/// predecessors, else `P(S + omega' <= t_e)` for the joint start `S` (thesis §3.3.1). It
+/// depends on the predecessors, the earliest start and the slot end, and on the slot start
+/// only when there are no predecessors.
+pub fn comprehensive_executable(
+    runtime: &SumTable<'_>,
+    grid: &TimeGrid,
+    slot: ComprehensiveSlot<'_>,
+) -> Result<f64> {
+    let end = grid.down(slot.slot_end);
+    if slot.predecessors.is_empty() {
+        if slot.slot_end - slot.start >= slot.estimate {
+            Ok(1.0)
+        } else {
+            grid.p_end_by_from(grid.up(slot.start), runtime, end)
+        }
+    } else {
+        // The joint start CDF is not built: only its probability of ending by `end` is needed.
+        let lo = grid.up(slot.earliest.max(0));
+        grid.p_end_by_joint(slot.predecessors, lo, runtime, end)
+    }
+}
+
 /// An upper bound of [`comprehensive_pos_factors`]' PoS computed without the joint CDF: the job
-/// starting at its earliest possible step (`O(predecessors + 101)`). A placement whose bound
+/// starting at its earliest possible step (`O(predecessors)` with the runtime's running sums). A placement whose bound
 /// fails a test that is monotone in PoS fails it exactly too, so it need not be convolved.
 pub fn comprehensive_pos_bound(
-    runtime: &GridDist,
+    runtime: &SumTable<'_>,
     grid: &TimeGrid,
     failures: &NodeFailures,
     nodes: &[usize],
@@ -223,7 +256,7 @@ pub fn comprehensive_pos(
 ) -> Result<ComprehensiveResult> {
     let runtime = grid.runtime(dist, slot.estimate)?;
     Ok(ComprehensiveResult {
-        pos: comprehensive_pos_factors(&runtime, grid, failures, nodes, slot)?,
+        pos: comprehensive_pos_factors(&SumTable::new(&runtime), grid, failures, nodes, slot)?,
         end: comprehensive_end(&runtime, grid, slot)?,
     })
 }

@@ -527,48 +527,123 @@ pub(crate) fn check_same_step(a: f64, b: f64) -> Result<()> {
 /// All inputs must share the step and have origins an integer number of steps apart. The
 /// result lives on `[max origin, max end]`; its total mass is the product of the inputs'.
 pub fn max_of_independent(dists: &[&GridDist]) -> Result<GridDist> {
-    let first = dists.first().ok_or(StatsError::Empty {
-        what: "list of distributions",
-    })?;
+    let span = MaxSpan::of(dists)?;
+    let (first, offsets, lo, hi) = (span.first, &span.offsets, span.lo, span.hi);
     let step = first.step;
-    let mut offsets = Vec::with_capacity(dists.len());
-    for d in dists {
-        check_same_step(step, d.step)?;
-        let r = (d.origin - first.origin) / step;
-        let k = r.round();
-        if (r - k).abs() > 1e-6 {
-            return Err(StatsError::GridMismatch {
-                reason: "origins are not an integer number of steps apart",
-            });
-        }
-        // Beyond 2^53 steps the offset is not exact (and saturated `i64` arithmetic below).
-        let k = crate::num::exact_i64(k).ok_or(StatsError::GridMismatch {
-            reason: "origins more than 2^53 steps apart",
-        })?;
-        offsets.push(k);
-    }
-    let lo = offsets.iter().copied().max().unwrap_or(0);
-    let hi = dists
+    // Each CDF as a running sum from `lo` on (t >= lo >= o, so the start index is
+    // non-negative; beyond its end a CDF stays at the total mass): the values of
+    // `cdf_values`, without building them.
+    let mut cdfs: Vec<RunningCdf<'_>> = dists
         .iter()
-        .zip(&offsets)
-        .map(|(d, &o)| o + d.len() as i64 - 1)
-        .max()
-        .unwrap_or(0);
-    let cdfs: Vec<Vec<f64>> = dists.iter().map(|d| d.cdf_values()).collect();
+        .zip(offsets)
+        .map(|(d, &o)| RunningCdf::at(&d.masses, (lo - o) as usize))
+        .collect();
     let mut masses = Vec::with_capacity((hi - lo + 1) as usize);
     let mut prev = 0.0f64;
     for t in lo..=hi {
+        if t > lo {
+            cdfs.iter_mut().for_each(RunningCdf::advance);
+        }
         let mut f = 1.0;
-        for (c, &o) in cdfs.iter().zip(&offsets) {
-            // t >= lo >= o, so the index is non-negative; beyond the end F is the total mass.
-            let i = ((t - o) as usize).min(c.len() - 1);
-            f *= c[i];
+        for c in &cdfs {
+            f *= c.value;
         }
         masses.push((f - prev).max(0.0));
         prev = prev.max(f);
     }
-    let origin = first.origin + lo as f64 * step;
-    Ok(GridDist::from_valid_parts(origin, step, masses))
+    Ok(GridDist::from_valid_parts(span.origin(), step, masses))
+}
+
+/// A distribution's CDF as a running sum of its masses, at one grid point at a time.
+pub(crate) struct RunningCdf<'a> {
+    masses: &'a [f64],
+    /// Index of the next mass to add.
+    next: usize,
+    /// The CDF at the current point (the total mass beyond the last one).
+    pub(crate) value: f64,
+}
+
+impl<'a> RunningCdf<'a> {
+    /// The CDF at point `index` of `masses` (clamped to the last point): the masses up to it
+    /// added in order, as [`GridDist::cdf_values`] adds them.
+    pub(crate) fn at(masses: &'a [f64], index: usize) -> Self {
+        let upto = index.saturating_add(1).min(masses.len());
+        let mut value = 0.0;
+        for m in &masses[..upto] {
+            value += m;
+        }
+        Self {
+            masses,
+            next: upto,
+            value,
+        }
+    }
+
+    /// Moves to the next grid point.
+    pub(crate) fn advance(&mut self) {
+        if let Some(m) = self.masses.get(self.next) {
+            self.value += m;
+            self.next += 1;
+        }
+    }
+}
+
+/// Where [`max_of_independent`] of some distributions lives: each one's origin in steps from
+/// the first one's, and the first (`lo`) and last (`hi`) of those step offsets of the result.
+pub(crate) struct MaxSpan<'a> {
+    /// The first distribution (its origin is offset 0, its step the result's).
+    pub(crate) first: &'a GridDist,
+    /// Each distribution's origin in steps from the first one's.
+    pub(crate) offsets: Vec<i64>,
+    /// The latest origin: the result's first point.
+    pub(crate) lo: i64,
+    /// The latest last point: the result's last point.
+    pub(crate) hi: i64,
+}
+
+impl<'a> MaxSpan<'a> {
+    /// The span of `dists`: an error for an empty list, different steps or origins that are
+    /// not an integer number of steps (at most 2^53) apart.
+    pub(crate) fn of(dists: &[&'a GridDist]) -> Result<Self> {
+        let first = *dists.first().ok_or(StatsError::Empty {
+            what: "list of distributions",
+        })?;
+        let step = first.step;
+        let mut offsets = Vec::with_capacity(dists.len());
+        for d in dists {
+            check_same_step(step, d.step)?;
+            let r = (d.origin - first.origin) / step;
+            let k = r.round();
+            if (r - k).abs() > 1e-6 {
+                return Err(StatsError::GridMismatch {
+                    reason: "origins are not an integer number of steps apart",
+                });
+            }
+            // Beyond 2^53 steps the offset is not exact (and saturated `i64` arithmetic below).
+            let k = crate::num::exact_i64(k).ok_or(StatsError::GridMismatch {
+                reason: "origins more than 2^53 steps apart",
+            })?;
+            offsets.push(k);
+        }
+        let lo = offsets.iter().copied().max().unwrap_or(0);
+        let hi = dists
+            .iter()
+            .zip(&offsets)
+            .map(|(d, &o)| o + d.len() as i64 - 1)
+            .max()
+            .unwrap_or(0);
+        Ok(Self {
+            first,
+            offsets,
+            lo,
+            hi,
+        })
+    }
+
+    /// The result's origin, `first origin + lo · step`.
+    pub(crate) fn origin(&self) -> f64 {
+        self.first.origin + self.lo as f64 * self.first.step
+    }
 }
 
 #[cfg(test)]
@@ -779,8 +854,44 @@ pub(crate) mod tests {
             })
     }
 
+    /// The plain definition of [`max_of_independent`]'s masses: every CDF built with
+    /// `cdf_values`, then their product at each point and its increments.
+    fn plain_max_masses(dists: &[&GridDist]) -> Vec<f64> {
+        let span = MaxSpan::of(dists).unwrap();
+        let cdfs: Vec<Vec<f64>> = dists.iter().map(|d| d.cdf_values()).collect();
+        let mut masses = Vec::new();
+        let mut prev = 0.0f64;
+        for t in span.lo..=span.hi {
+            let mut f = 1.0;
+            for (c, &o) in cdfs.iter().zip(&span.offsets) {
+                f *= c[((t - o) as usize).min(c.len() - 1)];
+            }
+            masses.push((f - prev).max(0.0));
+            prev = prev.max(f);
+        }
+        masses
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        // The running CDFs give bit for bit the masses of the built ones.
+        #[test]
+        fn max_of_independent_is_the_plain_definition_bit_for_bit(
+            dists in prop::collection::vec((arb_dist(30), 0.3f64..=1.0), 1..5),
+        ) {
+            let scaled: Vec<GridDist> = dists
+                .iter()
+                .map(|(d, s)| {
+                    let m = d.masses().iter().map(|m| m * s).collect();
+                    GridDist::defective(d.origin(), d.step(), m).unwrap()
+                })
+                .collect();
+            let refs: Vec<&GridDist> = scaled.iter().collect();
+            let fast = max_of_independent(&refs).unwrap();
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            prop_assert_eq!(bits(fast.masses()), bits(&plain_max_masses(&refs)));
+        }
 
         #[test]
         fn cdf_monotone_and_reaches_mass(d in arb_dist(40), scale in 0.1f64..=1.0) {

@@ -17,6 +17,7 @@ pub mod convolution;
 pub mod error;
 pub mod gof;
 pub mod grid;
+pub mod joint;
 pub mod num;
 pub mod ratio;
 pub mod rng;

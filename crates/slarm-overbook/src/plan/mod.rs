@@ -4,9 +4,11 @@
 //! candidate start) and per-node reservation timelines for the comprehensive ones.
 
 mod nodes;
+mod sweep;
 
 pub use nodes::{NodePlan, NodeReservation};
 pub use slarm_sim::profile::Profile;
+pub use sweep::NodeSweep;
 
 use crate::job::Time;
 

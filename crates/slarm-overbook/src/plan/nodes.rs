@@ -2,6 +2,8 @@
 //! thesis §3.3.1, Listing 3.1; node choice and candidate starts are our reading, docs/decisions.md).
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::ops::Bound::Excluded;
 
 use crate::job::Time;
 use crate::plan::Slot;
@@ -21,6 +23,24 @@ pub struct NodeReservation {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodePlan {
     timelines: Vec<Vec<NodeReservation>>,
+    /// How many reservations (over all nodes) end at each time: the candidate starts of
+    /// [`NodePlan::candidate_starts`] without collecting and sorting every node's ends.
+    ends: BTreeMap<Time, usize>,
+}
+
+/// One more reservation ending at `end`.
+fn count_end(ends: &mut BTreeMap<Time, usize>, end: Time) {
+    *ends.entry(end).or_insert(0) += 1;
+}
+
+/// One reservation ending at `end` fewer (a time no reservation ends at is dropped).
+fn uncount_end(ends: &mut BTreeMap<Time, usize>, end: Time) {
+    if let Some(c) = ends.get_mut(&end) {
+        *c = c.saturating_sub(1);
+        if *c == 0 {
+            ends.remove(&end);
+        }
+    }
 }
 
 impl NodePlan {
@@ -28,6 +48,7 @@ impl NodePlan {
     pub fn new(nodes: usize) -> Self {
         Self {
             timelines: vec![Vec::new(); nodes],
+            ends: BTreeMap::new(),
         }
     }
 
@@ -50,6 +71,7 @@ impl NodePlan {
             if let Some(tl) = self.timelines.get_mut(n) {
                 let pos = tl.partition_point(|r| r.start < start);
                 tl.insert(pos, NodeReservation { job, start, end });
+                count_end(&mut self.ends, end);
             }
         }
     }
@@ -58,7 +80,13 @@ impl NodePlan {
     pub fn remove(&mut self, job: usize, nodes: &[usize]) {
         for &n in nodes {
             if let Some(tl) = self.timelines.get_mut(n) {
-                tl.retain(|r| r.job != job);
+                let ends = &mut self.ends;
+                tl.retain(|r| {
+                    if r.job == job {
+                        uncount_end(ends, r.end);
+                    }
+                    r.job != job
+                });
             }
         }
     }
@@ -69,6 +97,8 @@ impl NodePlan {
         for &n in nodes {
             if let Some(tl) = self.timelines.get_mut(n) {
                 for r in tl.iter_mut().filter(|r| r.job == job) {
+                    uncount_end(&mut self.ends, r.end);
+                    count_end(&mut self.ends, end);
                     r.start = start;
                     r.end = end;
                 }
@@ -82,7 +112,9 @@ impl NodePlan {
         for tl in &mut self.timelines {
             let k = tl.iter().take_while(|r| r.end <= now).count();
             if k > 0 {
-                tl.drain(..k);
+                for r in tl.drain(..k) {
+                    uncount_end(&mut self.ends, r.end);
+                }
             }
         }
     }
@@ -92,17 +124,17 @@ impl NodePlan {
         self.timeline(node).first().map(|r| r.job) == Some(job)
     }
 
-    /// Candidate starts in `[from, deadline)`: `from` and every reservation end after it.
+    /// Candidate starts in `[from, deadline)`: `from` and every reservation end after it,
+    /// in increasing order.
     pub fn candidate_starts(&self, from: Time, deadline: Time) -> Vec<Time> {
-        let mut c: Vec<Time> = self
-            .timelines
-            .iter()
-            .flat_map(|tl| tl.iter().map(|r| r.end))
-            .filter(|&e| e > from && e < deadline)
-            .collect();
-        c.push(from);
-        c.sort_unstable();
-        c.dedup();
+        let mut c = vec![from];
+        if from < deadline {
+            c.extend(
+                self.ends
+                    .range((Excluded(from), Excluded(deadline)))
+                    .map(|(&e, _)| e),
+            );
+        }
         c
     }
 
@@ -111,6 +143,39 @@ impl NodePlan {
         let tl = self.timeline(node);
         let k = tl.partition_point(|r| r.start < t);
         tl[..k].iter().rev().find(|r| r.end <= t).copied()
+    }
+
+    /// True if at least `count > 0` of the `usable` nodes are free from `t` to `until`
+    /// (free at `t` and next reserved at or after `until`): exactly when [`Self::choose`]
+    /// finds a slot at `t` whose end, before the deadline cap, is at or after `until`. Stops
+    /// as soon as the answer is known, and builds nothing.
+    pub fn fits(&self, t: Time, count: usize, until: Time, usable: &[bool]) -> bool {
+        if count == 0 {
+            return false;
+        }
+        let mut found = 0;
+        let mut left = self.timelines.len();
+        for (node, tl) in self.timelines.iter().enumerate() {
+            left -= 1;
+            if usable.get(node).copied().unwrap_or(false) {
+                let k = tl.partition_point(|r| r.end <= t);
+                let free_until = match tl.get(k) {
+                    Some(r) if r.start <= t => None,
+                    Some(r) => Some(r.start),
+                    None => Some(Time::MAX),
+                };
+                if free_until.is_some_and(|next| next >= until) {
+                    found += 1;
+                    if found >= count {
+                        return true;
+                    }
+                }
+            }
+            if found + left < count {
+                return false;
+            }
+        }
+        false
     }
 
     /// Chooses `count` nodes free at `t` among the `usable` ones: latest next reservation first,
@@ -161,6 +226,71 @@ impl NodePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::sweep::tests::arb_plan;
+    use proptest::prelude::*;
+
+    /// The plain definition of the candidate starts: every node's ends, sorted and deduplicated.
+    fn plain_candidate_starts(p: &NodePlan, from: Time, deadline: Time) -> Vec<Time> {
+        let mut c: Vec<Time> = (0..p.nodes())
+            .flat_map(|n| p.timeline(n).iter().map(|r| r.end))
+            .filter(|&e| e > from && e < deadline)
+            .collect();
+        c.push(from);
+        c.sort_unstable();
+        c.dedup();
+        c
+    }
+
+    proptest! {
+        // The kept ends give the candidate starts of the plain definition after any sequence
+        // of reservations, removals, moves and prunes.
+        #[test]
+        fn candidate_starts_follow_every_change(
+            ops in prop::collection::vec((0u8..4, 0usize..6, 0i64..100, 1i64..50, 0usize..4), 1..40),
+            from in 0i64..150,
+            deadline in 0i64..200,
+        ) {
+            let mut p = NodePlan::new(4);
+            let mut placed: Vec<Option<(Vec<usize>, Time)>> = vec![None; 6];
+            for (op, job, start, len, width) in ops {
+                let nodes: Vec<usize> = (0..=width.min(3)).collect();
+                match (op, &placed[job]) {
+                    (0, None) => {
+                        p.reserve(job, &nodes, start, start + len);
+                        placed[job] = Some((nodes, start));
+                    }
+                    (1, Some((n, _))) => {
+                        p.remove(job, &n.clone());
+                        placed[job] = None;
+                    }
+                    (2, Some((n, _))) => p.update(job, &n.clone(), start, start + len),
+                    (3, _) => p.prune(start),
+                    _ => {}
+                }
+                for from in [from, start] {
+                    prop_assert_eq!(
+                        p.candidate_starts(from, deadline),
+                        plain_candidate_starts(&p, from, deadline)
+                    );
+                }
+            }
+        }
+
+        // `fits` against its definition through `choose`: a slot at `t` of at least `len`
+        // exists exactly when `count` usable nodes are free from `t` to `t + len`.
+        #[test]
+        fn fits_is_choose_finding_a_slot_that_long(
+            (plan, usable) in arb_plan(),
+            t in 0i64..150,
+            count in 0usize..9,
+            len in 0i64..60,
+        ) {
+            let by_choose = plan
+                .choose(t, count, Time::MAX, &usable)
+                .is_some_and(|s| s.len() >= len);
+            prop_assert_eq!(plan.fits(t, count, t + len, &usable), by_choose);
+        }
+    }
 
     #[test]
     fn choose_prefers_longest_gaps() {
