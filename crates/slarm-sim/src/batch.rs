@@ -136,17 +136,49 @@ const CLASS_FINISH: u32 = 0;
 const CLASS_ARRIVE: u32 = 1;
 const CLASS_PASS: u32 = 2;
 
-struct Prepared {
-    submit: f64,
-    procs: u32,
-    estimate: f64,
-    run: f64,
+/// The order in which jobs arrive (submit time, then job number, then index).
+enum ArrivalOrder {
+    /// The job slice is already in arrival order (a cleaned workload is): no index table.
+    Slice(usize),
+    /// Job indices in arrival order.
+    Sorted(Vec<usize>),
+}
+
+impl ArrivalOrder {
+    fn of(records: &[JobRecord]) -> Self {
+        let before = |a: &JobRecord, b: &JobRecord| {
+            a.submit
+                .total_cmp(&b.submit)
+                .then(a.id.cmp(&b.id))
+                .then(a.index.cmp(&b.index))
+        };
+        if records.is_sorted_by(|a, b| before(a, b).is_lt()) {
+            return Self::Slice(records.len());
+        }
+        let mut order: Vec<usize> = (0..records.len()).collect();
+        order.sort_by(|&a, &b| before(&records[a], &records[b]));
+        Self::Sorted(order)
+    }
+
+    /// The index of the `k`-th job to arrive.
+    fn get(&self, k: usize) -> Option<usize> {
+        match self {
+            Self::Slice(n) => (k < *n).then_some(k),
+            Self::Sorted(order) => order.get(k).copied(),
+        }
+    }
 }
 
 struct State<'a, P: ?Sized> {
-    jobs: &'a [Job],
-    prep: Vec<Prepared>,
-    arrival_order: Vec<usize>,
+    /// One record per job, in job-slice order, filled in as the job starts (`start` is NaN
+    /// until then). Holding the job's fields here, rather than in tables beside the
+    /// records, keeps one 72-byte record per job as the simulation's whole per-job state.
+    records: Vec<JobRecord>,
+    /// Run time per job (min(run time, estimate)).
+    run: Vec<f64>,
+    /// Jobs started so far.
+    started: usize,
+    arrival_order: ArrivalOrder,
     next_arrival: usize,
     order: &'a QueueOrder,
     expiry: Option<&'a [f64]>,
@@ -156,8 +188,6 @@ struct State<'a, P: ?Sized> {
     queue: Vec<Candidate>,
     free: u32,
     running: RunningSet,
-    start: Vec<f64>,
-    first_reservation: Vec<Option<f64>>,
     expired: Vec<usize>,
     pass_at: Option<f64>,
     wake_at: Option<f64>,
@@ -166,7 +196,7 @@ struct State<'a, P: ?Sized> {
 
 impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
     fn order_cmp(&self, a: usize, b: usize) -> std::cmp::Ordering {
-        let (ja, jb) = (&self.prep[a], &self.prep[b]);
+        let (ja, jb) = (&self.records[a], &self.records[b]);
         let primary = match self.order {
             QueueOrder::Fcfs => std::cmp::Ordering::Equal,
             QueueOrder::ShortestEstimate => ja.estimate.total_cmp(&jb.estimate),
@@ -174,12 +204,12 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         };
         primary
             .then(ja.submit.total_cmp(&jb.submit))
-            .then(self.jobs[a].id.cmp(&self.jobs[b].id))
+            .then(ja.id.cmp(&jb.id))
             .then(a.cmp(&b))
     }
 
     fn candidate(&self, i: usize) -> Candidate {
-        let p = &self.prep[i];
+        let p = &self.records[i];
         Candidate {
             key: i,
             procs: p.procs,
@@ -207,11 +237,14 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
 
     fn start_job(&mut self, i: usize, sim: &mut Simulation<Ev>) -> Result<()> {
         let now = sim.now();
-        let p = &self.prep[i];
-        self.free -= p.procs;
-        self.start[i] = now;
-        self.running.insert(i, now + p.estimate, p.procs);
-        sim.schedule_at(now + p.run, CLASS_FINISH, Ev::Finish(i))?;
+        let run = self.run[i];
+        let r = &mut self.records[i];
+        self.free -= r.procs;
+        r.start = now;
+        r.end = now + run;
+        self.started += 1;
+        self.running.insert(i, now + r.estimate, r.procs);
+        sim.schedule_at(now + run, CLASS_FINISH, Ev::Finish(i))?;
         Ok(())
     }
 
@@ -250,8 +283,9 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         if let (Some(h), Some(s)) = (out.head, out.shadow) {
             let hi = self.queue.get(h).map(|c| c.key);
             if let Some(hi) = hi {
-                if self.first_reservation[hi].is_none() && s.is_finite() {
-                    self.first_reservation[hi] = Some(s);
+                let r = &mut self.records[hi];
+                if r.reservation.is_none() && s.is_finite() {
+                    r.reservation = Some(s);
                 }
             }
         }
@@ -323,7 +357,7 @@ impl<P: SchedulingPolicy + ?Sized> Handler<Ev> for State<'_, P> {
         match ev {
             Ev::Finish(i) => {
                 let c = self.candidate(i);
-                let predicted = self.start[i] + c.estimate;
+                let predicted = self.records[i].start + c.estimate;
                 self.free += c.procs;
                 self.running.remove(i, predicted, c.procs);
                 self.policy.on_finish(now, &c, predicted)?;
@@ -331,12 +365,12 @@ impl<P: SchedulingPolicy + ?Sized> Handler<Ev> for State<'_, P> {
             }
             Ev::Arrive(i) => {
                 self.next_arrival += 1;
-                if let Some(&n) = self.arrival_order.get(self.next_arrival) {
-                    sim.schedule_at(self.prep[n].submit, CLASS_ARRIVE, Ev::Arrive(n))?;
+                if let Some(n) = self.arrival_order.get(self.next_arrival) {
+                    sim.schedule_at(self.records[n].submit, CLASS_ARRIVE, Ev::Arrive(n))?;
                 }
                 let c = self.candidate(i);
                 if let Some(t) = self.policy.on_arrival(now, &c)? {
-                    self.first_reservation[i] = Some(t);
+                    self.records[i].reservation = Some(t);
                 }
                 self.enqueue(i);
                 self.request_pass(sim)?;
@@ -347,35 +381,43 @@ impl<P: SchedulingPolicy + ?Sized> Handler<Ev> for State<'_, P> {
     }
 }
 
-fn prepare(jobs: &[Job], capacity: u32) -> Result<Vec<Prepared>> {
-    jobs.iter()
-        .map(|j| {
-            let procs = j.procs();
-            if procs <= 0 || procs > i64::from(capacity) {
-                return Err(SimError::JobTooLarge {
-                    job_id: j.id,
-                    procs: u32::try_from(procs.max(0)).unwrap_or(u32::MAX),
-                    capacity,
-                });
-            }
-            let submit = check_time("submit time", j.submit)?;
-            let estimate = check_time("estimate", j.estimate())?;
-            let run = check_time("run time", j.effective_runtime())?;
-            if !(run > 0.0 && estimate > 0.0) {
-                return Err(SimError::InvalidParameter {
-                    name: "run time",
-                    value: format!("job {}: run {} estimate {}", j.id, j.runtime, estimate),
-                    reason: "run time and estimate must be positive (apply the drop rules)",
-                });
-            }
-            Ok(Prepared {
-                submit,
-                procs: procs as u32,
-                estimate,
-                run,
-            })
-        })
-        .collect()
+/// The record of every job before it starts (start and end NaN, no reservation), and its
+/// run time; errors on the first job that cannot run.
+fn prepare(jobs: &[Job], capacity: u32) -> Result<(Vec<JobRecord>, Vec<f64>)> {
+    let mut records = Vec::with_capacity(jobs.len());
+    let mut runs = Vec::with_capacity(jobs.len());
+    for (index, j) in jobs.iter().enumerate() {
+        let procs = j.procs();
+        if procs <= 0 || procs > i64::from(capacity) {
+            return Err(SimError::JobTooLarge {
+                job_id: j.id,
+                procs: u32::try_from(procs.max(0)).unwrap_or(u32::MAX),
+                capacity,
+            });
+        }
+        let submit = check_time("submit time", j.submit)?;
+        let estimate = check_time("estimate", j.estimate())?;
+        let run = check_time("run time", j.effective_runtime())?;
+        if !(run > 0.0 && estimate > 0.0) {
+            return Err(SimError::InvalidParameter {
+                name: "run time",
+                value: format!("job {}: run {} estimate {}", j.id, j.runtime, estimate),
+                reason: "run time and estimate must be positive (apply the drop rules)",
+            });
+        }
+        records.push(JobRecord {
+            id: j.id,
+            index,
+            submit,
+            start: f64::NAN,
+            end: f64::NAN,
+            procs: procs as u32,
+            estimate,
+            reservation: None,
+        });
+        runs.push(run);
+    }
+    Ok((records, runs))
 }
 
 /// Simulates a cleaned [`slarm_workload::Workload`] on its own machine size.
@@ -419,7 +461,7 @@ pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
             reason: "a machine needs at least one processor",
         });
     }
-    let prep = prepare(jobs, capacity)?;
+    let (records, run) = prepare(jobs, capacity)?;
     for (name, len) in [
         (
             "queue order key",
@@ -440,20 +482,13 @@ pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
             }
         }
     }
-    let mut arrival_order: Vec<usize> = (0..jobs.len()).collect();
-    arrival_order.sort_by(|&a, &b| {
-        prep[a]
-            .submit
-            .total_cmp(&prep[b].submit)
-            .then(jobs[a].id.cmp(&jobs[b].id))
-            .then(a.cmp(&b))
-    });
-    let origin = arrival_order.first().map_or(0.0, |&i| prep[i].submit);
+    let arrival_order = ArrivalOrder::of(&records);
+    let origin = arrival_order.get(0).map_or(0.0, |i| records[i].submit);
     policy.begin(capacity, origin)?;
-    let n = jobs.len();
     let mut state = State {
-        jobs,
-        prep,
+        records,
+        run,
+        started: 0,
         arrival_order,
         next_arrival: 0,
         order,
@@ -463,34 +498,20 @@ pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
         queue: Vec::new(),
         free: capacity,
         running: RunningSet::new(),
-        start: vec![f64::NAN; n],
-        first_reservation: vec![None; n],
         expired: Vec::new(),
         pass_at: None,
         wake_at: None,
         out: PassOutcome::default(),
     };
     let mut sim = Simulation::starting_at(origin);
-    if let Some(&first) = state.arrival_order.first() {
-        sim.schedule_at(state.prep[first].submit, CLASS_ARRIVE, Ev::Arrive(first))?;
+    if let Some(first) = state.arrival_order.get(0) {
+        sim.schedule_at(state.records[first].submit, CLASS_ARRIVE, Ev::Arrive(first))?;
     }
     let stats = sim.run(&mut state, None)?;
-    // Sized up front: a filtered iterator gives no length, and regrowing copies the records.
-    let mut records = Vec::with_capacity(n - state.expired.len());
-    records.extend(
-        (0..n)
-            .filter(|&i| !state.start[i].is_nan())
-            .map(|i| JobRecord {
-                id: jobs[i].id,
-                index: i,
-                submit: state.prep[i].submit,
-                start: state.start[i],
-                end: state.start[i] + state.prep[i].run,
-                procs: state.prep[i].procs,
-                estimate: state.prep[i].estimate,
-                reservation: state.first_reservation[i],
-            }),
-    );
+    let mut records = state.records;
+    if state.started < records.len() {
+        records.retain(|r| !r.start.is_nan());
+    }
     Ok(Schedule {
         capacity,
         policy: state.policy.name().to_string(),

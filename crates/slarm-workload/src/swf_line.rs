@@ -161,9 +161,10 @@ fn scan_digits(bytes: &[u8], mut i: usize, v: &mut u64) -> usize {
     i
 }
 
-/// Splits `bytes` into exactly [`SWF_FIELDS`] tokens and parses each by its field's type.
-fn tokenize(bytes: &[u8]) -> Result<Fields, LineError> {
-    let mut f = Fields::default();
+/// Splits `bytes` into exactly [`SWF_FIELDS`] tokens and parses each by its field's type,
+/// into the caller's `f` (written in place: returning the 576-byte record by value cost a
+/// copy per line).
+fn tokenize(bytes: &[u8], f: &mut Fields) -> Result<(), LineError> {
     let mut n = 0usize;
     let mut i = 0usize;
     let len = bytes.len();
@@ -204,7 +205,7 @@ fn tokenize(bytes: &[u8]) -> Result<Fields, LineError> {
         f.spans[n] = (start, i);
         let tok = &bytes[start..i];
         if !plain {
-            parse_token(&mut f, n, tok)?;
+            parse_token(f, n, tok)?;
         } else if INT_FIELDS >> n & 1 == 1 {
             // -2^63 has a magnitude one above i64::MAX.
             let exact = if neg {
@@ -237,7 +238,7 @@ fn tokenize(bytes: &[u8]) -> Result<Fields, LineError> {
             format!("missing: line has {n} of {SWF_FIELDS} fields"),
         ));
     }
-    Ok(f)
+    Ok(())
 }
 
 /// The job of parsed fields, after the checks of the module docs.
@@ -290,7 +291,9 @@ fn assemble(f: &Fields, bytes: &[u8]) -> Result<Job, LineError> {
 /// field number (0 = the line as a whole) and the reason. See the module docs for the
 /// number syntax and the checks.
 pub fn parse_job_line(bytes: &[u8]) -> Result<Job, LineError> {
-    assemble(&tokenize(bytes)?, bytes)
+    let mut f = Fields::default();
+    tokenize(bytes, &mut f)?;
+    assemble(&f, bytes)
 }
 
 #[cfg(test)]
