@@ -5,9 +5,9 @@ use serde_json::{json, Value};
 use slarm_report::{Check, ExperimentError, Figure, FigureKind, RunConfig, Series, Table};
 
 use super::reference::{appendix_a, THESIS_G_84_85};
-use super::{err, field, sizes, Report, PAPER};
+use super::{field, shared_g, sizes, Report};
 use slarm_provision::arrival::ArrivalProfile;
-use slarm_provision::gtable::{g_kolmogorov, g_table};
+use slarm_provision::gtable::g_kolmogorov;
 use slarm_provision::params::Params;
 
 /// Runs E2: the Monte Carlo table (the streams of E4's tables, so both use the same g) and
@@ -16,8 +16,7 @@ pub(super) fn run(cfg: &RunConfig, id: &str) -> Result<Value, ExperimentError> {
     let params = Params::thesis();
     let prof = ArrivalProfile::thesis();
     let sz = sizes(cfg.scale);
-    let st = cfg.streams(PAPER, "tables");
-    let g = g_table(&params, &prof, &st.child(&[1]), &sz.g).map_err(|e| err(id, e))?;
+    let g = shared_g(cfg, id)?;
     let ode = g_kolmogorov(&params, &prof, 260);
     let rows = |t: &slarm_provision::GTable| -> Vec<Vec<i64>> {
         (0..=params.d)

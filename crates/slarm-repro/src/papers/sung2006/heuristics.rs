@@ -8,13 +8,13 @@ use serde_json::{json, Value};
 use slarm_report::{Check, ExperimentError, Figure, FigureKind, RunConfig, Series, Table};
 
 use super::reference::CF2_N85;
-use super::{by_scale, err, field, sizes, Report, PAPER};
+use super::{by_scale, err, field, shared_g, sizes, Report, PAPER};
 use slarm_provision::arrival::ArrivalProfile;
 use slarm_provision::cost::{Cost, CostShape};
 use slarm_provision::evaluate::{evaluate, Evaluation};
 use slarm_provision::params::Params;
 use slarm_provision::policy::PolicyKind;
-use slarm_provision::tables::Tables;
+use slarm_provision::tables::{build_k, Tables};
 
 /// The policies of Figs 5.5-5.16, in report order.
 const KINDS: [PolicyKind; 6] = [
@@ -44,13 +44,21 @@ struct Row {
 pub(super) fn run(cfg: &RunConfig, id: &str) -> Result<Value, ExperimentError> {
     let params = Params::thesis();
     let prof = ArrivalProfile::thesis();
-    let tables = Tables::build(
+    // g first (as `Tables::build` does): built by E2, which starts earlier in a run of every
+    // cell (see `cell_cost`), and found here; built here otherwise.
+    let g = shared_g(cfg, id)?;
+    let k = build_k(
         &params,
         &prof,
         &cfg.streams(PAPER, "tables"),
         &sizes(cfg.scale),
     )
     .map_err(|e| err(id, e))?;
+    let tables = Tables {
+        params: params.clone(),
+        g,
+        k: Arc::new(k),
+    };
     let runs = by_scale(cfg.scale, 200, 1000);
     let eval_streams = cfg.streams(PAPER, "evaluation");
     let mut rows = Vec::new();
