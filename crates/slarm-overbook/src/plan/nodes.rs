@@ -196,31 +196,44 @@ impl NodePlan {
             let prev_end = if k > 0 { tl[k - 1].end } else { Time::MIN };
             cand.push((next, prev_end, node));
         }
-        if count == 0 || cand.len() < count {
-            return None;
-        }
-        let order = |a: &(Time, Time, usize), b: &(Time, Time, usize)| -> Ordering {
-            b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
-        };
-        if cand.len() > count {
-            cand.select_nth_unstable_by(count - 1, order);
-            cand.truncate(count);
-        }
-        cand.sort_by(order);
-        let end = cand
-            .iter()
-            .map(|c| c.0)
-            .min()
-            .unwrap_or(Time::MAX)
-            .min(deadline);
-        let mut nodes: Vec<usize> = cand.iter().map(|c| c.2).collect();
-        nodes.sort_unstable();
-        Some(Slot {
-            start: t,
-            end,
-            nodes,
-        })
+        best_slot(&mut cand, t, count, deadline)
     }
+}
+
+/// The slot at `t` on the best `count` of the free nodes `cand` (`(next reservation start,
+/// previous reservation end, node)` each): latest next reservation first, then earliest end of
+/// the previous one, then lowest index. It ends at the earliest next reservation among them,
+/// capped at `deadline`; `None` when fewer than `count` (or no node at all) are asked for or
+/// free. Shared by [`NodePlan::choose`] and the sweep's `choose`, so both pick the same nodes.
+pub(crate) fn best_slot(
+    cand: &mut Vec<(Time, Time, usize)>,
+    t: Time,
+    count: usize,
+    deadline: Time,
+) -> Option<Slot> {
+    if count == 0 || cand.len() < count {
+        return None;
+    }
+    let order = |a: &(Time, Time, usize), b: &(Time, Time, usize)| -> Ordering {
+        b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+    };
+    if cand.len() > count {
+        cand.select_nth_unstable_by(count - 1, order);
+        cand.truncate(count);
+    }
+    let end = cand
+        .iter()
+        .map(|c| c.0)
+        .min()
+        .unwrap_or(Time::MAX)
+        .min(deadline);
+    let mut nodes: Vec<usize> = cand.iter().map(|c| c.2).collect();
+    nodes.sort_unstable();
+    Some(Slot {
+        start: t,
+        end,
+        nodes,
+    })
 }
 
 #[cfg(test)]

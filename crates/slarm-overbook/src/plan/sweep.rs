@@ -9,9 +9,8 @@
 //! [`NodePlan::choose`]'s at every start (proptest), given the plan's invariant that a node's
 //! reservations do not overlap.
 
-use std::cmp::Ordering;
-
 use crate::job::Time;
+use crate::plan::nodes::best_slot;
 use crate::plan::{NodePlan, NodeReservation, Slot};
 
 /// Per-node state of a node plan at a time `t` that only increases.
@@ -134,30 +133,7 @@ impl<'a> NodeSweep<'a> {
                 self.free.push((next, self.prev_end[n], n));
             }
         }
-        if count == 0 || self.free.len() < count {
-            return None;
-        }
-        let order = |a: &(Time, Time, usize), b: &(Time, Time, usize)| -> Ordering {
-            b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
-        };
-        let cand = &mut self.free;
-        if cand.len() > count {
-            cand.select_nth_unstable_by(count - 1, order);
-            cand.truncate(count);
-        }
-        let end = cand
-            .iter()
-            .map(|c| c.0)
-            .min()
-            .unwrap_or(Time::MAX)
-            .min(deadline);
-        let mut nodes: Vec<usize> = cand.iter().map(|c| c.2).collect();
-        nodes.sort_unstable();
-        Some(Slot {
-            start: t,
-            end,
-            nodes,
-        })
+        best_slot(&mut self.free, t, count, deadline)
     }
 }
 
