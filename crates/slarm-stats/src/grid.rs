@@ -854,6 +854,20 @@ pub(crate) mod tests {
             })
     }
 
+    /// One to four distributions on up to 30 bins, each scaled by 0.3-1 (so some defective),
+    /// as the predecessors of a maximum.
+    pub(crate) fn arb_predecessors() -> impl Strategy<Value = Vec<GridDist>> {
+        prop::collection::vec((arb_dist(30), 0.3f64..=1.0), 1..5).prop_map(|dists| {
+            dists
+                .iter()
+                .map(|(d, s)| {
+                    let m = d.masses().iter().map(|m| m * s).collect();
+                    GridDist::defective(d.origin(), d.step(), m).unwrap()
+                })
+                .collect()
+        })
+    }
+
     /// The plain definition of [`max_of_independent`]'s masses: every CDF built with
     /// `cdf_values`, then their product at each point and its increments.
     fn plain_max_masses(dists: &[&GridDist]) -> Vec<f64> {
@@ -877,16 +891,7 @@ pub(crate) mod tests {
 
         // The running CDFs give bit for bit the masses of the built ones.
         #[test]
-        fn max_of_independent_is_the_plain_definition_bit_for_bit(
-            dists in prop::collection::vec((arb_dist(30), 0.3f64..=1.0), 1..5),
-        ) {
-            let scaled: Vec<GridDist> = dists
-                .iter()
-                .map(|(d, s)| {
-                    let m = d.masses().iter().map(|m| m * s).collect();
-                    GridDist::defective(d.origin(), d.step(), m).unwrap()
-                })
-                .collect();
+        fn max_of_independent_is_the_plain_definition_bit_for_bit(scaled in arb_predecessors()) {
             let refs: Vec<&GridDist> = scaled.iter().collect();
             let fast = max_of_independent(&refs).unwrap();
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();

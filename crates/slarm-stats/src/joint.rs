@@ -176,7 +176,7 @@ mod tests {
     use super::*;
     use crate::convolution::prob_sum_at_most;
     use crate::grid::max_of_independent;
-    use crate::grid::tests::arb_dist;
+    use crate::grid::tests::{arb_dist, arb_predecessors};
     use proptest::prelude::*;
 
     /// The plain definition: build the joint, then the one-pass sum.
@@ -213,17 +213,10 @@ mod tests {
         // included), any bound from before the first sum to beyond the last.
         #[test]
         fn equals_prob_sum_at_most_of_the_joint_bit_for_bit(
-            dists in prop::collection::vec((arb_dist(30), 0.3f64..=1.0), 1..5),
+            scaled in arb_predecessors(),
             b in arb_dist(20),
             t in -120.0f64..160.0,
         ) {
-            let scaled: Vec<GridDist> = dists
-                .iter()
-                .map(|(d, s)| {
-                    let m = d.masses().iter().map(|m| m * s).collect();
-                    GridDist::defective(d.origin(), d.step(), m).unwrap()
-                })
-                .collect();
             let refs: Vec<&GridDist> = scaled.iter().collect();
             let t = t.floor();
             let fast = prob_max_plus_at_most(&refs, &b, t).unwrap();
