@@ -617,20 +617,14 @@ pub fn simulate(
     Ok(pool(classes, &reps))
 }
 
-/// Whether a pool of `m` nodes meets every class's SLA on the jobs drawn beforehand,
-/// `drawn[r]` for replication `r`: the verdict of [`simulate`]'s [`SimResult::all_met`],
+/// Whether a pool of `m` nodes meets every class's SLA on the jobs drawn beforehand: the
+/// verdict of [`simulate`]'s [`SimResult::all_met`],
 /// reached without simulating past the job that settles it (see [`SlaVerdict`]).
-fn meets_all(
-    classes: &[JobClass],
-    mu: f64,
-    m: u64,
-    discipline: &Discipline,
-    cfg: &SimConfig,
-    drawn: &[Vec<Arrival>],
-) -> Result<bool> {
-    validate(classes, mu, m, discipline)?;
-    let mut verdict = SlaVerdict::new(classes, cfg, drawn);
-    for (r, jobs) in (0..cfg.replications).zip(drawn) {
+fn meets_all(drawn: &DrawnJobs, m: u64, discipline: &Discipline) -> Result<bool> {
+    let (classes, cfg) = (&drawn.classes[..], &drawn.cfg);
+    validate(classes, drawn.mu, m, discipline)?;
+    let mut verdict = drawn.verdict.clone();
+    for (r, jobs) in (0..cfg.replications).zip(&drawn.reps) {
         if let Some(met) = verdict.decided() {
             return Ok(met);
         }
@@ -653,6 +647,7 @@ fn meets_all(
 /// reach `need` even if every job still to complete were on time. Common random numbers make
 /// the verdict the one of the full simulation: the jobs completing before the verdict are the
 /// same jobs with the same responses.
+#[derive(Debug, Clone, PartialEq)]
 struct SlaVerdict {
     /// Per class: on-time completions still needed.
     need: Vec<u64>,
@@ -665,6 +660,7 @@ struct SlaVerdict {
 }
 
 impl SlaVerdict {
+    /// The verdict before any completion, of the jobs `drawn[r]` of replication `r`.
     fn new(classes: &[JobClass], cfg: &SimConfig, drawn: &[Vec<Arrival>]) -> Self {
         let n = classes.len();
         let mut left = vec![0u64; n];
@@ -827,6 +823,9 @@ pub struct DrawnJobs {
     cfg: SimConfig,
     /// Per replication, its jobs in arrival order.
     reps: Vec<Vec<Arrival>>,
+    /// The SLA verdict before any completion (measured counts per class), the same for every
+    /// size and discipline: counted once here rather than at every size tried.
+    verdict: SlaVerdict,
 }
 
 impl DrawnJobs {
@@ -834,13 +833,14 @@ impl DrawnJobs {
     pub fn draw(classes: &[JobClass], mu: f64, cfg: &SimConfig) -> Result<Self> {
         positive("mu", mu)?;
         cfg.validate()?;
-        let reps = (0..cfg.replications)
+        let reps: Vec<Vec<Arrival>> = (0..cfg.replications)
             .map(|r| draw_arrivals(classes, mu, cfg, r))
             .collect::<Result<_>>()?;
         Ok(Self {
             classes: classes.to_vec(),
             mu,
             cfg: *cfg,
+            verdict: SlaVerdict::new(classes, cfg, &reps),
             reps,
         })
     }
@@ -864,13 +864,13 @@ pub fn min_nodes_drawn(
     start: u64,
     max_extra: u64,
 ) -> Result<u64> {
-    let (classes, mu, cfg) = (&drawn.classes[..], drawn.mu, &drawn.cfg);
+    let (classes, mu) = (&drawn.classes[..], drawn.mu);
     for c in classes {
         c.sla().check_feasible(mu)?;
     }
     let lowest = stability_floor(classes, mu);
     let mut m = start.max(lowest);
-    let passes = |m: u64| meets_all(classes, mu, m, discipline, cfg, &drawn.reps);
+    let passes = |m: u64| meets_all(drawn, m, discipline);
     if passes(m)? {
         while m > lowest && passes(m - 1)? {
             m -= 1;
@@ -959,15 +959,13 @@ mod tests {
                 replications: 3,
                 seed: k as u64 + 11,
             };
-            let drawn: Vec<Vec<Arrival>> = (0..cfg.replications)
-                .map(|r| draw_arrivals(c, 1.0, &cfg, r).unwrap())
-                .collect();
+            let drawn = DrawnJobs::draw(c, 1.0, &cfg).unwrap();
             let order: Vec<usize> = (0..c.len()).rev().collect();
             for d in [Discipline::Fcfs, Discipline::Hol { order }, Discipline::Pdp] {
                 let floor = stability_floor(c, 1.0);
                 for m in floor..floor + 6 {
                     let full = simulate(c, 1.0, m, &d, &cfg).unwrap().all_met();
-                    assert_eq!(meets_all(c, 1.0, m, &d, &cfg, &drawn).unwrap(), full);
+                    assert_eq!(meets_all(&drawn, m, &d).unwrap(), full);
                     verdicts[usize::from(full)] += 1;
                 }
             }
