@@ -450,58 +450,93 @@ pub fn run_replication(
     validate(classes, mu, m, discipline)?;
     cfg.validate()?;
     let jobs = draw_arrivals(classes, mu, cfg, rep)?;
-    Ok(replay(
-        classes,
-        m,
-        discipline,
-        cfg,
-        rep,
-        &jobs,
-        Watch {
-            sample_every,
-            verdict: None,
-        },
-    ))
+    let mut record = Record::new(classes.len(), sample_every);
+    let area = replay(classes, m, discipline, cfg, rep, &jobs, &mut record);
+    let mut out = record.out;
+    out.mean_in_system = area / (cfg.horizon - cfg.warmup);
+    Ok(out)
 }
 
-/// What a replay records beside its counts.
-struct Watch<'v> {
-    /// Keep every `sample_every`-th measured response per class (0: none).
+/// What a replay does with each measured job (one arriving in `[warmup, horizon)`).
+trait Observer {
+    /// Whether the replay integrates the number in system over `[warmup, horizon]`.
+    const AREA: bool;
+    /// A measured class-`class` job completed with this response time; `true` stops the
+    /// replay.
+    fn measured(&mut self, class: usize, response: f64, on_time: bool) -> bool;
+}
+
+/// The counts of a [`Replication`], with every `sample_every`-th response per class.
+struct Record {
+    out: Replication,
     sample_every: u64,
-    /// Stop at the completion that settles this verdict.
-    verdict: Option<&'v mut SlaVerdict>,
+    /// Per class: measured jobs seen so far.
+    seen: Vec<u64>,
 }
 
-/// Replication `rep` of a validated pool on its drawn jobs; PDP tie-breaks use stream
-/// `[rep, 2]`.
-fn replay(
+impl Record {
+    fn new(n: usize, sample_every: u64) -> Self {
+        Self {
+            out: Replication {
+                sum_response: vec![0.0; n],
+                count: vec![0; n],
+                met: vec![0; n],
+                mean_in_system: 0.0,
+                samples: vec![Vec::new(); n],
+            },
+            sample_every,
+            seen: vec![0; n],
+        }
+    }
+}
+
+impl Observer for Record {
+    const AREA: bool = true;
+
+    fn measured(&mut self, class: usize, response: f64, on_time: bool) -> bool {
+        let out = &mut self.out;
+        out.sum_response[class] += response;
+        out.count[class] += 1;
+        if on_time {
+            out.met[class] += 1;
+        }
+        if self.sample_every > 0 {
+            self.seen[class] += 1;
+            if self.seen[class].is_multiple_of(self.sample_every) {
+                out.samples[class].push(response);
+            }
+        }
+        false
+    }
+}
+
+/// A size search needs only the verdict: no area, no sums, and a stop once it is settled.
+impl Observer for SlaVerdict {
+    const AREA: bool = false;
+
+    fn measured(&mut self, class: usize, _response: f64, on_time: bool) -> bool {
+        self.record(class, on_time).is_some()
+    }
+}
+
+/// Replication `rep` of a validated pool on its drawn jobs, each measured job handed to
+/// `observer`; returns the area under the number in system over `[warmup, horizon]` (0 when
+/// the observer does not ask for it). PDP tie-breaks use stream `[rep, 2]`.
+fn replay<O: Observer>(
     classes: &[JobClass],
     m: u64,
     discipline: &Discipline,
     cfg: &SimConfig,
     rep: u32,
     jobs: &[Arrival],
-    watch: Watch<'_>,
-) -> Replication {
-    let Watch {
-        sample_every,
-        mut verdict,
-    } = watch;
-    let n = classes.len();
+    observer: &mut O,
+) -> f64 {
+    if jobs.is_empty() {
+        return 0.0;
+    }
     let mut tie_rng = RngStreams::new(cfg.seed).stream(&[u64::from(rep), 2]);
     let (w0, h) = (cfg.warmup, cfg.horizon);
-    let mut out = Replication {
-        sum_response: vec![0.0; n],
-        count: vec![0; n],
-        met: vec![0; n],
-        mean_in_system: 0.0,
-        samples: vec![Vec::new(); n],
-    };
-    if jobs.is_empty() {
-        return out;
-    }
     let mut pool = Pool::new(classes, m, discipline);
-    let mut seen = vec![0u64; n];
     let mut in_system = 0u64;
     let mut area = 0.0;
     let mut now = 0.0_f64;
@@ -513,10 +548,12 @@ fn replay(
         if !t.is_finite() {
             break;
         }
-        // area of N(t) over [warmup, horizon]
-        let (a, b) = (now.max(w0), t.min(h));
-        if b > a {
-            area += in_system as f64 * (b - a);
+        if O::AREA {
+            // area of N(t) over [warmup, horizon]
+            let (a, b) = (now.max(w0), t.min(h));
+            if b > a {
+                area += in_system as f64 * (b - a);
+            }
         }
         now = t;
         if next_arrival <= next_completion {
@@ -529,27 +566,13 @@ fn replay(
             if arrival >= w0 {
                 let response = now - arrival;
                 let on_time = response <= classes[class].sla().x();
-                out.sum_response[class] += response;
-                out.count[class] += 1;
-                if on_time {
-                    out.met[class] += 1;
-                }
-                if sample_every > 0 {
-                    seen[class] += 1;
-                    if seen[class].is_multiple_of(sample_every) {
-                        out.samples[class].push(response);
-                    }
-                }
-                if let Some(v) = verdict.as_deref_mut() {
-                    if v.record(class, on_time).is_some() {
-                        break;
-                    }
+                if observer.measured(class, response, on_time) {
+                    break;
                 }
             }
         }
     }
-    out.mean_in_system = area / (h - w0);
-    out
+    area
 }
 
 /// PDP choice among `(class, P_i)` of the non-empty queues: the largest `P_i = y_i - tau_i`
@@ -651,11 +674,7 @@ fn meets_all(drawn: &DrawnJobs, m: u64, discipline: &Discipline) -> Result<bool>
         if let Some(met) = verdict.decided() {
             return Ok(met);
         }
-        let watch = Watch {
-            sample_every: 0,
-            verdict: Some(&mut verdict),
-        };
-        replay(classes, m, discipline, cfg, r, jobs, watch);
+        replay(classes, m, discipline, cfg, r, jobs, &mut verdict);
     }
     // Every measured job has completed by now (the system drains), so a verdict was reached.
     Ok(verdict.decided().unwrap_or(false))
