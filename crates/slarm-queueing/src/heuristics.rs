@@ -183,16 +183,48 @@ pub fn algorithm3<R: Rng + ?Sized>(
     fix: Structure3Fix,
     rng: &mut R,
 ) -> Result<Algorithm3Outcome> {
-    if classes.len() != 3 {
-        return Err(QueueError::InvalidConfig(format!(
-            "Algorithm 3 needs 3 classes, got {}",
-            classes.len()
-        )));
-    }
     let g: Vec<f64> = classes
         .iter()
         .map(|c| g_of(c.sla(), cfg))
         .collect::<Result<_>>()?;
+    algorithm3_with_g(classes, &g, cfg, fix, rng)
+}
+
+/// [`algorithm3`] given the classes' `G_thesis` values `g` (as [`g_of`] computes them), so
+/// that several fixes of one draw share them: `G` is the costly part of the algorithm.
+///
+/// ```
+/// use rand::SeedableRng;
+/// use slarm_queueing::heuristics::{algorithm3, algorithm3_with_g, g_of, HeuristicConfig, Structure3Fix};
+/// use slarm_queueing::{JobClass, Sla};
+/// let cfg = HeuristicConfig::default();
+/// let c = [
+///     JobClass::new(12.0, Sla::new(5.0, 0.85).unwrap()).unwrap(),
+///     JobClass::new(3.0, Sla::new(3.0, 0.95).unwrap()).unwrap(),
+///     JobClass::new(20.0, Sla::new(4.0, 0.9).unwrap()).unwrap(),
+/// ];
+/// let g: Vec<f64> = c.iter().map(|k| g_of(k.sla(), &cfg).unwrap()).collect();
+/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+/// let fix = Structure3Fix::RemoveSmallD;
+/// assert_eq!(
+///     algorithm3_with_g(&c, &g, &cfg, fix, &mut rng).unwrap(),
+///     algorithm3(&c, &cfg, fix, &mut rng).unwrap()
+/// );
+/// ```
+pub fn algorithm3_with_g<R: Rng + ?Sized>(
+    classes: &[JobClass],
+    g: &[f64],
+    cfg: &HeuristicConfig,
+    fix: Structure3Fix,
+    rng: &mut R,
+) -> Result<Algorithm3Outcome> {
+    if classes.len() != 3 || g.len() != 3 {
+        return Err(QueueError::InvalidConfig(format!(
+            "Algorithm 3 needs 3 classes and their 3 G values, got {} and {}",
+            classes.len(),
+            g.len()
+        )));
+    }
     let edges: Vec<(usize, usize)> = PAIRS
         .iter()
         .copied()

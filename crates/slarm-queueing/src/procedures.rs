@@ -10,7 +10,9 @@ use rayon::prelude::*;
 use slarm_stats::rng::{RngStreams, SimRng};
 
 use crate::error::Result;
-use crate::heuristics::{algorithm2, algorithm3, g_of, Choice, HeuristicConfig, Structure3Fix};
+use crate::heuristics::{
+    algorithm2, algorithm3, algorithm3_with_g, g_of, Choice, HeuristicConfig, Structure3Fix,
+};
 use crate::partition::{all_strategies, m_da, m_sa, nodes_for_partition, pool_nodes, Partition};
 use crate::sampling::{draw_classes, Setting};
 use crate::sim::{min_nodes_drawn, stability_floor, Discipline, DrawnJobs, SimConfig};
@@ -320,13 +322,18 @@ pub fn procedure3(
     while found < l && next < max_draws {
         let hits = over_samples(next..next + batch, 3, setting, cfg.mu, streams, |mut s| {
             let c = &s.classes;
-            let o = algorithm3(c, cfg, Structure3Fix::RemoveLargeD, &mut s.rng)?;
+            // The draw's G values serve all five runs of Algorithm 3 below.
+            let g: Vec<f64> = c
+                .iter()
+                .map(|k| g_of(k.sla(), cfg))
+                .collect::<Result<_>>()?;
+            let o = algorithm3_with_g(c, &g, cfg, Structure3Fix::RemoveLargeD, &mut s.rng)?;
             if o.structure != 3 {
                 return Ok(None);
             }
             let mut m = [0u64; 4];
             for (k, fix) in fixes.iter().enumerate() {
-                let p = algorithm3(c, cfg, *fix, &mut s.rng)?.partition;
+                let p = algorithm3_with_g(c, &g, cfg, *fix, &mut s.rng)?.partition;
                 m[k] = nodes_for_partition(c, &p, cfg.mu)?;
             }
             Ok(Some(m))
