@@ -425,12 +425,21 @@ fn draw_arrivals(classes: &[JobClass], mu: f64, cfg: &SimConfig, rep: u32) -> Re
     let draw_class = |u: f64| cum.iter().position(|&c| u < c).unwrap_or(n - 1);
     let expected = (total_rate * cfg.horizon).min(1e8) as usize;
     let mut jobs = Vec::with_capacity(expected + expected / 16 + 16);
+    // Epochs and classes first, then the service times in a second pass: the two streams
+    // are independent, so the values are those of one interleaved pass, and each pass keeps
+    // one generator's state and buffer hot.
     let mut at = inter.sample(&mut arr_rng);
     while at < cfg.horizon {
         let class = draw_class(arr_rng.gen::<f64>());
-        let service = svc.sample(&mut svc_rng);
-        jobs.push(Arrival { at, class, service });
+        jobs.push(Arrival {
+            at,
+            class,
+            service: 0.0,
+        });
         at += inter.sample(&mut arr_rng);
+    }
+    for job in &mut jobs {
+        job.service = svc.sample(&mut svc_rng);
     }
     Ok(jobs)
 }
