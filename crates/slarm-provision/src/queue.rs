@@ -186,6 +186,11 @@ pub fn completion_times(q: usize, t0: f64, init: &[f64], arr_t: &[f64], arr_s: &
 /// free times: the first `n` initial jobs are dispatched incrementally, and for each `n` the
 /// arrivals are replayed on a copy of that short list. Once no server frees before `t1`,
 /// neither arrivals nor later initial jobs can finish, and the remaining rows are shifts.
+///
+/// The copy holds only the `a` earliest of those free times (`a` arrivals): the `k`-th arrival
+/// takes the earliest free time, which is one of the `k` earliest initial ones or a later
+/// completion, so a free time beyond the `a`-th earliest is never read, and leaving it out
+/// changes no completion (it only saved shifting it along).
 pub fn remaining_rows(
     q: usize,
     t0: f64,
@@ -208,7 +213,7 @@ pub fn remaining_rows(
             break;
         }
         scratch.clear();
-        scratch.extend_from_slice(&free[head..]);
+        scratch.extend_from_slice(&free[head..free.len().min(head + a)]);
         out[n] = n + a - init_done - completions_in_interval(&mut scratch, t1, arr);
         replays += a as u64 + 1;
         // initial job n starts on the server that frees first
