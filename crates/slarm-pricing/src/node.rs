@@ -295,6 +295,12 @@ impl Process {
     /// schedule). A candidate certainly later than `horizon` is skipped (without its
     /// division); callers take the minimum with `horizon`, so the result is unchanged.
     fn next_event(&self, now: f64, horizon: f64) -> f64 {
+        self.next_event_due(now, horizon, self.arrival + self.deadline)
+    }
+
+    /// [`next_event`](Self::next_event) with the absolute deadline `due` already formed.
+    #[inline]
+    fn next_event_due(&self, now: f64, horizon: f64, due: f64) -> f64 {
         let mut t = f64::INFINITY;
         if self.rate > 0.0 {
             // x / rate > horizon - now for sure once x >= 4·rate·(horizon - now) > 0.
@@ -312,7 +318,7 @@ impl Process {
             }
         }
         if !self.overrun {
-            t = t.min(self.arrival + self.deadline);
+            t = t.min(due);
         }
         t
     }
@@ -330,7 +336,50 @@ fn steady(jc: &JobControl, demand_sum: f64) -> bool {
 
 /// `x` has reached `target` up to rounding.
 pub(crate) fn reached(x: f64, target: f64) -> bool {
-    x >= target - 1e-9 * target.abs().max(1.0)
+    x >= reach_threshold(target)
+}
+
+/// The value from which [`reached`] counts `x` as having reached `target`.
+fn reach_threshold(target: f64) -> f64 {
+    target - 1e-9 * target.abs().max(1.0)
+}
+
+/// `x.floor()` for `x >= 0` without the library call (the default x86-64 target has no
+/// rounding instruction): truncation is the floor of a non-negative number, exact below
+/// 2^52, and every `f64` from 2^52 on is an integer already.
+fn floor_non_negative(x: f64) -> f64 {
+    if (0.0..4_503_599_627_370_496.0).contains(&x) {
+        (x as i64) as f64
+    } else {
+        x.floor()
+    }
+}
+
+/// What Algorithm 2 compares a process against at every update, fixed when the process
+/// starts: the three [`reached`] thresholds and the absolute deadline. A work-conserving
+/// node updates every process at every control tick, and these were most of the arithmetic
+/// of an update that the process's own state does not change.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Limits {
+    /// `reached(cpu, work)` is `cpu >= work`.
+    work: f64,
+    /// `reached(cpu, estimate)` is `cpu >= estimate`.
+    estimate: f64,
+    /// `reached(wall, deadline)` is `wall >= deadline`.
+    deadline: f64,
+    /// `arrival + deadline`.
+    due: f64,
+}
+
+impl Limits {
+    fn of(p: &Process) -> Self {
+        Self {
+            work: reach_threshold(p.work),
+            estimate: reach_threshold(p.estimate),
+            deadline: reach_threshold(p.deadline),
+            due: p.arrival + p.deadline,
+        }
+    }
 }
 
 /// A time-shared node with its running processes and a local clock.
@@ -351,6 +400,10 @@ pub struct TimeSharedNode {
     sum: f64,
     #[cfg_attr(feature = "serde", serde(skip))]
     next: f64,
+    /// `limits[i]` belongs to `procs[i]` (rebuilt by an update if the lengths differ, as
+    /// after deserialisation).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    limits: Vec<Limits>,
 }
 
 impl TimeSharedNode {
@@ -366,6 +419,7 @@ impl TimeSharedNode {
             fresh: false,
             sum: 0.0,
             next: f64::INFINITY,
+            limits: Vec::new(),
         }
     }
 
@@ -462,21 +516,25 @@ impl TimeSharedNode {
     /// removal re-sums in the new process order. Every floating-point operation is the one
     /// of `advance`, `take_finished` and `control` called in turn, in the same order.
     fn update(&mut self, t: f64, jc: &JobControl, finished: Option<&mut dyn FnMut(usize)>) -> f64 {
+        self.sync_limits();
         let dt = t - self.clock;
         if dt > 0.0 {
             self.clock = t;
         }
         let now = self.clock;
         let (mut done, mut busy) = (false, self.busy);
-        for p in &mut self.procs {
+        // Sums in process order, as `control` and `demand_sum` form them; formed in the same
+        // pass unless a removal changes the order.
+        let (mut on_schedule, mut overrunners, mut s) = (0.0, 0usize, -0.0);
+        for (p, l) in self.procs.iter_mut().zip(&self.limits) {
             if dt > 0.0 {
                 let step = p.rate * dt;
                 p.cpu += step;
                 busy += step;
             }
-            done |= reached(p.cpu, p.work);
+            done |= p.cpu >= l.work;
             let wall = now - p.arrival;
-            p.overrun = p.overrun || reached(p.cpu, p.estimate) || reached(wall, p.deadline);
+            p.overrun = p.overrun || p.cpu >= l.estimate || wall >= l.deadline;
             p.demand = if p.overrun {
                 match jc.overrun {
                     OverrunPolicy::FullDemand => 1.0,
@@ -486,6 +544,12 @@ impl TimeSharedNode {
             } else {
                 ((p.estimate - p.cpu) / (p.deadline - wall)).min(1.0)
             };
+            if p.overrun {
+                overrunners += 1;
+            } else {
+                on_schedule += p.demand;
+            }
+            s += p.demand;
         }
         self.busy = busy;
         if done {
@@ -493,17 +557,16 @@ impl TimeSharedNode {
                 for j in self.take_finished() {
                     f(j);
                 }
+                (on_schedule, overrunners, s) = (0.0, 0, -0.0);
+                for p in &self.procs {
+                    if p.overrun {
+                        overrunners += 1;
+                    } else {
+                        on_schedule += p.demand;
+                    }
+                    s += p.demand;
+                }
             }
-        }
-        // Sums in process order, as `control` and `demand_sum` form them.
-        let (mut on_schedule, mut overrunners, mut s) = (0.0, 0usize, -0.0);
-        for p in &self.procs {
-            if p.overrun {
-                overrunners += 1;
-            } else {
-                on_schedule += p.demand;
-            }
-            s += p.demand;
         }
         if jc.overrun == OverrunPolicy::LeftoverOnly && overrunners > 0 {
             let share = (1.0 - on_schedule).max(0.0) / overrunners as f64;
@@ -521,9 +584,9 @@ impl TimeSharedNode {
         };
         let tick = self.tick(jc, s);
         let mut next = tick;
-        for p in &mut self.procs {
+        for (p, l) in self.procs.iter_mut().zip(&self.limits) {
             p.rate = if div > 0.0 { p.demand / div } else { 0.0 };
-            next = next.min(p.next_event(now, tick));
+            next = next.min(p.next_event_due(now, tick, l.due));
         }
         self.sum = s;
         self.next = next;
@@ -537,7 +600,7 @@ impl TimeSharedNode {
         if self.procs.is_empty() || steady(jc, s) {
             f64::INFINITY
         } else {
-            let k = (self.clock / jc.control_interval).floor() + 1.0;
+            let k = floor_non_negative(self.clock / jc.control_interval) + 1.0;
             k * jc.control_interval
         }
     }
@@ -580,10 +643,25 @@ impl TimeSharedNode {
             .sum()
     }
 
+    /// Rebuilds `limits` if it does not describe `procs` (a deserialised node).
+    #[inline]
+    fn sync_limits(&mut self) {
+        if self.limits.len() != self.procs.len() {
+            self.rebuild_limits();
+        }
+    }
+
+    #[cold]
+    fn rebuild_limits(&mut self) {
+        self.limits = self.procs.iter().map(Limits::of).collect();
+    }
+
     /// Adds a process (its memory and disk are held until it finishes).
     pub fn add(&mut self, p: Process) {
         self.mem_used += p.mem;
         self.disk_used += p.disk;
+        self.sync_limits();
+        self.limits.push(Limits::of(&p));
         self.procs.push(p);
         self.fresh = false;
     }
@@ -591,11 +669,13 @@ impl TimeSharedNode {
     /// Removes the processes that have done their real work; returns their job indices
     /// (they finished at the current clock).
     pub fn take_finished(&mut self) -> Vec<usize> {
+        self.sync_limits();
         let mut done = Vec::new();
         let mut i = 0;
         while i < self.procs.len() {
             if reached(self.procs[i].cpu, self.procs[i].work) {
                 let p = self.procs.swap_remove(i);
+                self.limits.swap_remove(i);
                 self.mem_used -= p.mem;
                 self.disk_used -= p.disk;
                 done.push(p.job);

@@ -181,6 +181,13 @@ pub fn q_monte_carlo(
 /// of them is `t0 + V_n` with `V_n` independent of `s`: it is computed once per run and `p`
 /// for every `n` up to the largest one needed, and a feasibility check at `(s, n)` then only
 /// replays the arrivals after `t0` (`O(A_s log p)` instead of `O((n + A_s) p)`).
+///
+/// The checks of one run and `p` (every decision point, every step of a binary search) replay
+/// the same arrivals from different starting loads, and mostly end in the same tail: once
+/// every server is free when arrival `k` comes, the rest of the replay no longer depends on
+/// how the system got there (see [`InitialSweep::feasible`]). The latest completion of such a
+/// tail is kept per arrival index (`tails`) and a later check that empties before the same
+/// arrival reads it instead of replaying the tail again.
 #[derive(Debug, Default)]
 struct InitialSweep {
     p: usize,
@@ -188,14 +195,24 @@ struct InitialSweep {
     /// `p` values each; the last one is the latest completion of those jobs.
     snaps: Vec<f64>,
     scratch: Option<FreeTimes>,
-    /// Jobs replayed so far.
+    /// Per arrival index `k` of the current run: the latest completion of arrivals `k..`
+    /// served FCFS on `p` servers that are all free by arrival `k`'s time (NaN: not known yet).
+    tails: Vec<f64>,
+    /// Arrival indices at which the current replay found every server free (their tail is
+    /// this replay's latest completion).
+    empties: Vec<usize>,
+    /// Jobs replayed so far: the counted work of the kernel (every arrival of a checked
+    /// window, whether its tail was replayed or read), the Fig. 5.17 work column.
     replays: u64,
 }
 
 impl InitialSweep {
-    /// Workload vectors for `n = 0..=upto` initial jobs with works `init` on `p` servers.
-    fn fill(&mut self, p: usize, init: &[f64], upto: usize) {
+    /// Workload vectors for `n = 0..=upto` initial jobs with works `init` on `p` servers;
+    /// forgets the tails of the previous run or `p` (`arrivals` of the run to come).
+    fn fill(&mut self, p: usize, init: &[f64], upto: usize, arrivals: usize) {
         self.p = p.max(1);
+        self.tails.clear();
+        self.tails.resize(arrivals, f64::NAN);
         self.snaps.clear();
         let mut ft = FreeTimes::new(self.p, 0.0);
         self.snaps.extend_from_slice(ft.as_slice());
@@ -206,34 +223,73 @@ impl InitialSweep {
         }
     }
 
-    /// Whether `n` initial jobs at `t0` and the arrivals `arr_t`/`arr_s` (all after `t0`)
-    /// all finish by `deadline`.
-    fn feasible(&mut self, n: usize, t0: f64, arr_t: &[f64], arr_s: &[f64], deadline: f64) -> bool {
+    /// Whether `n` initial jobs at `t0` and the arrivals `arr.0[first..]`/`arr.1[first..]`
+    /// (all after `t0`) all finish by `deadline`.
+    ///
+    /// The replay stops at the first arrival `k` that finds every server free (the latest
+    /// free time, the last entry of the ascending [`FreeTimes`], is at most its time) if the
+    /// tail from `k` is known. From there on it is the replay of arrivals `k..` on servers
+    /// that are all free by `a_k`, whatever the earlier history: each of those jobs starts at
+    /// its own arrival time until the old free times (all `<= a_k`) have been replaced, so
+    /// every later completion is the same `f64`, and the latest completion of all jobs is
+    /// the tail's (every old free time is `<= a_k <` the tail's completions). The answer is
+    /// therefore bit for bit the full replay's, and so is the counted work.
+    fn feasible(
+        &mut self,
+        n: usize,
+        t0: f64,
+        first: usize,
+        (arr_t, arr_s): (&[f64], &[f64]),
+        deadline: f64,
+    ) -> bool {
         let snap = &self.snaps[n * self.p..(n + 1) * self.p];
         if t0 + snap[self.p - 1] > deadline {
             return false; // an initial job ends late
         }
+        self.replays += (arr_t.len() - first) as u64;
         let ft = self.scratch.get_or_insert_with(|| FreeTimes::new(1, 0.0));
         ft.load_shifted(snap, t0);
-        for (&a, &w) in arr_t.iter().zip(arr_s) {
+        self.empties.clear();
+        let mut latest = f64::NAN;
+        for (k, (&a, &w)) in arr_t.iter().zip(arr_s).enumerate().skip(first) {
+            if ft.latest() <= a {
+                let tail = self.tails[k];
+                if !tail.is_nan() {
+                    latest = tail;
+                    break;
+                }
+                self.empties.push(k);
+            }
             ft.serve(a, w);
         }
-        self.replays += arr_t.len() as u64;
-        // free times only grow, so the latest one is the last completion of all jobs
-        ft.latest() <= deadline
+        if latest.is_nan() {
+            // free times only grow, so the latest one is the last completion of all jobs
+            latest = ft.latest();
+        }
+        for &k in &self.empties {
+            self.tails[k] = latest;
+        }
+        latest <= deadline
     }
 
     /// `N_r = max{n in [-1, hi] : feasible(n)}` by binary search (feasibility is monotone in
     /// `n` by FCFS monotonicity); `-1` if not even an empty system finishes.
-    fn max_feasible(&mut self, hi: i64, t0: f64, arr_t: &[f64], arr_s: &[f64], d: f64) -> i64 {
-        if hi >= 0 && self.feasible(hi as usize, t0, arr_t, arr_s, d) {
+    fn max_feasible(
+        &mut self,
+        hi: i64,
+        t0: f64,
+        first: usize,
+        arr: (&[f64], &[f64]),
+        d: f64,
+    ) -> i64 {
+        if hi >= 0 && self.feasible(hi as usize, t0, first, arr, d) {
             return hi;
         }
         // invariant: feasible(lo) (lo = -1 trivially), !feasible(top)
         let (mut lo, mut top) = (-1i64, hi);
         while top - lo > 1 {
             let mid = lo + (top - lo) / 2;
-            if self.feasible(mid as usize, t0, arr_t, arr_s, d) {
+            if self.feasible(mid as usize, t0, first, arr, d) {
                 lo = mid;
             } else {
                 top = mid;
@@ -294,18 +350,23 @@ impl GCells<'_> {
                 if upto < 0 {
                     continue; // every cell of this p is NONE
                 }
-                sweep.fill(self.p_lo + pi, &smp.initial_service, upto as usize);
+                let arr = (&smp.arrivals[..], &smp.arrival_service[..]);
+                sweep.fill(
+                    self.p_lo + pi,
+                    &smp.initial_service,
+                    upto as usize,
+                    arr.0.len(),
+                );
                 for (si, &t0) in self.starts.iter().enumerate() {
                     let i = si * np + pi;
                     if cut[i] < 0 {
                         continue;
                     }
-                    let w = smp.window(t0, f64::INFINITY);
-                    let (at, asv) = (&smp.arrivals[w.clone()], &smp.arrival_service[w]);
-                    if sweep.feasible(cut[i] as usize, t0, at, asv, deadline) {
+                    let first = smp.window(t0, f64::INFINITY).start;
+                    if sweep.feasible(cut[i] as usize, t0, first, arr, deadline) {
                         continue; // N_r >= cut
                     }
-                    heaps[i].push(sweep.max_feasible(cut[i] - 1, t0, at, asv, deadline));
+                    heaps[i].push(sweep.max_feasible(cut[i] - 1, t0, first, arr, deadline));
                     if heaps[i].len() > keep {
                         heaps[i].pop();
                     }
