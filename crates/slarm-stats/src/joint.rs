@@ -146,29 +146,67 @@ impl<'a> SumTable<'a> {
         }
         let prefix = self.prefix(need);
         let prefix = &prefix[..=need];
-        let points = span.hi - span.lo + 1;
-        let mut p = 0.0;
-        let mut prev = 0.0f64;
-        for i in 0..points {
-            // Room left for `B` after the joint's point i; once negative, no later point fits.
-            let room = room0 - i as f64;
-            if room < 0.0 {
-                break;
-            }
-            if i > 0 {
-                cdfs.iter_mut().for_each(RunningCdf::advance);
-            }
-            let f = joint_at(&cdfs);
-            let pa = (f - prev).max(0.0);
-            prev = prev.max(f);
-            if pa <= 0.0 {
-                continue;
-            }
-            let fits = (room as usize).saturating_add(1).min(need);
-            p += pa * prefix[fits];
-        }
-        Ok(p.clamp(0.0, 1.0))
+        let points = (span.hi - span.lo + 1) as usize;
+        // Room left for `B` after the joint's point i is `room0 - i` steps: once negative, no
+        // later point fits. In whole numbers (exact below 2^53; a room beyond every point
+        // and every mass of `B` fits all of `B` everywhere), so the pass runs over the points
+        // that fit and looks the sum up without converting back from floating point.
+        let room = if room0 >= (points + need) as f64 {
+            points + need
+        } else {
+            room0 as usize
+        };
+        let upto = points.min(room.saturating_add(1));
+        let fitting = |i: usize| (room - i).saturating_add(1).min(need);
+        // The joint's CDF at point i is the product of the predecessors' running CDFs (in
+        // list order, from 1.0); one and two predecessors, the common cases, keep theirs in
+        // locals instead of a vector.
+        Ok(match cdfs.as_mut_slice() {
+            [a] => sum_joint(upto, prefix, fitting, |i| {
+                if i > 0 {
+                    a.advance();
+                }
+                1.0 * a.value
+            }),
+            [a, b] => sum_joint(upto, prefix, fitting, |i| {
+                if i > 0 {
+                    a.advance();
+                    b.advance();
+                }
+                1.0 * a.value * b.value
+            }),
+            all => sum_joint(upto, prefix, fitting, |i| {
+                if i > 0 {
+                    all.iter_mut().for_each(RunningCdf::advance);
+                }
+                joint_at(all)
+            }),
+        })
     }
+}
+
+/// `sum_i P(joint = i) · prefix[fitting(i)]` over the joint's points `0..upto`, clamped to
+/// `[0, 1]`, where `joint(i)` is the joint CDF at point `i` (called once per point, in
+/// order): the point masses are the CDF's increments, clamped at 0 against round-off.
+#[inline(always)]
+fn sum_joint(
+    upto: usize,
+    prefix: &[f64],
+    fitting: impl Fn(usize) -> usize,
+    mut joint: impl FnMut(usize) -> f64,
+) -> f64 {
+    let mut p = 0.0;
+    let mut prev = 0.0f64;
+    for i in 0..upto {
+        let f = joint(i);
+        let pa = (f - prev).max(0.0);
+        prev = prev.max(f);
+        if pa <= 0.0 {
+            continue;
+        }
+        p += pa * prefix[fitting(i)];
+    }
+    p.clamp(0.0, 1.0)
 }
 
 #[cfg(test)]
