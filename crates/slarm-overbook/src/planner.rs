@@ -51,7 +51,7 @@ use crate::error::{OverbookError, Result};
 use crate::failure::{outage_pos_homogeneous, NodeFailures};
 use crate::grid::TimeGrid;
 use crate::job::{Job, JobState, Reservation, Time};
-use crate::memo::{ExecutableKey, ExecutableMemo};
+use crate::memo::{ExecutableKey, ExecutableMemo, JobSet};
 use crate::plan::{secs, time, NodePlan, NodeSweep, Profile, Slot};
 use crate::pos::{
     comprehensive_end, comprehensive_executable, comprehensive_pos_bound,
@@ -1020,7 +1020,7 @@ impl<'r> OnlinePlanner<'r> {
         s: &Slot,
         now: Time,
     ) -> Result<(Vec<usize>, Vec<Cow<'_, GridDist>>)> {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = JobSet::default();
         let mut jobs = Vec::new();
         let mut v = Vec::new();
         for &nd in &s.nodes {
