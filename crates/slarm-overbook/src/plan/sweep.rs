@@ -53,10 +53,12 @@ impl<'a> NodeSweep<'a> {
             free: Vec::new(),
             best: BinaryHeap::new(),
         };
+        // Every usable node starts at its first reservation and catches up in the first
+        // count or choice (pruned plans keep few reservations that ended before `t`, so the
+        // linear catch-up costs less than a binary search per node here).
         for n in 0..nodes {
             if usable.get(n).copied().unwrap_or(false) {
-                let k = s.timelines[n].partition_point(|r| r.end <= t);
-                s.set(n, k);
+                s.set(n, 0);
             }
         }
         s
