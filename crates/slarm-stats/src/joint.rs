@@ -201,9 +201,9 @@ fn sum_joint(
         let f = joint(i);
         let pa = (f - prev).max(0.0);
         prev = prev.max(f);
-        if pa <= 0.0 {
-            continue;
-        }
+        // A point without mass adds a zero (`pa` is +0 or -0, the prefix sums are finite and
+        // non-negative), which leaves `p >= +0` as it is: bit for bit the sum that skips
+        // those points, without a branch that the points' pattern makes hard to predict.
         p += pa * prefix[fitting(i)];
     }
     p.clamp(0.0, 1.0)
