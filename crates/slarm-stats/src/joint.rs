@@ -60,6 +60,24 @@ impl<'a> SumTable<'a> {
         }
     }
 
+    /// The table of `b` starting from running sums an earlier table of the same `b` built
+    /// ([`Self::into_sums`]), so that many tables of one distribution build its sums once.
+    /// The sums are extended exactly as a new table would build them, so every sum is the
+    /// same bit for bit. Sums of another distribution give wrong answers; sums longer than
+    /// `b` or not starting at 0 are dropped and built anew.
+    pub fn with_sums(b: &'a GridDist, sums: Vec<f64>) -> Self {
+        let fits = sums.len() <= b.len() + 1 && sums.first().is_none_or(|&s| s == 0.0);
+        Self {
+            b,
+            prefix: RefCell::new(if fits { sums } else { Vec::new() }),
+        }
+    }
+
+    /// The running sums built so far, for [`Self::with_sums`].
+    pub fn into_sums(self) -> Vec<f64> {
+        self.prefix.into_inner()
+    }
+
     /// The running sums of `B`'s masses up to `prefix[need]` (`need <= len`).
     fn prefix(&self, need: usize) -> Ref<'_, [f64]> {
         {
@@ -263,6 +281,12 @@ mod tests {
             let table = SumTable::new(&b);
             let tabled = table.prob_max_plus_at_most(&refs, t).unwrap();
             prop_assert_eq!(tabled.to_bits(), slow.to_bits());
+            // A table continuing the sums another one built (to any length) sums the same.
+            let partial = SumTable::new(&b);
+            let _ = partial.prob_point_plus_at_most(0.0, t / 2.0);
+            let reused = SumTable::with_sums(&b, partial.into_sums());
+            let again = reused.prob_max_plus_at_most(&refs, t).unwrap();
+            prop_assert_eq!(again.to_bits(), slow.to_bits());
         }
 
         // A point plus `B` from the table is bit for bit `prob_sum_at_most` of the point.
