@@ -180,6 +180,11 @@ impl ClassRegistry {
         }
     }
 
+    /// The class whose distribution [`Self::for_job`] gives (`None`: the all-jobs fallback).
+    pub fn class_for_job(&self, job: &Job) -> Option<JobClassKey> {
+        Self::key_of(&self.config, job).filter(|k| self.classes.contains_key(k))
+    }
+
     /// The distribution for a new job: its class, or the all-jobs fallback.
     pub fn for_job(&self, job: &Job) -> &RatioDist {
         Self::key_of(&self.config, job)

@@ -260,6 +260,11 @@ fn assemble(a: &GridDist, b: &GridDist, masses: Vec<f64>) -> Result<GridDist> {
     }
     // Products of masses <= 1 stay <= 1 up to rounding; clamp that rounding away.
     let total: f64 = masses.iter().sum();
+    if total <= 1.0 && !masses.is_empty() && masses.iter().all(|&m| m >= 0.0) {
+        // What `GridDist::defective` would accept without another pass: no mass is negative
+        // or NaN, and a total of at most 1 (the same sum) leaves none infinite.
+        return Ok(GridDist::from_valid_parts(origin, a.step(), masses));
+    }
     let masses = if total > 1.0 {
         masses.into_iter().map(|m| m / total).collect()
     } else {

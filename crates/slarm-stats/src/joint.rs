@@ -60,6 +60,24 @@ impl<'a> SumTable<'a> {
         }
     }
 
+    /// The table of `b` starting from running sums an earlier table of the same `b` built
+    /// ([`Self::into_sums`]), so that many tables of one distribution build its sums once.
+    /// The sums are extended exactly as a new table would build them, so every sum is the
+    /// same bit for bit. Sums of another distribution give wrong answers; sums longer than
+    /// `b` or not starting at 0 are dropped and built anew.
+    pub fn with_sums(b: &'a GridDist, sums: Vec<f64>) -> Self {
+        let fits = sums.len() <= b.len() + 1 && sums.first().is_none_or(|&s| s == 0.0);
+        Self {
+            b,
+            prefix: RefCell::new(if fits { sums } else { Vec::new() }),
+        }
+    }
+
+    /// The running sums built so far, for [`Self::with_sums`].
+    pub fn into_sums(self) -> Vec<f64> {
+        self.prefix.into_inner()
+    }
+
     /// The running sums of `B`'s masses up to `prefix[need]` (`need <= len`).
     fn prefix(&self, need: usize) -> Ref<'_, [f64]> {
         {
@@ -146,29 +164,67 @@ impl<'a> SumTable<'a> {
         }
         let prefix = self.prefix(need);
         let prefix = &prefix[..=need];
-        let points = span.hi - span.lo + 1;
-        let mut p = 0.0;
-        let mut prev = 0.0f64;
-        for i in 0..points {
-            // Room left for `B` after the joint's point i; once negative, no later point fits.
-            let room = room0 - i as f64;
-            if room < 0.0 {
-                break;
-            }
-            if i > 0 {
-                cdfs.iter_mut().for_each(RunningCdf::advance);
-            }
-            let f = joint_at(&cdfs);
-            let pa = (f - prev).max(0.0);
-            prev = prev.max(f);
-            if pa <= 0.0 {
-                continue;
-            }
-            let fits = (room as usize).saturating_add(1).min(need);
-            p += pa * prefix[fits];
-        }
-        Ok(p.clamp(0.0, 1.0))
+        let points = (span.hi - span.lo + 1) as usize;
+        // Room left for `B` after the joint's point i is `room0 - i` steps: once negative, no
+        // later point fits. In whole numbers (exact below 2^53; a room beyond every point
+        // and every mass of `B` fits all of `B` everywhere), so the pass runs over the points
+        // that fit and looks the sum up without converting back from floating point.
+        let room = if room0 >= (points + need) as f64 {
+            points + need
+        } else {
+            room0 as usize
+        };
+        let upto = points.min(room.saturating_add(1));
+        let fitting = |i: usize| (room - i).saturating_add(1).min(need);
+        // The joint's CDF at point i is the product of the predecessors' running CDFs (in
+        // list order, from 1.0); one and two predecessors, the common cases, keep theirs in
+        // locals instead of a vector.
+        Ok(match cdfs.as_mut_slice() {
+            [a] => sum_joint(upto, prefix, fitting, |i| {
+                if i > 0 {
+                    a.advance();
+                }
+                1.0 * a.value
+            }),
+            [a, b] => sum_joint(upto, prefix, fitting, |i| {
+                if i > 0 {
+                    a.advance();
+                    b.advance();
+                }
+                1.0 * a.value * b.value
+            }),
+            all => sum_joint(upto, prefix, fitting, |i| {
+                if i > 0 {
+                    all.iter_mut().for_each(RunningCdf::advance);
+                }
+                joint_at(all)
+            }),
+        })
     }
+}
+
+/// `sum_i P(joint = i) · prefix[fitting(i)]` over the joint's points `0..upto`, clamped to
+/// `[0, 1]`, where `joint(i)` is the joint CDF at point `i` (called once per point, in
+/// order): the point masses are the CDF's increments, clamped at 0 against round-off.
+#[inline(always)]
+fn sum_joint(
+    upto: usize,
+    prefix: &[f64],
+    fitting: impl Fn(usize) -> usize,
+    mut joint: impl FnMut(usize) -> f64,
+) -> f64 {
+    let mut p = 0.0;
+    let mut prev = 0.0f64;
+    for i in 0..upto {
+        let f = joint(i);
+        let pa = (f - prev).max(0.0);
+        prev = prev.max(f);
+        // A point without mass adds a zero (`pa` is +0 or -0, the prefix sums are finite and
+        // non-negative), which leaves `p >= +0` as it is: bit for bit the sum that skips
+        // those points, without a branch that the points' pattern makes hard to predict.
+        p += pa * prefix[fitting(i)];
+    }
+    p.clamp(0.0, 1.0)
 }
 
 #[cfg(test)]
@@ -225,6 +281,12 @@ mod tests {
             let table = SumTable::new(&b);
             let tabled = table.prob_max_plus_at_most(&refs, t).unwrap();
             prop_assert_eq!(tabled.to_bits(), slow.to_bits());
+            // A table continuing the sums another one built (to any length) sums the same.
+            let partial = SumTable::new(&b);
+            let _ = partial.prob_point_plus_at_most(0.0, t / 2.0);
+            let reused = SumTable::with_sums(&b, partial.into_sums());
+            let again = reused.prob_max_plus_at_most(&refs, t).unwrap();
+            prop_assert_eq!(again.to_bits(), slow.to_bits());
         }
 
         // A point plus `B` from the table is bit for bit `prob_sum_at_most` of the point.
