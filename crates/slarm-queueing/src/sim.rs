@@ -159,8 +159,9 @@ const FLAT_MAX: u64 = 128;
 /// The jobs in service with their completion times. Up to [`FLAT_MAX`] servers they sit in
 /// flat arrays sorted by completion time, latest first: the next completion is the last
 /// element, removed in O(1), and a new job is placed by a branch-free count of the later
-/// completions and one short move of the elements below it, which at the pool sizes of the
-/// thesis is cheaper than rescanning an unsorted array or a heap's unpredictable comparisons.
+/// completions and a short move of the earlier ones (their times and one-byte slots), which
+/// at the pool sizes of the thesis is cheaper than rescanning an unsorted array or a heap's
+/// unpredictable comparisons.
 /// Larger pools use a binary heap ordered by completion time (the bits of a positive `f64`
 /// order like the numbers), then slot. Equal completion times (a measure-zero event with
 /// continuous service times) leave in the order their jobs started in the flat arrays.
