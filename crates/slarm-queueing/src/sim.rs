@@ -169,18 +169,45 @@ enum InService {
     Flat {
         /// Completion times, latest first.
         done: Vec<f64>,
-        /// Beside each completion time, the slot of its job in `jobs`.
+        /// Beside each completion time, the slot of its job (below [`FLAT_MAX`]).
         slot: Vec<u8>,
-        /// `(arrival, class)` per slot; freed slots are reused.
-        jobs: Vec<(f64, usize)>,
-        free: Vec<u8>,
+        jobs: Slots,
     },
     Heap {
+        /// Completion time and slot of each job.
         heap: BinaryHeap<Reverse<(u64, u32)>>,
-        /// `(arrival, class)` per slot; freed slots are reused.
-        slots: Vec<(f64, usize)>,
-        free: Vec<u32>,
+        jobs: Slots,
     },
+}
+
+/// `(arrival, class)` of the jobs in service by slot; a freed slot is reused, so there are
+/// never more slots than jobs in service at once.
+#[derive(Default)]
+struct Slots {
+    jobs: Vec<(f64, usize)>,
+    free: Vec<usize>,
+}
+
+impl Slots {
+    /// Stores a job in a free slot and returns the slot.
+    fn put(&mut self, job: (f64, usize)) -> usize {
+        match self.free.pop() {
+            Some(s) => {
+                self.jobs[s] = job;
+                s
+            }
+            None => {
+                self.jobs.push(job);
+                self.jobs.len() - 1
+            }
+        }
+    }
+
+    /// The job in slot `s`, which becomes free.
+    fn take(&mut self, s: usize) -> Option<(f64, usize)> {
+        self.free.push(s);
+        self.jobs.get(s).copied()
+    }
 }
 
 impl InService {
@@ -190,14 +217,12 @@ impl InService {
             InService::Flat {
                 done: Vec::with_capacity(m),
                 slot: Vec::with_capacity(m),
-                jobs: Vec::with_capacity(m),
-                free: Vec::with_capacity(m),
+                jobs: Slots::default(),
             }
         } else {
             InService::Heap {
                 heap: BinaryHeap::new(),
-                slots: Vec::new(),
-                free: Vec::new(),
+                jobs: Slots::default(),
             }
         }
     }
@@ -221,39 +246,16 @@ impl InService {
 
     fn push(&mut self, completion: f64, arrival: f64, class: usize) {
         match self {
-            InService::Flat {
-                done,
-                slot,
-                jobs,
-                free,
-            } => {
-                let s = match free.pop() {
-                    Some(s) => {
-                        jobs[usize::from(s)] = (arrival, class);
-                        s
-                    }
-                    None => {
-                        jobs.push((arrival, class));
-                        // At most FLAT_MAX jobs are in service at once.
-                        (jobs.len() - 1) as u8
-                    }
-                };
+            InService::Flat { done, slot, jobs } => {
+                // At most FLAT_MAX (128) jobs are in service at once: slots fit in a byte.
+                let s = jobs.put((arrival, class)) as u8;
                 let at = later_count(done, completion);
                 done.insert(at, completion);
                 slot.insert(at, s);
             }
-            InService::Heap { heap, slots, free } => {
-                let slot = match free.pop() {
-                    Some(s) => {
-                        slots[s as usize] = (arrival, class);
-                        s
-                    }
-                    None => {
-                        slots.push((arrival, class));
-                        (slots.len() - 1) as u32
-                    }
-                };
-                heap.push(Reverse((completion.to_bits(), slot)));
+            InService::Heap { heap, jobs } => {
+                let s = jobs.put((arrival, class)) as u32;
+                heap.push(Reverse((completion.to_bits(), s)));
             }
         }
     }
@@ -261,21 +263,13 @@ impl InService {
     /// Removes the earliest completion and returns its `(arrival, class)`.
     fn pop(&mut self) -> Option<(f64, usize)> {
         match self {
-            InService::Flat {
-                done,
-                slot,
-                jobs,
-                free,
-            } => {
+            InService::Flat { done, slot, jobs } => {
                 done.pop()?;
-                let s = slot.pop()?;
-                free.push(s);
-                jobs.get(usize::from(s)).copied()
+                jobs.take(usize::from(slot.pop()?))
             }
-            InService::Heap { heap, slots, free } => {
-                let Reverse((_, slot)) = heap.pop()?;
-                free.push(slot);
-                slots.get(slot as usize).copied()
+            InService::Heap { heap, jobs } => {
+                let Reverse((_, s)) = heap.pop()?;
+                jobs.take(s as usize)
             }
         }
     }
