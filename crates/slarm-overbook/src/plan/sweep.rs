@@ -153,11 +153,12 @@ impl<'a> NodeSweep<'a> {
 
     /// [`NodePlan::choose`] at the sweep's time.
     ///
-    /// The order of [`best_slot`] is total (the node index breaks ties), so the `count` best
-    /// free nodes are one set however they are found. A job asking for few of many nodes keeps
-    /// them in a bounded heap during the pass instead of collecting every free node and
-    /// selecting among them (the selection was 17 % of a 1,664-node cell); a job asking for
-    /// many takes [`best_slot`]'s selection, which a heap of its size would not beat.
+    /// The order in which [`NodePlan::choose`] ranks free nodes is total (the node index
+    /// breaks ties), so the `count` best free nodes are one set however they are found. A job
+    /// asking for few of many nodes keeps them in a bounded heap during the pass instead of
+    /// collecting every free node and selecting among them (the selection was 17 % of a
+    /// 1,664-node cell); a job asking for many takes the selection `NodePlan::choose` makes,
+    /// which a heap of its size would not beat.
     pub fn choose(&mut self, count: usize, deadline: Time) -> Option<Slot> {
         let nodes = self.next_start.len();
         if count == 0 || count > nodes {
