@@ -355,6 +355,38 @@ fn floor_non_negative(x: f64) -> f64 {
     }
 }
 
+/// The sums over a node's processes, in process order, that Algorithm 2 divides by.
+#[derive(Debug, Clone, Copy)]
+struct DemandSums {
+    /// Demand of the processes still on schedule.
+    on_schedule: f64,
+    /// Processes past their estimate or deadline.
+    overrunners: usize,
+    /// Demand of all processes (from -0.0, as an iterator's `sum` starts).
+    all: f64,
+}
+
+impl Default for DemandSums {
+    fn default() -> Self {
+        Self {
+            on_schedule: 0.0,
+            overrunners: 0,
+            all: -0.0,
+        }
+    }
+}
+
+impl DemandSums {
+    fn add(&mut self, p: &Process) {
+        if p.overrun {
+            self.overrunners += 1;
+        } else {
+            self.on_schedule += p.demand;
+        }
+        self.all += p.demand;
+    }
+}
+
 /// What Algorithm 2 compares a process against at every update, fixed when the process
 /// starts: the three [`reached`] thresholds and the absolute deadline. A work-conserving
 /// node updates every process at every control tick, and these were most of the arithmetic
@@ -525,7 +557,7 @@ impl TimeSharedNode {
         let (mut done, mut busy) = (false, self.busy);
         // Sums in process order, as `control` and `demand_sum` form them; formed in the same
         // pass unless a removal changes the order.
-        let (mut on_schedule, mut overrunners, mut s) = (0.0, 0usize, -0.0);
+        let mut sums = DemandSums::default();
         for (p, l) in self.procs.iter_mut().zip(&self.limits) {
             if dt > 0.0 {
                 let step = p.rate * dt;
@@ -544,12 +576,7 @@ impl TimeSharedNode {
             } else {
                 ((p.estimate - p.cpu) / (p.deadline - wall)).min(1.0)
             };
-            if p.overrun {
-                overrunners += 1;
-            } else {
-                on_schedule += p.demand;
-            }
-            s += p.demand;
+            sums.add(p);
         }
         self.busy = busy;
         if done {
@@ -557,17 +584,17 @@ impl TimeSharedNode {
                 for j in self.take_finished() {
                     f(j);
                 }
-                (on_schedule, overrunners, s) = (0.0, 0, -0.0);
+                sums = DemandSums::default();
                 for p in &self.procs {
-                    if p.overrun {
-                        overrunners += 1;
-                    } else {
-                        on_schedule += p.demand;
-                    }
-                    s += p.demand;
+                    sums.add(p);
                 }
             }
         }
+        let DemandSums {
+            on_schedule,
+            overrunners,
+            all: mut s,
+        } = sums;
         if jc.overrun == OverrunPolicy::LeftoverOnly && overrunners > 0 {
             let share = (1.0 - on_schedule).max(0.0) / overrunners as f64;
             s = -0.0;
