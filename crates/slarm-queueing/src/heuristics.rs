@@ -183,11 +183,27 @@ pub fn algorithm3<R: Rng + ?Sized>(
     fix: Structure3Fix,
     rng: &mut R,
 ) -> Result<Algorithm3Outcome> {
+    three_classes(classes.len(), classes.len())?;
     let g: Vec<f64> = classes
         .iter()
         .map(|c| g_of(c.sla(), cfg))
         .collect::<Result<_>>()?;
     algorithm3_with_g(classes, &g, cfg, fix, rng)
+}
+
+/// Algorithm 3 is for exactly three classes (and their three G values).
+fn three_classes(classes: usize, g: usize) -> Result<()> {
+    if classes != 3 {
+        return Err(QueueError::InvalidConfig(format!(
+            "Algorithm 3 needs 3 classes, got {classes}"
+        )));
+    }
+    if g != 3 {
+        return Err(QueueError::InvalidConfig(format!(
+            "Algorithm 3 needs the 3 classes' G values, got {g}"
+        )));
+    }
+    Ok(())
 }
 
 /// [`algorithm3`] given the classes' `G_thesis` values `g` (as [`g_of`] computes them), so
@@ -218,13 +234,7 @@ pub fn algorithm3_with_g<R: Rng + ?Sized>(
     fix: Structure3Fix,
     rng: &mut R,
 ) -> Result<Algorithm3Outcome> {
-    if classes.len() != 3 || g.len() != 3 {
-        return Err(QueueError::InvalidConfig(format!(
-            "Algorithm 3 needs 3 classes and their 3 G values, got {} and {}",
-            classes.len(),
-            g.len()
-        )));
-    }
+    three_classes(classes.len(), g.len())?;
     let edges: Vec<(usize, usize)> = PAIRS
         .iter()
         .copied()
@@ -369,6 +379,26 @@ mod tests {
     use super::*;
     use crate::sla::fixtures::class;
     use rand::SeedableRng;
+
+    /// Both entry points reject anything but three classes with three G values, before any
+    /// G is computed (a class count error is not hidden behind a class's own).
+    #[test]
+    fn algorithm3_needs_three_classes_and_their_g() {
+        let cfg = HeuristicConfig::default();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let fix = Structure3Fix::AddEdge;
+        let two = [class(3.0, 3.0, 0.9), class(2.0, 4.0, 0.8)];
+        assert!(matches!(
+            algorithm3(&two, &cfg, fix, &mut rng),
+            Err(QueueError::InvalidConfig(m)) if m.contains("3 classes, got 2")
+        ));
+        let three = [two[0], two[1], class(1.0, 5.0, 0.85)];
+        assert!(matches!(
+            algorithm3_with_g(&three, &[1.0, 2.0], &cfg, fix, &mut rng),
+            Err(QueueError::InvalidConfig(m)) if m.contains("G values, got 2")
+        ));
+        assert!(algorithm3(&three, &cfg, fix, &mut rng).is_ok());
+    }
 
     #[test]
     fn angle_table_lookup() {
