@@ -474,8 +474,6 @@ trait Observer {
 struct Record {
     out: Replication,
     sample_every: u64,
-    /// Per class: measured jobs seen so far.
-    seen: Vec<u64>,
 }
 
 impl Record {
@@ -489,7 +487,6 @@ impl Record {
                 samples: vec![Vec::new(); n],
             },
             sample_every,
-            seen: vec![0; n],
         }
     }
 }
@@ -504,11 +501,9 @@ impl Observer for Record {
         if on_time {
             out.met[class] += 1;
         }
-        if self.sample_every > 0 {
-            self.seen[class] += 1;
-            if self.seen[class].is_multiple_of(self.sample_every) {
-                out.samples[class].push(response);
-            }
+        // The count so far is the job's place among its class's measured jobs.
+        if self.sample_every > 0 && out.count[class].is_multiple_of(self.sample_every) {
+            out.samples[class].push(response);
         }
         false
     }
