@@ -220,8 +220,9 @@ pub fn comprehensive_executable(
 }
 
 /// An upper bound of [`comprehensive_pos_factors`]' PoS computed without the joint CDF: the job
-/// starting at its earliest possible step (`O(predecessors)` with the runtime's running sums). A placement whose bound
-/// fails a test that is monotone in PoS fails it exactly too, so it need not be convolved.
+/// starting at its earliest possible step (`O(predecessors)` with the runtime's running sums).
+/// A placement whose bound fails a test that is monotone in PoS fails it exactly too, so it
+/// need not be convolved.
 pub fn comprehensive_pos_bound(
     runtime: &SumTable<'_>,
     grid: &TimeGrid,
