@@ -13,6 +13,7 @@ pub mod clean;
 pub mod error;
 pub mod gwf;
 pub mod header;
+pub mod inflate;
 pub mod job;
 pub mod reader;
 pub mod sla;

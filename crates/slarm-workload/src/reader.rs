@@ -29,6 +29,7 @@ use flate2::read::MultiGzDecoder;
 
 use crate::error::{Result, WorkloadError};
 use crate::header::SwfHeader;
+use crate::inflate::inflating;
 use crate::job::Job;
 
 pub use crate::swf_line::{parse_job_line, SWF_FIELDS};
@@ -91,15 +92,14 @@ fn io_err(file: &str, e: &std::io::Error) -> WorkloadError {
     }
 }
 
-/// Wraps `input` in a gzip decoder when it starts with the gzip magic bytes.
+/// Wraps `input` in a gzip decoder when it starts with the gzip magic bytes. The decoder
+/// runs on a thread of its own ([`crate::inflate`]), so the caller parses one chunk while
+/// the next is inflated.
 pub fn decompressing<R: Read + Send + 'static>(input: R, file: &str) -> Result<BoxedInput> {
     let mut buffered = BufReader::with_capacity(1 << 16, input);
     let head = buffered.fill_buf().map_err(|e| io_err(file, &e))?;
     if head.len() >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-        Ok(Box::new(BufReader::with_capacity(
-            1 << 16,
-            MultiGzDecoder::new(buffered),
-        )))
+        Ok(inflating(MultiGzDecoder::new(buffered)))
     } else {
         Ok(Box::new(buffered))
     }
