@@ -28,7 +28,7 @@
 use slarm_workload::Job;
 
 use crate::error::{check_time, Result, SimError};
-use crate::kernel::{Handler, Simulation};
+use crate::kernel::Simulation;
 use crate::policy::{
     Candidate, MachineState, PassOutcome, PolicyKind, RunningSet, SchedulingPolicy,
 };
@@ -125,10 +125,12 @@ pub struct Schedule {
     pub events: u64,
 }
 
+/// The events the kernel's queue holds: completions, and passes at a later instant (a
+/// policy's wake-up). Arrivals (a stream in time order) and the pass requested at the
+/// current instant stay out of the queue; [`State::next`] merges them in its tie order.
 #[derive(Debug, Clone, Copy)]
 enum Ev {
     Finish(usize),
-    Arrive(usize),
     Pass,
 }
 
@@ -189,9 +191,22 @@ struct State<'a, P: ?Sized> {
     free: u32,
     running: RunningSet,
     expired: Vec<usize>,
+    /// The instant of the last pass requested by an event (not by a wake-up).
     pass_at: Option<f64>,
+    /// A pass is requested at `pass_at` and has not run yet.
+    pass_due: bool,
     wake_at: Option<f64>,
     out: PassOutcome,
+}
+
+/// The next event to deliver.
+enum Next {
+    /// The kernel queue's next event.
+    Queued,
+    /// The arrival of job `i` at its submit time.
+    Arrival(usize, f64),
+    /// The pass requested at `pass_at`.
+    Pass(f64),
 }
 
 impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
@@ -227,11 +242,81 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         self.queue.insert(pos, self.candidate(i));
     }
 
-    fn request_pass(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
-        if self.pass_at != Some(sim.now()) {
-            self.pass_at = Some(sim.now());
-            sim.schedule_at(sim.now(), CLASS_PASS, Ev::Pass)?;
+    /// Asks for one pass at the current instant (after its completions and arrivals).
+    fn request_pass(&mut self, now: f64) {
+        if self.pass_at != Some(now) {
+            self.pass_at = Some(now);
+            self.pass_due = true;
         }
+    }
+
+    /// The next event in the kernel's tie order: by time, then class (completions,
+    /// arrivals, passes), then issue order. The next arrival was issued after every queued
+    /// event of its time and class (it would have been queued when the arrival before it was
+    /// delivered), and the requested pass after every queued pass of its instant (a wake-up
+    /// is queued for a later instant only), so each goes after the queued events of its
+    /// time and class.
+    fn next(&self, sim: &mut Simulation<Ev>) -> Option<Next> {
+        let before = |(t, c): (f64, u32), (u, d): (f64, u32)| t.total_cmp(&u).then(c.cmp(&d)).is_lt();
+        let mut next = sim.peek_key().map(|key| (key, Next::Queued));
+        if let Some(i) = self.arrival_order.get(self.next_arrival) {
+            let key = (self.records[i].submit, CLASS_ARRIVE);
+            if next.as_ref().is_none_or(|&(k, _)| before(key, k)) {
+                next = Some((key, Next::Arrival(i, key.0)));
+            }
+        }
+        if let Some(t) = self.pass_at.filter(|_| self.pass_due) {
+            let key = (t, CLASS_PASS);
+            if next.as_ref().is_none_or(|&(k, _)| before(key, k)) {
+                next = Some((key, Next::Pass(t)));
+            }
+        }
+        next.map(|(_, n)| n)
+    }
+
+    /// Delivers every event in order until none is left.
+    fn run(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
+        while let Some(next) = self.next(sim) {
+            match next {
+                Next::Queued => {
+                    let Some(ev) = sim.step() else { break };
+                    match ev.event {
+                        Ev::Finish(i) => self.finish(i, sim.now())?,
+                        Ev::Pass => self.pass(sim)?,
+                    }
+                }
+                Next::Arrival(i, t) => {
+                    sim.deliver_at(t)?;
+                    self.arrive(i, t)?;
+                }
+                Next::Pass(t) => {
+                    sim.deliver_at(t)?;
+                    self.pass_due = false;
+                    self.pass(sim)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, i: usize, now: f64) -> Result<()> {
+        let c = self.candidate(i);
+        let predicted = self.records[i].start + c.estimate;
+        self.free += c.procs;
+        self.running.remove(i, predicted, c.procs);
+        self.policy.on_finish(now, &c, predicted)?;
+        self.request_pass(now);
+        Ok(())
+    }
+
+    fn arrive(&mut self, i: usize, now: f64) -> Result<()> {
+        self.next_arrival += 1;
+        let c = self.candidate(i);
+        if let Some(t) = self.policy.on_arrival(now, &c)? {
+            self.records[i].reservation = Some(t);
+        }
+        self.enqueue(i);
+        self.request_pass(now);
         Ok(())
     }
 
@@ -347,38 +432,6 @@ fn remove_positions(queue: &mut Vec<Candidate>, positions: &[usize]) {
         }
     }
     queue.truncate(write);
-}
-
-impl<P: SchedulingPolicy + ?Sized> Handler<Ev> for State<'_, P> {
-    type Error = SimError;
-
-    fn handle(&mut self, ev: Ev, sim: &mut Simulation<Ev>) -> Result<()> {
-        let now = sim.now();
-        match ev {
-            Ev::Finish(i) => {
-                let c = self.candidate(i);
-                let predicted = self.records[i].start + c.estimate;
-                self.free += c.procs;
-                self.running.remove(i, predicted, c.procs);
-                self.policy.on_finish(now, &c, predicted)?;
-                self.request_pass(sim)?;
-            }
-            Ev::Arrive(i) => {
-                self.next_arrival += 1;
-                if let Some(n) = self.arrival_order.get(self.next_arrival) {
-                    sim.schedule_at(self.records[n].submit, CLASS_ARRIVE, Ev::Arrive(n))?;
-                }
-                let c = self.candidate(i);
-                if let Some(t) = self.policy.on_arrival(now, &c)? {
-                    self.records[i].reservation = Some(t);
-                }
-                self.enqueue(i);
-                self.request_pass(sim)?;
-            }
-            Ev::Pass => self.pass(sim)?,
-        }
-        Ok(())
-    }
 }
 
 /// The record of every job before it starts (start and end NaN, no reservation), and its
@@ -500,14 +553,12 @@ pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
         running: RunningSet::new(),
         expired: Vec::new(),
         pass_at: None,
+        pass_due: false,
         wake_at: None,
         out: PassOutcome::default(),
     };
     let mut sim = Simulation::starting_at(origin);
-    if let Some(first) = state.arrival_order.get(0) {
-        sim.schedule_at(state.records[first].submit, CLASS_ARRIVE, Ev::Arrive(first))?;
-    }
-    let stats = sim.run(&mut state, None)?;
+    state.run(&mut sim)?;
     let mut records = state.records;
     if state.started < records.len() {
         records.retain(|r| !r.start.is_nan());
@@ -517,7 +568,7 @@ pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
         policy: state.policy.name().to_string(),
         records,
         expired: state.expired,
-        events: stats.delivered,
+        events: sim.delivered(),
     })
 }
 

@@ -220,8 +220,13 @@ impl<E> EventQueue<E> {
 
     /// Time of the next live event.
     pub fn peek_time(&mut self) -> Option<f64> {
+        self.peek_key().map(|(t, _)| t)
+    }
+
+    /// Time and priority class of the next live event.
+    pub fn peek_key(&mut self) -> Option<(f64, u32)> {
         self.skip_cancelled();
-        self.heap.peek().map(|e| key_time(e.time_key))
+        self.heap.peek().map(|e| (key_time(e.time_key), e.class))
     }
 
     /// Number of live events.
@@ -329,6 +334,41 @@ impl<E> Simulation<E> {
     /// Time of the next pending event.
     pub fn peek_time(&mut self) -> Option<f64> {
         self.queue.peek_time()
+    }
+
+    /// Time and priority class of the next pending event.
+    pub fn peek_key(&mut self) -> Option<(f64, u32)> {
+        self.queue.peek_key()
+    }
+
+    /// Advances the clock to `at` and counts one delivered event, for an event the caller
+    /// keeps outside the queue: a stream already in time order (a trace's arrivals) or an
+    /// event due at the current instant, which the caller merges with [`Self::peek_key`] in
+    /// the queue's tie order. Errors on a time that is not finite or before `now`.
+    ///
+    /// ```
+    /// use slarm_sim::kernel::Simulation;
+    ///
+    /// let mut sim: Simulation<()> = Simulation::new();
+    /// sim.schedule_at(2.0, 0, ())?;
+    /// let arrivals = [1.0, 2.0];
+    /// // The queued event at 2.0 (class 0) comes before the arrival at 2.0 (class 1).
+    /// sim.deliver_at(arrivals[0])?;
+    /// assert_eq!(sim.peek_key(), Some((2.0, 0)));
+    /// sim.step();
+    /// sim.deliver_at(arrivals[1])?;
+    /// assert_eq!((sim.now(), sim.delivered()), (2.0, 3));
+    /// assert!(sim.deliver_at(1.5).is_err());
+    /// # Ok::<(), slarm_sim::SimError>(())
+    /// ```
+    pub fn deliver_at(&mut self, at: f64) -> Result<()> {
+        check_time("event time", at)?;
+        if at < self.now {
+            return Err(SimError::InThePast { at, now: self.now });
+        }
+        self.now = at;
+        self.delivered += 1;
+        Ok(())
     }
 
     /// Takes the next event and advances the clock to it.
