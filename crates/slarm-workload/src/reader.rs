@@ -2,8 +2,9 @@
 //! Feitelson's Parallel Workloads Archive) for `.swf` and gzip-compressed `.swf.gz`.
 //!
 //! Compression is detected from the gzip magic bytes, not the file name (the archive has a
-//! `lublin_256_new2.gz` without `.swf`). Lines are read one at a time, so memory stays a
-//! small multiple of the parsed jobs. Strict mode (the default) stops at the first malformed
+//! `lublin_256_new2.gz` without `.swf`), and the inflating runs on a thread of its own
+//! ([`crate::inflate`]). Lines are read one at a time, so memory stays a small multiple of
+//! the parsed jobs. Strict mode (the default) stops at the first malformed
 //! job line with an error naming the file, line and field; lenient mode skips such lines and
 //! counts them.
 //!
