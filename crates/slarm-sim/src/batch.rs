@@ -257,7 +257,8 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
     /// is queued for a later instant only), so each goes after the queued events of its
     /// time and class.
     fn next(&self, sim: &mut Simulation<Ev>) -> Option<Next> {
-        let before = |(t, c): (f64, u32), (u, d): (f64, u32)| t.total_cmp(&u).then(c.cmp(&d)).is_lt();
+        let before =
+            |(t, c): (f64, u32), (u, d): (f64, u32)| t.total_cmp(&u).then(c.cmp(&d)).is_lt();
         let mut next = sim.peek_key().map(|key| (key, Next::Queued));
         if let Some(i) = self.arrival_order.get(self.next_arrival) {
             let key = (self.records[i].submit, CLASS_ARRIVE);
