@@ -3,7 +3,7 @@
 //!
 //! Inflating is sequential and about as costly as parsing the text it yields (a PWA log of
 //! 5.6 MB: about 5 ms each on one core), so handing it to a second thread takes it off the
-//! reading's critical path. [`InflatingInput`] is a [`BufRead`] over the inflated bytes:
+//! reading's critical path. [`inflating`] gives a [`BufRead`] over the inflated bytes:
 //! the same bytes, in the same order, and the decoder's error after the bytes that preceded
 //! it, as reading the decoder directly would give. If the thread cannot be started, the
 //! decoder is read in place.
@@ -22,8 +22,8 @@ const AHEAD: usize = 4;
 /// One chunk of inflated bytes, or the decoder's error (after which nothing follows).
 type Chunk = io::Result<Vec<u8>>;
 
-/// A [`BufRead`] over what `decoder` yields, inflated on a thread of its own.
-pub struct InflatingInput {
+/// A [`BufRead`] over what a decoder yields, inflated on a thread of its own.
+struct InflatingInput {
     chunks: Receiver<Chunk>,
     /// Emptied chunks go back to the thread for reuse.
     spare: SyncSender<Vec<u8>>,
@@ -43,7 +43,21 @@ impl std::fmt::Debug for InflatingInput {
 }
 
 /// Starts inflating `decoder` on a new thread; if no thread can be started, the decoder is
-/// read in place through a buffer of [`CHUNK`] bytes.
+/// read in place through a buffer of one chunk (128 KiB).
+///
+/// ```
+/// use std::io::{BufRead, Write};
+/// use slarm_workload::inflate::inflating;
+///
+/// let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+/// gz.write_all(b"; MaxProcs: 4\n1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n")?;
+/// let bytes = gz.finish()?;
+/// let input = inflating(flate2::read::MultiGzDecoder::new(std::io::Cursor::new(bytes)));
+/// let lines: Vec<String> = input.lines().collect::<Result<_, _>>()?;
+/// assert_eq!(lines[0], "; MaxProcs: 4");
+/// assert_eq!(lines.len(), 2);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn inflating<D: Read + Send + 'static>(decoder: D) -> Box<dyn BufRead + Send> {
     let (chunk_tx, chunks) = sync_channel(AHEAD);
     let (spare, spare_rx) = sync_channel(AHEAD + 2);
