@@ -81,10 +81,23 @@ fn at_or_before(times: &[f64], t: f64) -> usize {
 }
 
 /// A step: block and index inside it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Pos {
     b: usize,
     i: usize,
+}
+
+/// The step the last search by time found: the next search for the same time (a run of
+/// reservations of one shape, or of one processor count, searches from one place) checks
+/// it first. Any step is checked before use, so an outdated one costs a few loads, never a
+/// wrong answer. Not part of the plan: every memo compares equal.
+#[derive(Debug, Clone, Default)]
+struct LastFound(Cell<Pos>);
+
+impl PartialEq for LastFound {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// A step function of free processors over `[origin, inf)`, indexed by time.
@@ -92,6 +105,7 @@ struct Pos {
 pub(crate) struct Timeline {
     capacity: u32,
     blocks: Vec<Block>,
+    last_found: LastFound,
 }
 
 impl Timeline {
@@ -108,6 +122,7 @@ impl Timeline {
         Ok(Self {
             capacity,
             blocks: vec![Block::new(vec![origin], vec![i64::from(capacity)], 0)],
+            last_found: LastFound::default(),
         })
     }
 
@@ -157,12 +172,32 @@ impl Timeline {
         if t < second {
             return Pos { b: 0, i: 0 };
         }
+        let last = self.last_found.0.get();
+        if self.holds(last, t) {
+            return last;
+        }
         let b = self
             .blocks
             .partition_point(|blk| blk.times[0] <= t)
             .saturating_sub(1);
         let i = at_or_before(&self.blocks[b].times, t).saturating_sub(1);
+        self.last_found.0.set(Pos { b, i });
         Pos { b, i }
+    }
+
+    /// Whether `p` is a step of the plan and `t` lies in it.
+    fn holds(&self, p: Pos, t: f64) -> bool {
+        let Some(blk) = self.blocks.get(p.b) else {
+            return false;
+        };
+        let (Some(&from), next) = (blk.times.get(p.i), blk.times.get(p.i + 1)) else {
+            return false;
+        };
+        let until = next
+            .or_else(|| self.blocks.get(p.b + 1).map(|n| &n.times[0]))
+            .copied()
+            .unwrap_or(f64::INFINITY);
+        from <= t && t < until
     }
 
     /// Free processors at time `t`.
