@@ -35,19 +35,15 @@ use crate::{run_cmd, workspace_root};
 
 const SDSC_SP2: &str = "SDSC-SP2-1998-4.2-cln.swf.gz";
 
-/// CPU seconds (user + system) of this process's waited-for children so far.
+/// CPU seconds (user + system) of this process's waited-for children so far, from
+/// `getrusage` (microseconds; the `cutime`/`cstime` of `/proc/self/stat` count 10 ms ticks,
+/// too coarse for runs of 20 ms).
 fn children_cpu() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let rest = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<f64> = rest
-        .split_whitespace()
-        .map(|x| x.parse().unwrap_or(0.0))
-        .collect();
-    // cutime and cstime are fields 16 and 17 of the whole line, 14 and 15 after the name.
-    match (f.get(13), f.get(14)) {
-        (Some(u), Some(s)) => (u + s) / 100.0,
-        _ => 0.0,
-    }
+    use nix::sys::resource::{getrusage, UsageWho};
+    use nix::sys::time::TimeValLike;
+    getrusage(UsageWho::RUSAGE_CHILDREN).map_or(0.0, |u| {
+        (u.user_time().num_microseconds() + u.system_time().num_microseconds()) as f64 / 1e6
+    })
 }
 
 /// Wall seconds of each run and the mean CPU seconds per run of one command.
