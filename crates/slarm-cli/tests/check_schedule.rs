@@ -7,7 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{json_of, one_line, slarm, slarm_json, stderr_of};
+use common::{docs_file, json_of, one_line, slarm, slarm_json, stderr_of};
 use predicates::prelude::*;
 
 fn data(name: &str) -> PathBuf {
@@ -16,8 +16,20 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The three-job trace of docs/cli.md's examples, written once into a folder that lives as
+/// long as the test binary.
 fn trace() -> String {
-    data("check-trace.swf").display().to_string()
+    static TRACE: std::sync::OnceLock<(tempfile::TempDir, String)> = std::sync::OnceLock::new();
+    TRACE
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("three-jobs.swf");
+            std::fs::write(&path, docs_file("three-jobs.swf")).unwrap();
+            let shown = path.display().to_string();
+            (dir, shown)
+        })
+        .1
+        .clone()
 }
 
 #[test]

@@ -6,8 +6,9 @@
 //! the folder `shared` beside it linked to the real one next to this checkout, so the
 //! examples' trace paths read the traces and their output files (`kth-easy.csv`,
 //! `shard1`, `report`) land in the scratch folder. Input files the examples name by their
-//! repository path (the `queue size --batch` CSV, the `check-schedule` trace and schedule) are copied there to the same path. Without that trace folder the test says so
-//! and checks nothing.
+//! repository path (the `queue size --batch` CSV, the `check-schedule` schedule) are copied
+//! there to the same path; the synthetic trace that docs/cli.md writes first is written
+//! there from that block. Without that trace folder the test says so and checks nothing.
 //!
 //! Not checked here: the README's ```sh blocks, `cargo run --release -p slarm-cli -- reproduce
 //! ...` and `cargo test --workspace` (whole reproductions take minutes to hours): `.ci/run` runs
@@ -15,7 +16,11 @@
 //! the one documented command no automatic check runs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::docs_file;
 
 #[cfg(unix)]
 #[test]
@@ -43,12 +48,13 @@ fn readme_and_cli_md_examples_run_as_written() {
         scratch.path().join("shared"),
     )
     .unwrap();
-    // Input files the examples name by their path in the repository.
+    // Input files the examples name by their path in the repository, and the synthetic
+    // trace docs/cli.md has the reader write first (its `sh` block, which trycmd skips).
     let inputs: &[&str] = &[
         "crates/slarm-cli/tests/data/queue-batch.csv",
-        "crates/slarm-cli/tests/data/check-trace.swf",
         "crates/slarm-cli/tests/data/check-broken.csv",
     ];
+    std::fs::write(root.join("three-jobs.swf"), docs_file("three-jobs.swf")).unwrap();
     for file in inputs {
         let to = root.join(file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();

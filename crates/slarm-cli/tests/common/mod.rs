@@ -46,3 +46,17 @@ pub fn stderr_of(assert: &Assert) -> String {
 pub fn one_line() -> impl Predicate<str> {
     predicate::function(|s: &str| s.trim_end().lines().count() == 1)
 }
+
+/// The text docs/cli.md writes to `name` with `cat > NAME <<'EOF'` (the synthetic inputs of
+/// its examples live in the docs only, so the tests and the examples read the same text).
+pub fn docs_file(name: &str) -> String {
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/cli.md");
+    let text = std::fs::read_to_string(&docs).unwrap();
+    let open = format!("cat > {name} <<'EOF'\n");
+    let from = text
+        .find(&open)
+        .unwrap_or_else(|| panic!("docs/cli.md writes no {name}"))
+        + open.len();
+    let len = text[from..].find("\nEOF\n").unwrap();
+    format!("{}\n", &text[from..from + len])
+}
