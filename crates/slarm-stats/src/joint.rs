@@ -177,21 +177,21 @@ impl<'a> SumTable<'a> {
         let upto = points.min(room.saturating_add(1));
         let fitting = |i: usize| (room - i).saturating_add(1).min(need);
         // The joint's CDF at point i is the product of the predecessors' running CDFs (in
-        // list order, from 1.0); one and two predecessors, the common cases, keep theirs in
-        // locals instead of a vector.
+        // list order, from 1.0, and 1.0 · x is x exactly); one and two predecessors, the
+        // common cases, keep theirs in locals instead of a vector.
         Ok(match cdfs.as_mut_slice() {
             [a] => sum_joint(upto, prefix, fitting, |i| {
                 if i > 0 {
                     a.advance();
                 }
-                1.0 * a.value
+                a.value
             }),
             [a, b] => sum_joint(upto, prefix, fitting, |i| {
                 if i > 0 {
                     a.advance();
                     b.advance();
                 }
-                1.0 * a.value * b.value
+                a.value * b.value
             }),
             all => sum_joint(upto, prefix, fitting, |i| {
                 if i > 0 {

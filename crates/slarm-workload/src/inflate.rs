@@ -92,7 +92,8 @@ pub fn inflating<D: Read + Send + 'static>(decoder: D) -> Box<dyn BufRead + Send
 }
 
 /// The thread's loop: fills chunks from `decoder` and sends them until the end, an error
-/// (sent after the bytes before it) or the reader hanging up.
+/// (sent after the bytes before it) or the reader hanging up. (Filling a chunk with
+/// `take(CHUNK).read_to_end` instead of this loop read SDSC-SP2 at 1.05x the CPU.)
 fn pump<D: Read>(mut decoder: D, out: &SyncSender<Chunk>, spare: &Receiver<Vec<u8>>) {
     loop {
         let mut buf = spare.try_recv().unwrap_or_default();

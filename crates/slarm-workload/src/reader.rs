@@ -4,9 +4,8 @@
 //! Compression is detected from the gzip magic bytes, not the file name (the archive has a
 //! `lublin_256_new2.gz` without `.swf`), and the inflating runs on a thread of its own
 //! ([`crate::inflate`]). Lines are read one at a time, so memory stays a small multiple of
-//! the parsed jobs. Strict mode (the default) stops at the first malformed
-//! job line with an error naming the file, line and field; lenient mode skips such lines and
-//! counts them.
+//! the parsed jobs. Strict mode (the default) stops at the first malformed job line with an
+//! error naming the file, line and field; lenient mode skips such lines and counts them.
 //!
 //! ```
 //! use slarm_workload::reader::{read_trace_from, ReadOptions};
