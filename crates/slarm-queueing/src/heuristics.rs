@@ -183,7 +183,7 @@ pub fn algorithm3<R: Rng + ?Sized>(
     fix: Structure3Fix,
     rng: &mut R,
 ) -> Result<Algorithm3Outcome> {
-    three_classes(classes.len(), classes.len())?;
+    three_classes(classes.len())?;
     let g: Vec<f64> = classes
         .iter()
         .map(|c| g_of(c.sla(), cfg))
@@ -191,16 +191,11 @@ pub fn algorithm3<R: Rng + ?Sized>(
     algorithm3_with_g(classes, &g, cfg, fix, rng)
 }
 
-/// Algorithm 3 is for exactly three classes (and their three G values).
-fn three_classes(classes: usize, g: usize) -> Result<()> {
+/// Algorithm 3 is for exactly three classes.
+fn three_classes(classes: usize) -> Result<()> {
     if classes != 3 {
         return Err(QueueError::InvalidConfig(format!(
             "Algorithm 3 needs 3 classes, got {classes}"
-        )));
-    }
-    if g != 3 {
-        return Err(QueueError::InvalidConfig(format!(
-            "Algorithm 3 needs the 3 classes' G values, got {g}"
         )));
     }
     Ok(())
@@ -234,7 +229,13 @@ pub fn algorithm3_with_g<R: Rng + ?Sized>(
     fix: Structure3Fix,
     rng: &mut R,
 ) -> Result<Algorithm3Outcome> {
-    three_classes(classes.len(), g.len())?;
+    three_classes(classes.len())?;
+    if g.len() != 3 {
+        return Err(QueueError::InvalidConfig(format!(
+            "Algorithm 3 needs the 3 classes' G values, got {}",
+            g.len()
+        )));
+    }
     let edges: Vec<(usize, usize)> = PAIRS
         .iter()
         .copied()

@@ -5,9 +5,10 @@
 //! [`Job`] (the 18 SWF fields plus derived processors, estimate and effective run time),
 //! [`SwfHeader`], [`reader::SwfReader`] / [`reader::read_trace`] (strict or lenient
 //! parsing; [`inflate`] inflates gzip logs on a second thread), [`Workload`] with
-//! [`DropCounts`] ([`clean`]), [`writer`] (SWF out), [`transform`] (first/last N, windows, load scaling, under-estimates), [`sla`] (deadlines,
-//! fees, urgency classes), [`synth`] (calibrated synthetic workloads), [`traces`] (where the
-//! real PWA logs are), and [`WorkloadError`] for every failure.
+//! [`DropCounts`] ([`clean`]), [`writer`] (SWF out), [`transform`] (first/last N, windows,
+//! load scaling, under-estimates), [`sla`] (deadlines, fees, urgency classes), [`synth`]
+//! (calibrated synthetic workloads), [`traces`] (where the real PWA logs are), and
+//! [`WorkloadError`] for every failure.
 
 pub mod clean;
 pub mod error;
