@@ -201,6 +201,40 @@ fn three_classes(classes: usize) -> Result<()> {
     Ok(())
 }
 
+/// Hu's heuristic strategy for the class counts the thesis covers: Algorithm 2 (§4.4) for two
+/// classes and Algorithm 3 (§6.2, structure 3 resolved by removing the edge with the larger D,
+/// the thesis's choice) for three; `None` for any other count. This is the `heuristic`
+/// strategy `slarm queue size` reports.
+///
+/// ```
+/// use slarm_queueing::heuristics::{heuristic_partition, HeuristicConfig};
+/// use slarm_queueing::{JobClass, Partition, Sla};
+/// let c = |l: f64, x: f64, y: f64| JobClass::new(l, Sla::new(x, y).unwrap()).unwrap();
+/// let cfg = HeuristicConfig::default();
+/// let two = [c(10.0, 3.0, 0.95), c(10.0, 3.0, 0.95)]; // equal SLAs: D = 0, share
+/// assert_eq!(heuristic_partition(&two, &cfg).unwrap(), Some(Partition::shared(2)));
+/// assert_eq!(heuristic_partition(&two[..1], &cfg).unwrap(), None);
+/// ```
+pub fn heuristic_partition(
+    classes: &[JobClass],
+    cfg: &HeuristicConfig,
+) -> Result<Option<Partition>> {
+    match classes {
+        [a, b] => Ok(Some(match algorithm2(a, b, cfg)? {
+            Choice::Da => Partition::dedicated(2),
+            Choice::Sa => Partition::shared(2),
+        })),
+        [_, _, _] => {
+            // Structure3Fix::RemoveLargeD draws nothing: any generator gives the same answer.
+            let mut rng = rand::rngs::mock::StepRng::new(0, 0);
+            Ok(Some(
+                algorithm3(classes, cfg, Structure3Fix::RemoveLargeD, &mut rng)?.partition,
+            ))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// [`algorithm3`] given the classes' `G_thesis` values `g` (as [`g_of`] computes them), so
 /// that several fixes of one draw share them: `G` is the costly part of the algorithm.
 ///
@@ -380,6 +414,28 @@ mod tests {
     use super::*;
     use crate::sla::fixtures::class;
     use rand::SeedableRng;
+
+    #[test]
+    fn heuristic_partition_is_algorithm_2_or_3_by_class_count() {
+        let c = |l: f64, x: f64, y: f64| JobClass::new(l, Sla::new(x, y).unwrap()).unwrap();
+        let cfg = HeuristicConfig::default();
+        let classes = [c(12.0, 5.0, 0.85), c(3.0, 3.0, 0.95), c(20.0, 4.0, 0.9)];
+        let two = match algorithm2(&classes[0], &classes[1], &cfg).unwrap() {
+            Choice::Da => Partition::dedicated(2),
+            Choice::Sa => Partition::shared(2),
+        };
+        assert_eq!(heuristic_partition(&classes[..2], &cfg).unwrap(), Some(two));
+        let mut rng = slarm_stats::SimRng::seed_from_u64(7);
+        let three = algorithm3(&classes, &cfg, Structure3Fix::RemoveLargeD, &mut rng).unwrap();
+        assert_eq!(
+            heuristic_partition(&classes, &cfg).unwrap(),
+            Some(three.partition)
+        );
+        assert_eq!(heuristic_partition(&classes[..1], &cfg).unwrap(), None);
+        assert_eq!(heuristic_partition(&[], &cfg).unwrap(), None);
+        let bad = [c(1.0, 0.5, 0.99), c(1.0, 3.0, 0.9)]; // infeasible SLA at mu = 1
+        assert!(heuristic_partition(&bad, &cfg).is_err());
+    }
 
     /// Both entry points reject anything but three classes with three G values, before any
     /// G is computed (a class count error is not hidden behind a class's own).

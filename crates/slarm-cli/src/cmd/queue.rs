@@ -9,13 +9,12 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{json, Value};
-use slarm::queueing::heuristics::{algorithm2, algorithm3, Choice, HeuristicConfig, Structure3Fix};
+use slarm::queueing::heuristics::{heuristic_partition, HeuristicConfig};
 use slarm::queueing::partition::all_strategies;
 use slarm::queueing::procedures::hol_order;
 use slarm::queueing::sim::{min_nodes_sim, simulate, Discipline, SimConfig};
 use slarm::queueing::sizing::{min_nodes_batch, SizingQuery};
 use slarm::queueing::{min_nodes, nodes_for_partition, JobClass, Mmm, Partition, QueueError, Sla};
-use slarm::stats::RngStreams;
 use std::io::BufRead;
 
 use crate::error::{num, shown, CliError, CliResult};
@@ -328,23 +327,12 @@ fn size(a: &SizeArgs) -> CliResult<Output> {
         mu,
         ..HeuristicConfig::default()
     };
-    let heuristic = match classes.len() {
-        2 => {
-            let p = match algorithm2(&classes[0], &classes[1], &cfg).map_err(model)? {
-                Choice::Da => Partition::dedicated(2),
-                Choice::Sa => Partition::shared(2),
-            };
+    let heuristic = match heuristic_partition(&classes, &cfg).map_err(model)? {
+        Some(p) => {
             let n = nodes_for_partition(&classes, &p, mu).map_err(model)?;
             strat(&p, n)
         }
-        3 => {
-            let mut rng = RngStreams::new(a.sim.seed).stream(&[0]);
-            let o =
-                algorithm3(&classes, &cfg, Structure3Fix::RemoveLargeD, &mut rng).map_err(model)?;
-            let n = nodes_for_partition(&classes, &o.partition, mu).map_err(model)?;
-            strat(&o.partition, n)
-        }
-        _ => Value::Null,
+        None => Value::Null,
     };
     let mut out = json!({
         "mu": mu,

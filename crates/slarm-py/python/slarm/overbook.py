@@ -1,0 +1,1 @@
+"""Online overbooking planner (in progress)."""

@@ -1,0 +1,1 @@
+"""Libra pricing (in progress)."""

@@ -1,0 +1,68 @@
+"""SWF traces and the trace-driven batch simulator.
+
+- :func:`read_swf` reads a Parallel Workloads Archive log (plain or gzip) into a cleaned
+  :class:`Trace` (jobs with run time <= 0, processors <= 0 or more processors than the
+  machine are dropped and counted; jobs in queue order).
+- :func:`simulate` replays a trace on a space-shared machine under ``"fcfs"``, ``"easy"``
+  (EASY backfilling, Lifka 1995), ``"conservative"`` (Mu'alem & Feitelson 2001) or a Python
+  object with a ``schedule(machine, queue)`` method, and returns a :class:`Schedule`.
+- :class:`Simulation` is the same simulator driven step by step: the caller answers each
+  scheduling pass (a gym-style environment owns the loop).
+
+A Python policy mirrors the Rust ``SchedulingPolicy`` trait. At each scheduling pass the
+simulator calls ``policy.schedule(machine, queue)`` with a :class:`MachineState` (``now``,
+``free``, ``capacity``, the running jobs as arrays) and the non-empty waiting
+:class:`Queue` in FCFS order (``key``, ``procs``, ``estimate`` arrays; ``key`` indexes the
+trace's columns). It returns the queue positions to start now (ascending, fitting in
+``free`` together), or ``None``, or a dict ``{"start": [...], "wake": t}`` asking for another
+pass at time ``t``. Optional hooks: ``begin(capacity, origin)``, ``on_arrival(now, job)``
+(may return a reservation time to record) and ``on_finish(now, job, predicted_end)``, where
+``job`` is a ``(key, procs, estimate)`` tuple. The simulator validates every answer: an
+over-commit or a bad position raises ``ValueError``; an exception in the policy propagates
+unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+from ._native import Decision, MachineState, Queue, Schedule, Simulation, Trace
+from ._native import read_swf as _read_swf
+from ._native import simulate as _simulate
+
+__all__ = [
+    "read_swf",
+    "simulate",
+    "Trace",
+    "Schedule",
+    "Simulation",
+    "Decision",
+    "MachineState",
+    "Queue",
+]
+
+BUILT_IN = ("fcfs", "easy", "conservative")
+
+
+def read_swf(path: Any, lenient: bool = False, procs: Optional[int] = None) -> Trace:
+    """Reads and cleans an SWF trace (plain or ``.gz``).
+
+    ``lenient`` skips malformed job lines (counted in ``Trace.skipped_lines``) instead of
+    raising ``ValueError`` naming the file, line and field. ``procs`` overrides the machine
+    size of the header (MaxProcs, else MaxNodes). A missing file raises ``OSError``.
+    """
+    return _read_swf(path, bool(lenient), procs)
+
+
+def simulate(trace: Trace, policy: Union[str, Any], procs: Optional[int] = None) -> Schedule:
+    """Simulates ``trace`` under ``policy`` on ``procs`` processors (default: the trace's
+    machine size) and returns the :class:`Schedule`.
+
+    ``policy`` is ``"fcfs"``, ``"easy"``, ``"conservative"`` or an object with a
+    ``schedule(machine, queue)`` method (see the module documentation). The built-in
+    policies run without the GIL. The EASY schedule equals ``slarm simulate --policy easy
+    --schedule-out`` job for job.
+    """
+    if not isinstance(trace, Trace):
+        raise TypeError(f"trace must be a slarm.sim.Trace (from read_swf), got {type(trace).__name__}")
+    return _simulate(trace, policy, procs)

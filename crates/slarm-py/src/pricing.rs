@@ -1,0 +1,7 @@
+//! `slarm.pricing` (in progress).
+
+use pyo3::prelude::*;
+
+pub(crate) fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}
