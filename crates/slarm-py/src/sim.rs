@@ -393,7 +393,7 @@ impl Queue {
 /// is stopped: a policy that keeps asking for wake-ups without starting anything cannot hang
 /// the interpreter.
 const PASSES_PER_JOB: u64 = 1_000;
-const PASSES_EXTRA: u64 = 1_000_000;
+const PASSES_EXTRA: u64 = 100_000;
 
 /// A Python object as a [`SchedulingPolicy`]: `schedule(machine, queue)` is required;
 /// `begin(capacity, origin)`, `on_arrival(now, job)` and `on_finish(now, job,
