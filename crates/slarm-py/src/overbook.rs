@@ -9,7 +9,9 @@ use pyo3::types::PyDict;
 use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::{ClassRegistry, RegistryConfig, StatsSource};
 use slarm_overbook::job::Job;
-use slarm_overbook::planner::{JobKey, Offer as RustOffer, OnlinePlanner as RustPlanner, PlanEvent};
+use slarm_overbook::planner::{
+    JobKey, Offer as RustOffer, OnlinePlanner as RustPlanner, PlanEvent,
+};
 use slarm_overbook::sim::SimConfig;
 use slarm_overbook::strategy::Strategy;
 
@@ -100,7 +102,8 @@ fn job(
     user: Option<i64>,
     app: Option<i64>,
 ) -> PyResult<Job> {
-    let mut j = Job::with_sla(id, now, estimate, runtime, nodes, penalty_ratio).map_err(value_error)?;
+    let mut j =
+        Job::with_sla(id, now, estimate, runtime, nodes, penalty_ratio).map_err(value_error)?;
     j.user = user;
     j.app = app;
     Ok(j)
@@ -205,7 +208,9 @@ impl OnlinePlanner {
         app: Option<i64>,
     ) -> PyResult<Offer> {
         let j = job(job_id, now, estimate, 0, nodes, penalty_ratio, user, app)?;
-        let o = py.detach(|| self.planner.offer(&j, now)).map_err(value_error)?;
+        let o = py
+            .detach(|| self.planner.offer(&j, now))
+            .map_err(value_error)?;
         let r = o.reservation();
         Ok(Offer {
             job_id,
@@ -225,7 +230,10 @@ impl OnlinePlanner {
     /// changed since the offer was made.
     fn accept(&mut self, offer: &Bound<'_, Offer>) -> PyResult<usize> {
         let o = offer.get().take()?;
-        self.planner.accept(o).map(JobKey::index).map_err(value_error)
+        self.planner
+            .accept(o)
+            .map(JobKey::index)
+            .map_err(value_error)
     }
 
     /// Declines an offer (nothing changes in the plan).

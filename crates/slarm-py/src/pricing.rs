@@ -34,7 +34,11 @@ fn job(
     let urgency = match urgency {
         "high" => Urgency::High,
         "low" => Urgency::Low,
-        other => return Err(value_error(format!("urgency must be \"high\" or \"low\", got {other:?}"))),
+        other => {
+            return Err(value_error(format!(
+                "urgency must be \"high\" or \"low\", got {other:?}"
+            )))
+        }
     };
     let spec = JobSpec::simple(job_id, estimate, procs, deadline, budget).map_err(value_error)?;
     Job::new(spec, now, runtime.unwrap_or(estimate), urgency).map_err(value_error)
@@ -86,7 +90,8 @@ impl Cluster {
                     .map_err(value_error)?,
             ),
             "libra" => Box::new(
-                LibraStatic::new(gamma.unwrap_or(s.gamma), delta.unwrap_or(s.delta)).map_err(value_error)?,
+                LibraStatic::new(gamma.unwrap_or(s.gamma), delta.unwrap_or(s.delta))
+                    .map_err(value_error)?,
             ),
             "fixed" => Box::new(FixedRate::new(pbase).map_err(value_error)?),
             other => {
@@ -95,7 +100,8 @@ impl Cluster {
                 )))
             }
         };
-        let cfg = TimeSharedConfig::homogeneous(nodes, rating.unwrap_or(s.rating)).map_err(value_error)?;
+        let cfg = TimeSharedConfig::homogeneous(nodes, rating.unwrap_or(s.rating))
+            .map_err(value_error)?;
         Ok(Self {
             c: RustCluster::new(&cfg, pricing).map_err(value_error)?,
         })
@@ -140,7 +146,9 @@ impl Cluster {
         runtime: Option<f64>,
         urgency: &str,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let j = job(job_id, now, estimate, procs, deadline, budget, runtime, urgency)?;
+        let j = job(
+            job_id, now, estimate, procs, deadline, budget, runtime, urgency,
+        )?;
         let q = py.detach(|| self.c.quote(&j, now)).map_err(value_error)?;
         let d = decision(py, &q.decision)?;
         d.set_item("price", q.price())?;
@@ -165,7 +173,9 @@ impl Cluster {
         runtime: Option<f64>,
         urgency: &str,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let j = job(job_id, now, estimate, procs, deadline, budget, runtime, urgency)?;
+        let j = job(
+            job_id, now, estimate, procs, deadline, budget, runtime, urgency,
+        )?;
         let index = self.c.submitted();
         let dec = self.c.submit(&j, now).map_err(value_error)?;
         let d = decision(py, &dec)?;
@@ -203,7 +213,11 @@ impl Cluster {
                 d.set_item("kind", "rejected")?;
                 d.set_item("reason", r.name())?;
             }
-            Outcome::Completed { start, finish, cost } => {
+            Outcome::Completed {
+                start,
+                finish,
+                cost,
+            } => {
                 d.set_item("kind", "completed")?;
                 d.set_item("start", start)?;
                 d.set_item("finish", finish)?;

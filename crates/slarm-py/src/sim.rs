@@ -377,7 +377,28 @@ impl Queue {
     fn estimate<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         PyArray1::from_vec(py, self.jobs.iter().map(|c| c.estimate).collect())
     }
-    /// The queue as a list of `(key, procs, estimate)` tuples (fast to loop over).
+    /// The job at `pos` as a `(key, procs, estimate)` tuple (negative positions count from
+    /// the end).
+    fn __getitem__(&self, pos: isize) -> PyResult<(usize, u32, f64)> {
+        let n = self.jobs.len() as isize;
+        let i = if pos < 0 { pos + n } else { pos };
+        if !(0..n).contains(&i) {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "queue position {pos} out of range for a queue of {n}"
+            )));
+        }
+        let c = self.jobs[i as usize];
+        Ok((c.key, c.procs, c.estimate))
+    }
+    /// Iterates over `(key, procs, estimate)` tuples, built one at a time (a policy that
+    /// stops early pays only for what it reads).
+    fn __iter__(slf: Bound<'_, Self>) -> QueueIter {
+        QueueIter {
+            queue: slf.unbind(),
+            next: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+    /// The queue as a list of `(key, procs, estimate)` tuples.
     fn tolist(&self) -> Vec<(usize, u32, f64)> {
         self.jobs
             .iter()
@@ -386,6 +407,25 @@ impl Queue {
     }
     fn __repr__(&self) -> String {
         format!("Queue(len={})", self.jobs.len())
+    }
+}
+
+/// Iterator over a [`Queue`].
+#[pyclass(module = "slarm.sim", frozen)]
+pub(crate) struct QueueIter {
+    queue: Py<Queue>,
+    next: std::sync::atomic::AtomicUsize,
+}
+
+#[pymethods]
+impl QueueIter {
+    fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+    fn __next__(&self, py: Python<'_>) -> Option<(usize, u32, f64)> {
+        let i = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let c = self.queue.bind(py).get().jobs.get(i).copied()?;
+        Some((c.key, c.procs, c.estimate))
     }
 }
 
@@ -874,6 +914,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Schedule>()?;
     m.add_class::<MachineState>()?;
     m.add_class::<Queue>()?;
+    m.add_class::<QueueIter>()?;
     m.add_class::<Decision>()?;
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(read_swf, m)?)?;

@@ -127,7 +127,7 @@ def test_python_policy_equal_to_builtin_fcfs(small):
     class Fcfs:
         def schedule(self, machine, queue):
             free, out = machine.free, []
-            for pos, (_, procs, _) in enumerate(queue.tolist()):
+            for pos, (_, procs, _) in enumerate(queue):
                 if procs > free:
                     break
                 free -= procs
@@ -311,6 +311,17 @@ def test_stepwise_state(small):
     d = s.next_decision()
     assert d.time == 1.0 and d.free == 4 and list(d.machine.running_procs) == [6]
     assert list(d.machine.running_end) == [100.0]
+
+
+def test_queue_indexing_and_iteration(small):
+    s = sim.Simulation(sim.read_swf(small))
+    s.start([0])
+    q = s.next_decision().queue
+    assert len(q) == 1 and q[0] == q[-1] == (1, 8, 50.0) and list(q) == q.tolist() == [(1, 8, 50.0)]
+    with pytest.raises(IndexError):
+        q[1]
+    with pytest.raises(IndexError):
+        q[-2]
 
 
 def test_stepwise_bad_answers(small):

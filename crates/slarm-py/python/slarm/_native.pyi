@@ -1,7 +1,7 @@
 """Type stubs of the native module ``slarm._native`` (use the public modules instead)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -109,6 +109,8 @@ class Queue:
     def procs(self) -> I64: ...
     @property
     def estimate(self) -> F64: ...
+    def __getitem__(self, pos: int) -> Tuple[int, int, float]: ...
+    def __iter__(self) -> Iterator[Tuple[int, int, float]]: ...
     def tolist(self) -> List[Tuple[int, int, float]]: ...
 
 class Decision:
