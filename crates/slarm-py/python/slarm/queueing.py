@@ -62,8 +62,8 @@ def _call(native: Any, named: List[Tuple[str, np.ndarray]], errors: str) -> Any:
         index, message = bad
         if shape == ():
             raise ValueError(message)
-        where = np.unravel_index(index, shape)
-        where = int(where[0]) if len(where) == 1 else tuple(int(i) for i in where)
+        at = np.unravel_index(index, shape)
+        where = str(int(at[0])) if len(at) == 1 else str(tuple(int(i) for i in at))
         raise ValueError(f"at index {where}: {message}")
     out = values.reshape(shape)
     return out.item() if shape == () else out
@@ -165,7 +165,7 @@ def size(classes: Union[Sequence[Sequence[float]], np.ndarray], mu: float = 1.0)
         raise TypeError(f"classes must be numbers, got dtype {rows.dtype}")
     if rows.ndim != 2 or rows.shape[1] != 3:
         raise ValueError(f"classes must be (lambda, x, y) triples (shape (n, 3)), got shape {rows.shape}")
-    triples = [tuple(float(v) for v in r) for r in rows]
+    triples = [(float(r[0]), float(r[1]), float(r[2])) for r in rows]
     dedicated, strategies, best, heuristic = _native.size_classes(triples, float(mu))
     return {
         "mu": float(mu),

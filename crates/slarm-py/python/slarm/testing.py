@@ -53,12 +53,13 @@ def check(trace: Trace, schedule: Any, contract: str = "capacity") -> List[Dict[
         raise TypeError(f"trace must be a slarm.sim.Trace, got {type(trace).__name__}")
     if isinstance(schedule, Schedule):
         schedule = schedule.to_dict()
-    cols = [
+    text = _native.check_columns(
+        trace,
         _column(schedule, "job_id", np.uint64),
         _column(schedule, "submit", np.float64),
         _column(schedule, "start", np.float64),
         _column(schedule, "end", np.float64),
         _column(schedule, "procs", np.uint32),
-    ]
-    text = _native.check_columns(trace, *cols, str(contract))
+        str(contract),
+    )
     return json.loads(text)
