@@ -156,7 +156,7 @@ impl Variant {
     pub fn label(self) -> &'static str {
         match self {
             Self::Spec => {
-                "spec readings (realised load, 544 processors, sd 6.1, per-task runtimes)"
+                "default readings (realised load, 544 processors, sd 6.1, per-task runtimes)"
             }
             Self::OfferedLoad => "offered load (work over the arrival span)",
             Self::SpreadVariance => "runtime spread 6.1 as variance",
