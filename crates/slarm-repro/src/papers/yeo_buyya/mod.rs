@@ -4,7 +4,7 @@
 //!
 //! One cell per (figure, x value); a cell runs every series of its figure over the seed list.
 //! All cells use the same seeds (`cfg.streams("yeo-buyya", "seed-k")`), so the x points of a
-//! figure see common random QoS draws (docs/decisions.md, "[slarm-pricing] seeds").
+//! figure see common random QoS draws (docs/decisions.md, Yeo & Buyya: sweep grids, seeds and common random numbers).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -210,7 +210,7 @@ fn settings_at(figure: &str, x: f64, spec: SeriesSpec) -> Result<Settings, Prici
         "fig6" => {
             // Under capped (non-work-conserving) rates a job with RE < R always overruns its
             // deadline, so every policy would score 0; Fig. 6 runs work-conserving nodes
-            // (docs/decisions.md, "[slarm-pricing] Fig. 6 node model").
+            // (docs/decisions.md, Yeo & Buyya, Sec. VII, Fig. 6).
             s.qos = s.qos.with_inaccuracy_pct(x)?;
             s.control = s
                 .control
