@@ -81,7 +81,7 @@ fn strs(v: &Value) -> Vec<String> {
 }
 
 /// Ids of the checks of a `checks.json` whose verdict is "differs" and whose reason is missing
-/// or blank (issue 9: every "differs" verdict carries its reason).
+/// or blank (every "differs" verdict carries its reason).
 fn unexplained_differs(checks: &Value) -> Vec<String> {
     checks
         .as_array()

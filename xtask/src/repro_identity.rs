@@ -1,9 +1,9 @@
-//! `cargo xtask repro-identity [--shards N] [--whole DIR] [PAPER...]`: design.md §5 on the real
-//! experiments. Builds the release `slarm`, runs the papers (default: all five) once unsharded
-//! (or takes the unsharded run in `--whole DIR`, e.g. the CI's main job) and as N shards
-//! (default 3, one thread each), merges the shards and compares the merged folder with the
-//! unsharded one byte for byte (every file but `timings.json`). Prints one line per
-//! difference; fails on any.
+//! `cargo xtask repro-identity [--shards N] [--whole DIR] [PAPER...]`: merged shards equal
+//! one run, on the real experiments. Builds the release `slarm`, runs the papers (default: all
+//! five) once unsharded (or takes the unsharded run in `--whole DIR`, e.g. the CI's main job)
+//! and as N shards (default 3, one thread each), merges the shards and compares the merged
+//! folder with the unsharded one byte for byte (every file but `timings.json`). Prints one
+//! line per difference; fails on any.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};

@@ -1,10 +1,10 @@
-//! Every `console` block of README.md and docs/cli.md runs as written (trycmd): each `$ slarm
+//! Every `console` block of README.md, docs/cli.md and docs/guide.md runs as written (trycmd): each `$ slarm
 //! ...` line is run and its output compared with the lines below it (`...` skips lines, `[..]`
 //! the rest of a line, `? N` is the exit code).
 //!
 //! The commands run in a scratch folder that stands for the repository root, with
-//! the folder `shared` beside it linked to the real one next to this checkout, so the
-//! examples' trace paths read the traces and their output files (`kth-easy.csv`,
+//! the folder `shared` beside it linked to the real one next to this checkout and a folder
+//! `traces` in it linked to the trace folder, so the examples' trace paths read the traces and their output files (`kth-easy.csv`,
 //! `shard1`, `report`) land in the scratch folder. Input files the examples name by their
 //! repository path (the `queue size --batch` CSV, the `check-schedule` schedule) are copied
 //! there to the same path; the synthetic trace that docs/cli.md writes first is written
@@ -48,6 +48,12 @@ fn readme_and_cli_md_examples_run_as_written() {
         scratch.path().join("shared"),
     )
     .unwrap();
+    // docs/guide.md reads the traces from a folder `traces` in the repository root.
+    std::os::unix::fs::symlink(
+        shared.join("data/traces").canonicalize().unwrap(),
+        root.join("traces"),
+    )
+    .unwrap();
     // Input files the examples name by their path in the repository, and the synthetic
     // trace docs/cli.md has the reader write first (its `sh` block, which trycmd skips).
     let inputs: &[&str] = &[
@@ -70,6 +76,7 @@ fn readme_and_cli_md_examples_run_as_written() {
             shared.join("data/traces").display().to_string(),
         )
         .case(repo.join("README.md"))
-        .case(repo.join("docs/cli.md"));
+        .case(repo.join("docs/cli.md"))
+        .case(repo.join("docs/guide.md"));
     cases.run();
 }

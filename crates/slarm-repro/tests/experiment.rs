@@ -38,6 +38,9 @@ fn quick_cells_assemble_into_tables() {
     let report = exp.assemble(&cfg, &outputs).unwrap();
     assert!(report.tables.iter().any(|t| t.id == "table6.11"));
     assert!(report.tables.iter().any(|t| t.id == "table6.12"));
-    assert!(report.checks.iter().any(|c| c.id == "A6/SDSC-SP2/plan"));
+    assert!(report
+        .checks
+        .iter()
+        .any(|c| c.id == "baseline-gain/SDSC-SP2/plan"));
     assert!(report.notes.iter().any(|n| n.contains("synthetic")));
 }

@@ -1,5 +1,10 @@
 #![doc = include_str!("../README.md")]
 
+/// The Rust examples of the task guide (docs/guide.md), run as doctests of this crate.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/guide.md")]
+pub struct GuideExamples;
+
 /// `slarm-stats`: distributions on time grids, convolution, ratio statistics, random streams.
 pub use slarm_stats as stats;
 

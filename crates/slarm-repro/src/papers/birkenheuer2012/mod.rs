@@ -1,5 +1,5 @@
 //! `slarm reproduce birkenheuer2012`: Tables 6.1-6.14 of the thesis side by side with ours
-//! (Birkenheuer 2012, Chapter 6 and its summary in §6.7; the check ids A1-A13 name our checks).
+//! (Birkenheuer 2012, Chapter 6 and its summary in §6.7; check ids name the kind of check: `peak-gain`, `extra-gain`, `baseline-gain`, `order`, `low-pof`, `input`, `successes`, `peak-ratio`, `curve`, `risk-trend`).
 //!
 //! Cells are `(trace, battery, group)` with group `base` (the two non-overbooking strategies,
 //! run once and re-priced per penalty ratio) or `{comp,heur}-{runtime,resources}` (the
@@ -268,7 +268,7 @@ impl Experiment for Birkenheuer2012 {
         let mut notes = vec![
             "Node failures are synthetic Poisson processes (lambda 1.2904e-4/h, mu 0.4333/h per \
              node, one stream per trace and battery): the LANL failure log of systems 18/19 is \
-             not available (docs/decisions.md: [slarm-overbook] failure injection)."
+             not available (docs/decisions.md, Birkenheuer 2012: failure injection)."
                 .to_string(),
             format!(
                 "Scale {}: {} battery(ies) of {BATTERY_SIZE} jobs per trace, PoF_max grid {:?}.",
@@ -409,7 +409,7 @@ impl Experiment for Birkenheuer2012 {
                         peaks.insert((fam, si), pk);
                         checks.push(
                             Check::relative(
-                                format!("A6/{}/{fam}/{stats}/peak", p.trace),
+                                format!("peak-gain/{}/{fam}/{stats}", p.trace),
                                 format!("{} {label} peak gain ({stats} PDFs), ±25 %", p.trace),
                                 pk.1,
                                 pub_gain,
@@ -420,7 +420,7 @@ impl Experiment for Birkenheuer2012 {
                         if let Some(op) = ours_plus {
                             checks.push(
                                 Check::numeric(
-                                    format!("A5/{}/{fam}/{stats}", p.trace),
+                                    format!("extra-gain/{}/{fam}/{stats}", p.trace),
                                     format!(
                                         "{} {label} additional gain % ({stats}), ±15 points",
                                         p.trace
@@ -568,11 +568,11 @@ impl Experiment for Birkenheuer2012 {
                     Cell::Num(q1),
                 ]);
             }
-            // A6 baselines, A4 ordering, A7, A8, A10, A11, A13.
+            // Baseline gains, ordering, low-PoF care, inputs, successes, peak ratios.
             if let Some(b) = base_b {
                 checks.push(
                     Check::relative(
-                        format!("A6/{}/backfill", p.trace),
+                        format!("baseline-gain/{}/backfill", p.trace),
                         format!("{} comp. backfilling gain, ±20 %", p.trace),
                         b,
                         p.backfill,
@@ -584,7 +584,7 @@ impl Experiment for Birkenheuer2012 {
             if let Some(b) = base_p {
                 checks.push(
                     Check::relative(
-                        format!("A6/{}/plan", p.trace),
+                        format!("baseline-gain/{}/plan", p.trace),
                         format!("{} heuristic planning gain, ±20 %", p.trace),
                         b,
                         p.plan,
@@ -612,7 +612,7 @@ impl Experiment for Birkenheuer2012 {
                 };
                 checks.push(
                     Check::claim(
-                        format!("A4/{}/{}", p.trace, ["runtime", "resources"][si]),
+                        format!("order/{}/{}", p.trace, ["runtime", "resources"][si]),
                         format!("{}: heur. OB peak > comp. OB peak, each OB peak > its baseline, heur. planning >= backfilling", p.trace),
                         holds,
                         format!("heurOB {:.0}, compOB {:.0}, plan {pl:.0}, backfill {b:.0}", h.1, c.1),
@@ -648,7 +648,7 @@ impl Experiment for Birkenheuer2012 {
             );
             checks.push(
                 Check::claim(
-                    format!("A7/{}", p.trace),
+                    format!("low-pof/{}", p.trace),
                     format!(
                         "{}: at PoF_max <= 0.1 no overbooking strategy is below its baseline",
                         p.trace
@@ -661,7 +661,7 @@ impl Experiment for Birkenheuer2012 {
             if let Some(spec) = spec {
                 checks.push(
                     Check::numeric(
-                        format!("A8/{}/input_util", p.trace),
+                        format!("input/{}/input_util", p.trace),
                         format!("{} input utilisation of the test window (%), ±3 points", p.trace),
                         100.0 * tr.input_util,
                         Some(spec.input_util_pct),
@@ -675,7 +675,7 @@ impl Experiment for Birkenheuer2012 {
                 );
                 checks.push(
                     Check::relative(
-                        format!("A8/{}/training", p.trace),
+                        format!("input/{}/training", p.trace),
                         format!("{} training jobs (Chapter 6 count), ±25 %", p.trace),
                         tr.training as f64,
                         spec.training_ch6 as f64,
@@ -694,7 +694,7 @@ impl Experiment for Birkenheuer2012 {
                     if let Some(v) = tr.mean(fam, "runtime", "pof100", |r| r.successful) {
                         checks.push(
                             Check::numeric(
-                                format!("A11/CTC/{fam}"),
+                                format!("successes/CTC/{fam}"),
                                 format!("CTC successful jobs per 1000, {fam}, ±60"),
                                 v,
                                 Some(publ),
@@ -710,7 +710,7 @@ impl Experiment for Birkenheuer2012 {
                     let r = h.1 / b;
                     checks.push(
                         Check::claim(
-                            format!("A13/{}", p.trace),
+                            format!("peak-ratio/{}", p.trace),
                             format!(
                                 "{}: heur. OB peak / comp. backfilling in 1.6-2.5 (published ≈2)",
                                 p.trace
@@ -755,7 +755,7 @@ impl Experiment for Birkenheuer2012 {
     }
 }
 
-/// Checks A9: the shape of the gain-vs-PoF_max curves per trace, from the peak's
+/// Curve checks: the shape of the gain-vs-PoF_max curves per trace, from the peak's
 /// location, the value at PoF_max = 1 and the baseline.
 fn shape_checks(
     trace: &str,
@@ -795,7 +795,7 @@ fn shape_checks(
             };
             out.push(
                 Check::claim(
-                    format!("A9/{trace}/{fam}/{stats}"),
+                    format!("curve/{trace}/{fam}/{stats}"),
                     format!("{trace} {fam} ({stats} PDFs) curve: {expect}"),
                     holds,
                     shape,
@@ -807,7 +807,7 @@ fn shape_checks(
     out
 }
 
-/// Checks A10: trends of the risk test over the penalty ratios.
+/// Risk-trend checks: trends of the risk test over the penalty ratios.
 fn risk_trend_checks(p: &Published, tr: &TraceAgg, facts: &RunFacts<'_>) -> Vec<Check> {
     let gain = |fam: &str, stats: &str, q: f64| {
         tr.mean(fam, stats, &TestSpec::Risk { ratio: q }.label(), |r| {
@@ -827,7 +827,7 @@ fn risk_trend_checks(p: &Published, tr: &TraceAgg, facts: &RunFacts<'_>) -> Vec<
     if let [Some(rt), Some(rs)] = comp[..] {
         out.push(
             Check::claim(
-                format!("A10/{}/comp-grows", p.trace),
+                format!("risk-trend/{}/comp-grows", p.trace),
                 format!(
                     "{}: comprehensive additional gain grows from ratio 0.5 to 4 (both PDFs)",
                     p.trace
@@ -851,7 +851,7 @@ fn risk_trend_checks(p: &Published, tr: &TraceAgg, facts: &RunFacts<'_>) -> Vec<
                 v[0] < 0.0 && v[1] < 0.0 && v[2] > 0.0 && v[3] < 0.0 && v[4] < 0.0 && v[5] > 0.0;
             out.push(
                 Check::claim(
-                    "A10/SDSC-SP2/runtime-sign",
+                    "risk-trend/SDSC-SP2/runtime-sign",
                     "SDSC-SP2 runtime PDFs: both overbooking variants negative at ratios 0.5-1, positive at 4",
                     holds,
                     format!(
@@ -870,7 +870,7 @@ fn risk_trend_checks(p: &Published, tr: &TraceAgg, facts: &RunFacts<'_>) -> Vec<
         ) {
             out.push(
                 Check::claim(
-                    "A10/LANL/ratio4",
+                    "risk-trend/LANL/ratio4",
                     "LANL ratio 4: heuristic planning negative, heuristic overbooking positive",
                     pl < 0.0 && h > 0.0,
                     format!("planning {pl:.0}, overbooking {h:.0}"),

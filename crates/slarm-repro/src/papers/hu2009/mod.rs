@@ -551,7 +551,7 @@ fn assemble(cfg: &RunConfig, outputs: &[CellOutput]) -> Result<PaperReport, Expe
     let mut checks = Vec::new();
     let mut figures = Vec::new();
     let mut notes = vec![
-        "All departures from the thesis are logged in docs/decisions.md under [slarm-queueing].".to_string(),
+        "All departures from the thesis are logged in docs/decisions.md under Hu 2009.".to_string(),
         format!(
             "Scale {}: L = {} (Table 4.7), {} (Table 6.1), {} (Table 6.2); simulated tables L = {} (5.x), {} (6.3/6.4) with horizon {}, warm-up {}, {} replications; the SA+PDP claim L = {} with horizon {}, warm-up {}, {} replications.",
             cfg.scale.name(), b.l1, b.l3, b.l4, b.l2_sim, b.l5_sim, b.sim.horizon, b.sim.warmup, b.sim.replications,

@@ -100,7 +100,7 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) {
     }
     let mut t = Table::new(
         "table-5-1",
-        "Table 5.1: arrivals scaled with p_max (base mean 2400/p_max s, spec §6 [D])",
+        "Table 5.1: arrivals scaled with p_max (base mean 2400/p_max s, derived from Sung 2006, Sec. 5.1)",
         &[
             "p_max",
             "arrivals (ours)",
@@ -143,7 +143,7 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) {
     rep.checks.push(
         Check::numeric(
             "e1-fig-5-3",
-            "largest |mean arrivals per 15-min interval - spec §7.2| (Fig. 5.3 shape)",
+            "largest |mean arrivals per 15-min interval - exact expectation of the stated model| (Sung 2006, Fig. 5.3 shape)",
             max_dev,
             Some(0.0),
             by_streams_tolerance(streams),
@@ -160,7 +160,7 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) {
         )
         .with_series(Series::ours("ours", ours))
         .with_series(Series::published(
-            "spec §7.2 (20,000 streams)",
+            "expected from the model (20,000 streams)",
             ARRIVALS_PER_INTERVAL
                 .iter()
                 .enumerate()

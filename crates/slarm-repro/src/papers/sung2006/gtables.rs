@@ -112,7 +112,7 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) -> Result<(), ExperimentErro
     ));
     let mut t = Table::new(
         "g-table",
-        "g_s(p) by Monte Carlo (-1 = NONE) beside spec Appendix A",
+        "g_s(p) by Monte Carlo (-1 = NONE) beside the exact values of the stated model (Sung 2006, Sec. 4.2.3)",
         &[
             "s",
             "g(1)",
@@ -146,7 +146,7 @@ pub(super) fn assemble(r: &Value, rep: &mut Report) -> Result<(), ExperimentErro
         )
         .with_series(Series::ours("Monte Carlo", series(&|s| mc[s][4])))
         .with_series(Series::published(
-            "spec Appendix A",
+            "exact (stated model)",
             series(&|s| appendix_a(s, 5)),
         )),
     );

@@ -225,7 +225,7 @@ fn summary_tables(rows: &Rows, rep: &mut Report) {
     // model cannot produce: by our computation g_s(p_max) = 0 from s = 80)
     let mut t = Table::new(
         "cf2-n85",
-        "CF2: mean n_85 (sd), thesis beside ours, and our late peak of servers (spec §8 A1: g_s(p_max) = 0 from s = 80, so the thesis's s = 85 peak moves to s = 77-80)",
+        "CF2: mean n_85 (sd), thesis beside ours, and our late peak of servers (under the model of Sung 2006, Sec. 4.2.3, g_s(p_max) = 0 from s = 80, so the thesis's s = 85 peak of Sec. 5.4.1 moves to s = 77-80)",
         &["policy", "n_85 ours", "sd ours", "n_85 thesis", "sd thesis", "late server peak s (ours)", "its mean servers"],
     );
     for (name, m, sd) in CF2_N85 {
@@ -572,7 +572,7 @@ fn shape_checks(rows: &Rows, rep: &mut Report) {
     let late_peak = peak(2, 72, 84);
     rep.checks.push(Check::claim(
         "e4-shape-cf2-late",
-        "CF2: a small late peak of servers where g_s(p_max) drops (thesis: s = 85, from its g_84 = 9 -> g_85 = 3; spec §8 A1 expects s = 77-80 under the stated model)",
+        "CF2: a small late peak of servers where g_s(p_max) drops (thesis: s = 85, from its g_84 = 9 -> g_85 = 3; the stated model of Sung 2006, Sec. 4.2.3 gives s = 77-80)",
         (76..=81).contains(&late_peak) && w(2, late_peak, late_peak) > w(2, 70, 72) && w(2, late_peak, late_peak) > w(2, 84, 84),
         format!("late peak at s = {late_peak} ({:.2} servers; s = 70..72: {:.2}, s = 84: {:.2})", w(2, late_peak, late_peak), w(2, 70, 72), w(2, 84, 84)),
     ));

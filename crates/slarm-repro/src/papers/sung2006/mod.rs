@@ -165,8 +165,8 @@ impl Experiment for Sung2006 {
         let get = |id: &str| outputs.iter().find(|o| o.cell.id == id).map(|o| &o.result);
         let mut rep = Report {
             notes: vec![
-                "Cost functions are the spec's reconstruction of Fig. 5.4 (range [1, 2]); the thesis gives no formulas (spec §8 A2), so costs are compared as savings ratios.".into(),
-                format!("Scale {}: Monte Carlo sizes in docs/decisions.md '[slarm-provision] Monte Carlo sizes'.", cfg.scale.name()),
+                "Cost functions are our parameterised reconstruction of the curves of Sung 2006, Sec. 5.3 (range [1, 2]); the thesis gives no formulas, so costs are compared as savings ratios.".into(),
+                format!("Scale {}: Monte Carlo sizes in docs/decisions.md, Sung 2006: Monte Carlo sizes.", cfg.scale.name()),
             ],
             ..Report::default()
         };

@@ -89,7 +89,7 @@ impl FigureData {
             out.push(explain(
                 Check::claim(
                     format!("fig4b/order/factor{x}"),
-                    format!("CP(beta 0.5) > CP(beta 1.0) > CP(beta 0.1) at factor {x} (spec §4.1)"),
+                    format!("CP(beta 0.5) > CP(beta 1.0) > CP(beta 0.1) at factor {x} (Yeo & Buyya, Sec. VII, Fig. 4(b))"),
                     c5 > c10 && c10 > c1,
                     format!("{c5:.3} / {c10:.3} / {c1:.3}"),
                 ),
@@ -274,7 +274,7 @@ impl FigureData {
         vec![
             Check::claim(
                 "sec4.3/baseline_cp_bound",
-                "backfill and Libra CP stay below ≈ 1/3.2 = 31 % (+2 pp) (spec §4.3)",
+                "backfill and Libra CP stay below ≈ 1/3.2 = 31 % (+2 pp) (derived bound from the workload of Yeo & Buyya, Sec. VII)",
                 base_max <= 0.33,
                 format!("max {base_max:.3}"),
             ),

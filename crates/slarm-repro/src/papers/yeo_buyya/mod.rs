@@ -4,7 +4,7 @@
 //!
 //! One cell per (figure, x value); a cell runs every series of its figure over the seed list.
 //! All cells use the same seeds (`cfg.streams("yeo-buyya", "seed-k")`), so the x points of a
-//! figure see common random QoS draws (docs/decisions.md, "[slarm-pricing] seeds").
+//! figure see common random QoS draws (docs/decisions.md, Yeo & Buyya: sweep grids, seeds and common random numbers).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -210,7 +210,7 @@ fn settings_at(figure: &str, x: f64, spec: SeriesSpec) -> Result<Settings, Prici
         "fig6" => {
             // Under capped (non-work-conserving) rates a job with RE < R always overruns its
             // deadline, so every policy would score 0; Fig. 6 runs work-conserving nodes
-            // (docs/decisions.md, "[slarm-pricing] Fig. 6 node model").
+            // (docs/decisions.md, Yeo & Buyya, Sec. VII, Fig. 6).
             s.qos = s.qos.with_inaccuracy_pct(x)?;
             s.control = s
                 .control
@@ -449,11 +449,11 @@ impl Experiment for YeoBuyya {
             checks,
             figures,
             notes: vec![
-                "Every open choice of spec §5 is logged in docs/decisions.md under [slarm-pricing].".into(),
-                "Figures exist in the paper only as captions; the only published numbers are the Fig. 4(b) profitability values of spec §4.1.".into(),
+                "Every choice the paper leaves open is logged in docs/decisions.md under Yeo & Buyya.".into(),
+                "Figures exist in the paper only as captions; the only published numbers are the Fig. 4(b) profitability values of Yeo & Buyya, Sec. VII.".into(),
                 format!("Seeds per point: 1 (quick) / {PAPER_SEEDS} (paper); mean over seeds, 95 % CI in the tables."),
-                "Table `sigma` is not in the paper: the spec §5.8 sensitivity run of the Fig. 4(b) values to σ of the QoS draws (our choice 0.25 × class mean).".into(),
-                "Fig. 2 series `… strict` are the baselines under the strict queue-lapse rule of spec §5.11 (drop a waiting job once now + RE > DT); the checks use the paper's rule (drop once now > DT).".into(),
+                "Table `sigma` is not in the paper: a sensitivity run of the Fig. 4(b) values to σ of the QoS draws, which Yeo & Buyya, Sec. VII do not state (our choice 0.25 × class mean).".into(),
+                "Fig. 2 series `… strict` are the baselines under the strict reading of the queue-lapse rule of Yeo & Buyya, Sec. VII (drop a waiting job once now + RE > DT); the checks use the paper's rule (drop once now > DT).".into(),
             ],
         })
     }

@@ -234,7 +234,7 @@ pub fn report(rows: &[UtilisationRow], report: &mut PaperReport) {
             .with_reason_if_differs("the synthetic background generator (our stand-in for the DAS-3 trace of Yigitbasi & Epema 2010 §VI) misses its target utilisation by more than its sampling error: a bug to look for in SyntheticBackground::generate"),
         );
     }
-    report.tables.push(t.with_note("The paper's Fig. 2 shows the DAS-3 June 2008 trace, whose values are not in the text; ours is the spec's synthetic background (Poisson arrivals, exponential 1-h runtimes, single-processor jobs, 15 % per cluster; decision '[slarm-grid] Synthetic background and trace input'). Utilisation is demanded processor-time: each job from its submission for its runtime, clipped to the BoT arrival span. A peak demand below 1 means no background job ever waits for another."));
+    report.tables.push(t.with_note("The paper's Fig. 2 shows the DAS-3 June 2008 trace, whose values are not in the text; ours is a synthetic background read from Yigitbasi & Epema 2010, Sec. V (Poisson arrivals, exponential 1-h runtimes, single-processor jobs, 15 % per cluster; docs/decisions.md, Yigitbasi & Epema 2010: synthetic background). Utilisation is demanded processor-time: each job from its submission for its runtime, clipped to the BoT arrival span. A peak demand below 1 means no background job ever waits for another."));
     let Some((_, seed0)) = rows.iter().find(|(p, _)| p.seed == 0) else {
         return;
     };

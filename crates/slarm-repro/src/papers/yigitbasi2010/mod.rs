@@ -7,7 +7,7 @@
 //! the monitoring-period sweep and a background-load sensitivity, with the published values
 //! beside ours and the orderings stated in §VI and §VII as claims ([`report`]).
 //!
-//! Workload of every cell (docs/decisions.md `[slarm-grid] experiment workload`): the Iosup
+//! Workload of every cell (docs/decisions.md, Yigitbasi & Epema 2010: the experiment workload): the Iosup
 //! model with our readings of Table II (§V-A) and a runtime cap of our own (the paper has
 //! none) set so that the expected task runtime equals Table II's reported average (7859.7 s);
 //! our synthetic background, standing in for the DAS-3 June 2008 trace of §V-A, with its
@@ -156,7 +156,7 @@ impl Variant {
     pub fn label(self) -> &'static str {
         match self {
             Self::Spec => {
-                "spec readings (realised load, 544 processors, sd 6.1, per-task runtimes)"
+                "default readings (realised load, 544 processors, sd 6.1, per-task runtimes)"
             }
             Self::OfferedLoad => "offered load (work over the arrival span)",
             Self::SpreadVariance => "runtime spread 6.1 as variance",

@@ -3,7 +3,7 @@
 //! makespan of each submission and its min, max, max/min ratio and CoV. The paper measured the
 //! real DAS-3 and reports a max/min ratio of "roughly 70", with a stable makespan for the first
 //! 130 submissions. Ours is a simulated analogue: the probe task runtime is not in
-//! the paper (docs/decisions.md `[slarm-grid] E0 probe BoTs`), the background is the
+//! the paper (docs/decisions.md, Yigitbasi & Epema 2010: probe BoTs), the background is the
 //! experiments' synthetic one (labelled synthetic) plus the heaviest variant of the
 //! background-sensitivity table.
 
@@ -29,7 +29,7 @@ pub const PROBE_TASKS: usize = 128;
 /// Time between two submissions, seconds (paper: every 15 minutes).
 pub const PROBE_INTERVAL_S: f64 = 900.0;
 /// Runtime of every probe task on the reference processor, seconds (not in the paper; see
-/// docs/decisions.md `[slarm-grid] E0 probe BoTs`).
+/// docs/decisions.md, Yigitbasi & Epema 2010: probe BoTs).
 pub const PROBE_RUNTIME_S: f64 = 300.0;
 /// The paper's max/min makespan ratio ("roughly 70", §II).
 pub const PUBLISHED_MAX_MIN: f64 = 70.0;
