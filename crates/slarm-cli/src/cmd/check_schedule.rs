@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde_json::json;
 use slarm_testing::{check, read_schedule_csv, Contract, TestingError, Violation};
 
-use crate::cmd::trace::load;
+use crate::cmd::trace::{load, TraceInput};
 use crate::error::{CliError, CliResult};
 use crate::output::{render_value, Output};
 
@@ -21,7 +21,7 @@ pub const EXIT_VIOLATIONS: i32 = 3;
 /// Arguments of `slarm check-schedule`.
 #[derive(Debug, clap::Args)]
 pub struct CheckScheduleArgs {
-    /// SWF trace the schedule was made from, plain or gzip-compressed.
+    /// Trace the schedule was made from: SWF (plain or gzip-compressed) or sacct output.
     #[arg(long)]
     trace: PathBuf,
     /// Schedule CSV `job_id,submit,start,end,procs` (as `simulate --schedule-out` writes).
@@ -33,14 +33,13 @@ pub struct CheckScheduleArgs {
     /// Machine size in processors (default: the header's MaxProcs, else MaxNodes).
     #[arg(long, allow_hyphen_values = true)]
     procs: Option<u32>,
-    /// Skip malformed trace lines (and count them) instead of failing.
-    #[arg(long)]
-    lenient: bool,
+    #[command(flatten)]
+    input: TraceInput,
 }
 
 /// Runs `slarm check-schedule`.
 pub fn run(args: &CheckScheduleArgs) -> CliResult<Output> {
-    let w = load(&args.trace, args.lenient, args.procs)?;
+    let w = load(&args.trace, &args.input, args.procs)?;
     let name = args.schedule.display();
     let file = File::open(&args.schedule)
         .map_err(|e| CliError::bad_input(format!("--schedule {name}: {e}")))?;
