@@ -248,3 +248,83 @@ fn bad_lines_name_file_line_and_column() {
         stderr_of(&a)
     );
 }
+
+/// Several policies in one run: one JSON object with the trace's fields once and a row per
+/// policy in the order given; `backfill:1` is EASY's row and `backfill:all` conservative's;
+/// one policy keeps the single-policy object; bad lists are refused naming the value.
+#[test]
+fn several_policies_make_one_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let swf = write(dir.path(), "site.swf", SWF);
+    let j = slarm_json([
+        "--json",
+        "simulate",
+        "--trace",
+        &swf,
+        "--procs",
+        "12",
+        "--policy",
+        "easy,backfill:1,conservative,backfill:all,backfill:0,fcfs",
+    ]);
+    let rows = j["policies"].as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["policy"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "easy",
+            "backfill:1",
+            "conservative",
+            "backfill:all",
+            "backfill:0",
+            "fcfs"
+        ]
+    );
+    let figures = |r: &serde_json::Value| {
+        let mut r = r.clone();
+        r.as_object_mut().unwrap().remove("policy");
+        r
+    };
+    assert_eq!(figures(&rows[0]), figures(&rows[1]));
+    assert_eq!(figures(&rows[2]), figures(&rows[3]));
+    assert_eq!(
+        (j["jobs"].as_u64(), j["procs"].as_u64()),
+        (Some(5), Some(12))
+    );
+    assert!(j.get("policy").is_none());
+    let one = slarm_json([
+        "--json",
+        "simulate",
+        "--trace",
+        &swf,
+        "--policy",
+        "backfill:4",
+    ]);
+    assert_eq!(one["policy"], "backfill:4");
+    assert!(one.get("policies").is_none() && one["mean_wait_s"].is_number());
+    for (list, says) in [
+        ("easy,sjf", "unknown policy sjf"),
+        ("backfill:-1", "unknown policy backfill:-1"),
+        ("backfill:1000001", "unknown policy backfill:1000001"),
+        ("easy,EASY", "easy is named twice"),
+        ("", "unknown policy ``"),
+    ] {
+        let a = slarm(["simulate", "--trace", &swf, "--policy", list])
+            .assert()
+            .code(2)
+            .stderr(one_line());
+        assert!(stderr_of(&a).contains(says), "{list}: {}", stderr_of(&a));
+    }
+    let csv = dir.path().join("s.csv").display().to_string();
+    let a = slarm([
+        "simulate",
+        "--trace",
+        &swf,
+        "--policy",
+        "easy,fcfs",
+        "--schedule-out",
+        &csv,
+    ])
+    .assert()
+    .code(2);
+    assert!(stderr_of(&a).contains("one policy"));
+}

@@ -9,9 +9,10 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use slarm::sim::batch::{simulate_workload, BatchConfig};
+use slarm::sim::batch::{simulate_with, QueueOrder, Schedule};
 use slarm::sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
-use slarm::sim::policy::PolicyKind;
+use slarm::sim::policy::{Backfill, PolicyKind, SchedulingPolicy};
+use slarm::workload::Workload;
 
 use crate::cmd::trace::{load, TraceInput};
 use crate::error::{shown, CliError, CliResult};
@@ -29,7 +30,8 @@ pub struct SimulateArgs {
     /// the most processors the log shows in use at once).
     #[arg(long, allow_hyphen_values = true)]
     procs: Option<u32>,
-    /// Scheduling policies, comma-separated: fcfs, easy, conservative.
+    /// Scheduling policies, comma-separated: fcfs, easy, conservative, backfill:K
+    /// (K reservations, 0 to 1000000, or all).
     #[arg(long, allow_hyphen_values = true)]
     policy: String,
     /// Write the schedule as CSV `job_id,submit,start,end,procs` (one policy only).
@@ -40,13 +42,66 @@ pub struct SimulateArgs {
 /// At most this many policies in one run.
 const MAX_POLICIES: usize = 16;
 
+/// Largest reservation depth of `backfill:K` (beyond any queue of the archive's logs; `all`
+/// is unbounded).
+const MAX_DEPTH: u32 = 1_000_000;
+
+/// One policy of `--policy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Policy {
+    /// A built-in policy.
+    Kind(PolicyKind),
+    /// Backfilling with a reservation depth (`None`: all).
+    Backfill(Option<u32>),
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Kind(k) => write!(f, "{k}"),
+            Self::Backfill(Some(k)) => write!(f, "backfill:{k}"),
+            Self::Backfill(None) => f.write_str("backfill:all"),
+        }
+    }
+}
+
+impl Policy {
+    fn parse(item: &str) -> Option<Self> {
+        if let Some(depth) = item.to_ascii_lowercase().strip_prefix("backfill:") {
+            if depth == "all" {
+                return Some(Self::Backfill(None));
+            }
+            return depth
+                .parse::<u32>()
+                .ok()
+                .filter(|&k| k <= MAX_DEPTH && !depth.starts_with('+'))
+                .map(|k| Self::Backfill(Some(k)));
+        }
+        item.parse().ok().map(Self::Kind)
+    }
+
+    fn simulate(self, w: &Workload) -> slarm::sim::Result<Schedule> {
+        let mut policy: Box<dyn SchedulingPolicy + Send> = match self {
+            Self::Kind(k) => k.build(),
+            Self::Backfill(depth) => Box::new(Backfill::new(depth)),
+        };
+        simulate_with(
+            &w.jobs,
+            w.machine_procs,
+            &mut policy,
+            &QueueOrder::Fcfs,
+            None,
+        )
+    }
+}
+
 /// The policies of `--policy`, in the order given, each once.
-fn parse_policies(list: &str) -> CliResult<Vec<PolicyKind>> {
-    let mut out: Vec<PolicyKind> = Vec::new();
+fn parse_policies(list: &str) -> CliResult<Vec<Policy>> {
+    let mut out: Vec<Policy> = Vec::new();
     for item in list.split(',') {
-        let p: PolicyKind = item.trim().parse().map_err(|_| {
+        let p = Policy::parse(item.trim()).ok_or_else(|| {
             CliError::bad_input(format!(
-                "--policy {}: unknown policy {} (expected fcfs, easy or conservative, comma-separated)",
+                "--policy {}: unknown policy {} (expected fcfs, easy, conservative or backfill:K with K in [0, {MAX_DEPTH}] or all, comma-separated)",
                 shown(list),
                 shown(item.trim())
             ))
@@ -100,7 +155,8 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
     let w = load(&args.trace, &args.input, args.procs)?;
     let mut rows = Vec::with_capacity(policies.len());
     for &p in &policies {
-        let schedule = simulate_workload(&w, &BatchConfig::new(p))
+        let schedule = p
+            .simulate(&w)
             .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
         let m = Metrics::of(&schedule, DEFAULT_TAU_S);
         if let Some(path) = &args.schedule_out {
@@ -123,7 +179,7 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
         // One policy: the single-policy object (its fields in the documented order).
         let mut one = serde_json::Map::new();
         one.insert("trace".into(), json!(w.name));
-        one.insert("policy".into(), json!(p));
+        one.insert("policy".into(), json!(p.to_string()));
         one.insert("procs".into(), json!(w.machine_procs));
         one.insert("jobs".into(), json!(m.jobs));
         one.insert("dropped".into(), json!(w.dropped.total()));
@@ -138,7 +194,7 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
         .iter()
         .map(|(p, m)| {
             let mut row = serde_json::Map::new();
-            row.insert("policy".into(), json!(p));
+            row.insert("policy".into(), json!(p.to_string()));
             row.insert("jobs".into(), json!(m.jobs));
             for (k, v) in figures(m) {
                 row.insert(k.into(), v);
@@ -152,7 +208,7 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
 }
 
 /// The trace's fields, then one table row per policy.
-fn render(json: &Value, rows: &[(PolicyKind, Metrics)]) -> String {
+fn render(json: &Value, rows: &[(Policy, Metrics)]) -> String {
     let summary: serde_json::Map<_, _> = json
         .as_object()
         .into_iter()
