@@ -9,8 +9,10 @@ use std::io::BufReader;
 use std::path::PathBuf;
 
 use serde_json::json;
-use slarm_testing::{check, read_schedule_csv, Contract, TestingError, Violation};
+use slarm_testing::batsim::{check_assignment, read_batsim_jobs_csv};
+use slarm_testing::{check, read_schedule_csv, Contract, ScheduledJob, TestingError, Violation};
 
+use crate::cmd::simulate::ScheduleFormat;
 use crate::cmd::trace::{load, TraceInput};
 use crate::error::{CliError, CliResult};
 use crate::output::{render_value, Output};
@@ -27,6 +29,10 @@ pub struct CheckScheduleArgs {
     /// Schedule CSV `job_id,submit,start,end,procs` (as `simulate --schedule-out` writes).
     #[arg(long)]
     schedule: PathBuf,
+    /// Format of the schedule: csv (default) or batsim (Batsim's jobs.csv; its processor
+    /// assignment is checked too).
+    #[arg(long, value_enum, default_value_t = ScheduleFormat::Csv)]
+    schedule_format: ScheduleFormat,
     /// Contract to check: capacity (basic checks only), fcfs, easy or conservative.
     #[arg(long)]
     contract: Contract,
@@ -43,14 +49,27 @@ pub fn run(args: &CheckScheduleArgs) -> CliResult<Output> {
     let name = args.schedule.display();
     let file = File::open(&args.schedule)
         .map_err(|e| CliError::bad_input(format!("--schedule {name}: {e}")))?;
-    let rows = read_schedule_csv(BufReader::new(file)).map_err(|e| match e {
+    let csv_error = |e: TestingError| match e {
         TestingError::Csv { line, reason } => {
             CliError::bad_input(format!("{name} line {line}: {reason}"))
         }
         other => CliError::bad_input(format!("{name}: {other}")),
-    })?;
-    let violations = check(&w.jobs, w.machine_procs, &rows, args.contract)
+    };
+    let (rows, assigned): (Vec<ScheduledJob>, _) = match args.schedule_format {
+        ScheduleFormat::Csv => (
+            read_schedule_csv(BufReader::new(file)).map_err(csv_error)?,
+            None,
+        ),
+        ScheduleFormat::Batsim => {
+            let a = read_batsim_jobs_csv(BufReader::new(file)).map_err(csv_error)?;
+            (a.iter().map(|r| r.job).collect(), Some(a))
+        }
+    };
+    let mut violations = check(&w.jobs, w.machine_procs, &rows, args.contract)
         .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
+    if let Some(a) = &assigned {
+        violations.extend(check_assignment(a, w.machine_procs));
+    }
     let contract = json!(args.contract);
     let json = json!({
         "trace": w.name,

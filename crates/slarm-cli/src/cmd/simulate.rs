@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use slarm::sim::batch::{simulate_with, QueueOrder, Schedule};
+use slarm::sim::batsim::{assign_processors, write_batsim_jobs};
 use slarm::sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
 use slarm::sim::policy::{Backfill, PolicyKind, SchedulingPolicy};
 use slarm::workload::Workload;
@@ -34,9 +35,22 @@ pub struct SimulateArgs {
     /// (K reservations, 0 to 1000000, or all).
     #[arg(long, allow_hyphen_values = true)]
     policy: String,
-    /// Write the schedule as CSV `job_id,submit,start,end,procs` (one policy only).
+    /// Write the schedule (one policy only): CSV `job_id,submit,start,end,procs`, or with
+    /// --schedule-format batsim Batsim's jobs.csv with a processor assignment.
     #[arg(long, allow_hyphen_values = true)]
     schedule_out: Option<PathBuf>,
+    /// Format of --schedule-out: csv (default) or batsim.
+    #[arg(long, value_enum, default_value_t = ScheduleFormat::Csv)]
+    schedule_format: ScheduleFormat,
+}
+
+/// Formats of a written schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScheduleFormat {
+    /// `job_id,submit,start,end,procs`.
+    Csv,
+    /// Batsim's jobs.csv, `allocated_resources` an interval set of processors.
+    Batsim,
 }
 
 /// At most this many policies in one run.
@@ -126,9 +140,26 @@ fn parse_policies(list: &str) -> CliResult<Vec<Policy>> {
 /// Writes the schedule CSV to `path` through [`slarm_repro::write_output`]: `-` is stdout,
 /// a symbolic link is followed, a FIFO or device is written in place, and a regular file is
 /// replaced atomically (temporary file in the same folder, then a rename).
-fn write_schedule(path: &Path, records: &[slarm::sim::batch::JobRecord]) -> CliResult<()> {
-    slarm_repro::write_output(path, |w| write_schedule_csv(records, w))
-        .map_err(|e| CliError::bad_input(format!("--schedule-out {}: {e}", path.display())))
+fn write_schedule(
+    path: &Path,
+    format: ScheduleFormat,
+    w: &Workload,
+    schedule: &Schedule,
+) -> CliResult<()> {
+    let records = &schedule.records;
+    let result = match format {
+        ScheduleFormat::Csv => {
+            slarm_repro::write_output(path, |out| write_schedule_csv(records, out))
+        }
+        ScheduleFormat::Batsim => {
+            let sets = assign_processors(records, w.machine_procs)
+                .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
+            slarm_repro::write_output(path, |out| {
+                write_batsim_jobs(records, &w.jobs, &sets, "w0", out)
+            })
+        }
+    };
+    result.map_err(|e| CliError::bad_input(format!("--schedule-out {}: {e}", path.display())))
 }
 
 /// The per-policy figures.
@@ -160,7 +191,7 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
             .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
         let m = Metrics::of(&schedule, DEFAULT_TAU_S);
         if let Some(path) = &args.schedule_out {
-            write_schedule(path, &schedule.records)?;
+            write_schedule(path, args.schedule_format, &w, &schedule)?;
         }
         rows.push((p, m));
     }
