@@ -316,6 +316,24 @@ fn cases(
             vec![numeric("procs"), numeric("tz")],
         ),
         (
+            "simulate --schedule-format batsim",
+            strings(&[
+                "simulate",
+                "--trace",
+                &swf,
+                "--policy",
+                "backfill:2",
+                "--schedule-format",
+                "batsim",
+                "--schedule-out",
+                &out_swf,
+            ]),
+            vec![
+                numeric("procs"),
+                ("policy backfill:V".into(), "--policy=backfill:V".into()),
+            ],
+        ),
+        (
             "libra",
             strings(&[
                 "libra",
@@ -426,26 +444,27 @@ fn cases(
         ),
     ];
     // Numbers inside option values: a class's lambda, x and y, a shard, a static size, a test.
-    for (slot, flag) in [
-        ("V:3:0.9", "--class"),
-        ("1:V:0.9", "--class"),
-        ("1:3:V", "--class"),
-    ] {
-        plans[2]
-            .2
-            .push((format!("class {slot}"), format!("{flag}={slot}")));
+    let mut add = |cmd: &str, label: String, flag: String| {
+        if let Some(p) = plans.iter_mut().find(|p| p.0 == cmd) {
+            p.2.push((label, flag));
+        }
+    };
+    for slot in ["V:3:0.9", "1:V:0.9", "1:3:V"] {
+        add(
+            "queue simulate",
+            format!("class {slot}"),
+            format!("--class={slot}"),
+        );
     }
-    plans[6]
-        .2
-        .push(("test pof:V".into(), "--test=pof:V".into()));
-    plans[6]
-        .2
-        .push(("test risk:V".into(), "--test=risk:V".into()));
-    plans[7]
-        .2
-        .push(("heuristic static:V".into(), "--heuristic=static:V".into()));
-    plans[9].2.push(("shard V/3".into(), "--shard=V/3".into()));
-    plans[9].2.push(("shard 1/V".into(), "--shard=1/V".into()));
+    add("overbook", "test pof:V".into(), "--test=pof:V".into());
+    add("overbook", "test risk:V".into(), "--test=risk:V".into());
+    add(
+        "provision",
+        "heuristic static:V".into(),
+        "--heuristic=static:V".into(),
+    );
+    add("reproduce", "shard V/3".into(), "--shard=V/3".into());
+    add("reproduce", "shard 1/V".into(), "--shard=1/V".into());
     let mut all = Vec::new();
     for (cmd, base, options) in &plans {
         for (label, flag) in options {
@@ -581,6 +600,22 @@ fn cases(
                     "--policy",
                     "fcfs,easy,conservative",
                     "--lenient",
+                ]),
+            ),
+            (
+                "check-schedule --schedule-format batsim",
+                strings(&[
+                    "check-schedule",
+                    "--trace",
+                    &sacct,
+                    "--format",
+                    "sacct",
+                    "--schedule",
+                    &p,
+                    "--schedule-format",
+                    "batsim",
+                    "--contract",
+                    "capacity",
                 ]),
             ),
             (

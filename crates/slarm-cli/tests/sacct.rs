@@ -328,3 +328,120 @@ fn several_policies_make_one_table() {
     .code(2);
     assert!(stderr_of(&a).contains("one policy"));
 }
+
+/// `--schedule-format batsim`: Batsim's jobs.csv with a processor assignment that
+/// `check-schedule --schedule-format batsim` accepts for every policy; a broken assignment
+/// (two jobs on one processor at once, a set of the wrong size, a processor past the machine)
+/// is reported by kind with exit code 3; a malformed row is exit code 2 naming the line.
+#[test]
+fn batsim_jobs_csv_carries_a_valid_assignment() {
+    let dir = tempfile::tempdir().unwrap();
+    let sacct = write(dir.path(), "site.sacct", SACCT);
+    for policy in ["fcfs", "easy", "conservative", "backfill:2"] {
+        let out = dir
+            .path()
+            .join(format!("{policy}.csv"))
+            .display()
+            .to_string();
+        slarm([
+            "simulate",
+            "--trace",
+            &sacct,
+            "--format",
+            "sacct",
+            "--policy",
+            policy,
+            "--schedule-out",
+            &out,
+            "--schedule-format",
+            "batsim",
+        ])
+        .assert()
+        .success();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.starts_with("job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,consumed_energy,allocated_resources,metadata\n"));
+        assert_eq!(text.lines().count(), 6, "{text}");
+        let contract = if policy.starts_with("backfill") {
+            "capacity"
+        } else {
+            policy
+        };
+        let j = slarm_json([
+            "--json",
+            "check-schedule",
+            "--trace",
+            &sacct,
+            "--format",
+            "sacct",
+            "--schedule",
+            &out,
+            "--schedule-format",
+            "batsim",
+            "--contract",
+            contract,
+        ]);
+        assert_eq!(j["violations"], 0, "{policy}: {j}");
+    }
+    // EASY's assignment broken by hand: the second job also gets the first's processors and
+    // processor 99 of a 18-processor machine.
+    let easy = std::fs::read_to_string(dir.path().join("easy.csv")).unwrap();
+    let mut lines: Vec<String> = easy.lines().map(str::to_owned).collect();
+    let set_of = |l: &str| l.split(',').nth(15).unwrap().to_owned();
+    let first = set_of(&lines[1]);
+    let mut f: Vec<String> = lines[2].split(',').map(str::to_owned).collect();
+    f[15] = format!("{first} 99");
+    lines[2] = f.join(",");
+    let bad = write(dir.path(), "bad.csv", &(lines.join("\n") + "\n"));
+    let a = slarm([
+        "--json",
+        "check-schedule",
+        "--trace",
+        &sacct,
+        "--format",
+        "sacct",
+        "--schedule",
+        &bad,
+        "--schedule-format",
+        "batsim",
+        "--contract",
+        "capacity",
+    ])
+    .assert()
+    .code(3);
+    let j = json_of(&a);
+    let kinds: Vec<&str> = j["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"allocation-size"), "{kinds:?}");
+    assert!(kinds.contains(&"processor-out-of-range"), "{kinds:?}");
+    assert!(kinds.contains(&"processor-shared"), "{kinds:?}");
+    let broken = write(
+        dir.path(),
+        "broken.csv",
+        &easy.replacen(",0-7,", ",0-x,", 1).replacen(",0-", ",a-", 1),
+    );
+    let a = slarm([
+        "check-schedule",
+        "--trace",
+        &sacct,
+        "--format",
+        "sacct",
+        "--schedule",
+        &broken,
+        "--schedule-format",
+        "batsim",
+        "--contract",
+        "easy",
+    ])
+    .assert()
+    .code(2)
+    .stderr(one_line());
+    assert!(
+        stderr_of(&a).contains("broken.csv line 2: allocated_resources"),
+        "{}",
+        stderr_of(&a)
+    );
+}
