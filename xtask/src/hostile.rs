@@ -104,8 +104,8 @@ fn write_inputs(dir: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), String>
 }
 
 /// Writes the sacct inputs of the suite into `dir`: a valid file (300 jobs, one a minute, of
-/// every state) and hostile ones (times of year 1 and 9999, 2^64 CPUs, a 20-day time limit
-/// beside a 1e12-day one, a 1 MB line, 10 000 columns, a header only, NUL bytes, CRLF lines).
+/// every state) and hostile ones (times of year 1 and 9999, 2^64 CPUs, a 1e12-minute time
+/// limit beside a million-day run, a 1 MB line, 10 000 columns, a header only, NUL bytes, CRLF lines).
 fn write_sacct_inputs(dir: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), String> {
     let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, String> {
         let p = dir.join(name);
@@ -168,7 +168,7 @@ fn write_sacct_inputs(dir: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), S
             "limit-huge.sacct",
             with_last(
                 line(300, &stamp(300), "2")
-                    .replace("|2|1|2|", "|2|1|2|")
+                    .replace("|10|2|1|2|", "|999999999999|2|1|2|")
                     .replacen("|00:", "|999999-00:", 1),
             )
             .into_bytes(),

@@ -1,44 +1,44 @@
-//! Backfilling with a reservation depth: the first `K` queued jobs that cannot start hold
-//! reservations, the rest start only where they delay none of them. Depth 0 is backfilling
-//! without reservations (any job that fits starts), depth 1 is EASY backfilling (Lifka 1995),
-//! and a depth at least the queue's length is conservative backfilling (Mu'alem & Feitelson
-//! 2001); Flux's scheduler calls `K` the reservation depth.
-//!
-//! The plan is conservative backfilling's ([`ConservativePlanner`]): running jobs until their
-//! predicted end and the reservations. A job that arrives while every waiting job holds a
-//! reservation, and fewer than `K` do, gets its own at once. At each pass, in queue order, a job holding a
-//! reservation starts when it begins; a job without one starts now if it fits the plan from now
-//! for its whole estimate, else it gets a reservation at its earliest fit if fewer than `K` jobs
-//! hold one, else it waits. An early completion or a job leaving the queue compresses the
-//! reservations at the next pass (each, in queue order, moves to its earliest start, never
-//! later), as conservative backfilling does.
-//!
-//! The tests of slarm-sim show on real traces that depth 1 gives [`crate::policy::Easy`]'s
-//! schedule and an unbounded depth [`crate::policy::Conservative`]'s, job for job.
-//!
-//! ```
-//! use slarm_sim::batch::{simulate_with, QueueOrder};
-//! use slarm_sim::policy::Backfill;
-//! use slarm_workload::Job;
-//!
-//! let jobs = vec![
-//!     Job::new(1, 0.0, 100.0, 6, 100.0),
-//!     Job::new(2, 1.0, 50.0, 8, 50.0),   // waits for job 1
-//!     Job::new(3, 2.0, 500.0, 4, 500.0), // fits now, but would delay job 2's reservation
-//! ];
-//! let easy = simulate_with(&jobs, 10, &mut Backfill::new(Some(1)), &QueueOrder::Fcfs, None)?;
-//! let none = simulate_with(&jobs, 10, &mut Backfill::new(Some(0)), &QueueOrder::Fcfs, None)?;
-//! let starts = |s: &slarm_sim::batch::Schedule| s.records.iter().map(|r| r.start).collect::<Vec<_>>();
-//! assert_eq!(starts(&easy), vec![0.0, 100.0, 150.0]);
-//! assert_eq!(starts(&none), vec![0.0, 502.0, 2.0]);
-//! assert_eq!((easy.policy.as_str(), none.policy.as_str()), ("backfill:1", "backfill:0"));
-//! # Ok::<(), slarm_sim::SimError>(())
-//! ```
+//! [`Backfill`]: backfilling with a reservation depth between EASY and conservative.
 
 use crate::error::{Result, SimError};
 use crate::policy::{Candidate, ConservativePlanner, MachineState, PassOutcome, SchedulingPolicy};
 
-/// Backfilling with at most `depth` reservations (see the [module documentation](self)).
+/// Backfilling with a reservation depth: the first `K` queued jobs that cannot start hold
+/// reservations, the rest start only where they delay none of them. Depth 0 is backfilling
+/// without reservations (any job that fits starts), depth 1 is EASY backfilling (Lifka 1995),
+/// and a depth at least the queue's length is conservative backfilling (Mu'alem & Feitelson
+/// 2001); Flux's scheduler calls `K` the reservation depth.
+///
+/// The plan is conservative backfilling's ([`ConservativePlanner`]): running jobs until their
+/// predicted end and the reservations. A job that arrives while every waiting job holds a
+/// reservation, and fewer than `K` do, gets its own at once. At each pass, in queue order, a job holding a
+/// reservation starts when it begins; a job without one starts now if it fits the plan from now
+/// for its whole estimate, else it gets a reservation at its earliest fit if fewer than `K` jobs
+/// hold one, else it waits. An early completion or a job leaving the queue compresses the
+/// reservations at the next pass (each, in queue order, moves to its earliest start, never
+/// later), as conservative backfilling does.
+///
+/// The tests of slarm-sim show on real traces that depth 1 gives [`crate::policy::Easy`]'s
+/// schedule and an unbounded depth [`crate::policy::Conservative`]'s, job for job.
+///
+/// ```
+/// use slarm_sim::batch::{simulate_with, QueueOrder};
+/// use slarm_sim::policy::Backfill;
+/// use slarm_workload::Job;
+///
+/// let jobs = vec![
+///     Job::new(1, 0.0, 100.0, 6, 100.0),
+///     Job::new(2, 1.0, 50.0, 8, 50.0),   // waits for job 1
+///     Job::new(3, 2.0, 500.0, 4, 500.0), // fits now, but would delay job 2's reservation
+/// ];
+/// let easy = simulate_with(&jobs, 10, &mut Backfill::new(Some(1)), &QueueOrder::Fcfs, None)?;
+/// let none = simulate_with(&jobs, 10, &mut Backfill::new(Some(0)), &QueueOrder::Fcfs, None)?;
+/// let starts = |s: &slarm_sim::batch::Schedule| s.records.iter().map(|r| r.start).collect::<Vec<_>>();
+/// assert_eq!(starts(&easy), vec![0.0, 100.0, 150.0]);
+/// assert_eq!(starts(&none), vec![0.0, 502.0, 2.0]);
+/// assert_eq!((easy.policy.as_str(), none.policy.as_str()), ("backfill:1", "backfill:0"));
+/// # Ok::<(), slarm_sim::SimError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Backfill {
     depth: usize,
