@@ -4,7 +4,8 @@
 //! option x the values 0, -1, NaN, inf, -inf, 1e308, 1e-308, 2^32, 2^64, empty and text, each
 //! on a small valid command line (so a value that is accepted runs quickly), plus hostile input
 //! files (empty, 10 MB of NUL bytes, random bytes, times of 1e11 s, 1e308 and -1, a job number
-//! of 2^63 - 1, malformed platform, cost, GWF and CSV files). Every case runs with a time limit
+//! of 2^63 - 1, malformed platform, cost, GWF and CSV files, sacct files with times of year 1
+//! and 9999, 2^64 CPUs, a 1 MB line, 10 000 columns and NUL bytes). Every case runs with a time limit
 //! and must end with exit code 0 or 2, with a one-line message on stderr for exit code 2, and
 //! never a signal, a panic ("internal error"), exit code 1 or a timeout. Prints one line per
 //! failure and the counts; exit code 1 on any failure.
@@ -102,13 +103,108 @@ fn write_inputs(dir: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), String>
     Ok((swf, hostile))
 }
 
+/// Writes the sacct inputs of the suite into `dir`: a valid file (300 jobs, one a minute, of
+/// every state) and hostile ones (times of year 1 and 9999, 2^64 CPUs, a 1e12-minute time
+/// limit beside a million-day run, a 1 MB line, 10 000 columns, a header only, NUL bytes, CRLF lines).
+fn write_sacct_inputs(dir: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), String> {
+    let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, String> {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+        Ok(p)
+    };
+    const HEAD: &str = "JobIDRaw|Submit|Eligible|Start|End|Elapsed|TimelimitRaw|NCPUS|NNodes|ReqCPUS|State|Partition|User|Group\n";
+    const STATES: [&str; 6] = [
+        "COMPLETED",
+        "FAILED",
+        "TIMEOUT",
+        "CANCELLED by 7",
+        "NODE_FAIL",
+        "OUT_OF_MEMORY",
+    ];
+    let line = |i: u64, submit: &str, cpus: &str| {
+        let m = i % 60;
+        let h = i / 60;
+        format!(
+            "{i}|{submit}|{submit}|2024-01-01T{h:02}:{m:02}:30|2024-01-01T{:02}:{m:02}:30|00:{:02}:00|{}|{cpus}|1|{cpus}|{}|p{}|u{}|g{}\n",
+            h + 1,
+            (i * 7) % 60,
+            10 + i % 50,
+            STATES[(i % 6) as usize],
+            i % 3,
+            i % 11,
+            i % 4
+        )
+    };
+    let stamp = |i: u64| format!("2024-01-01T{:02}:{:02}:00", i / 60, i % 60);
+    let mut valid = String::from(HEAD);
+    for i in 0..300u64 {
+        valid.push_str(&line(i, &stamp(i), &(1 + i % 8).to_string()));
+    }
+    let sacct = write("valid.sacct", valid.as_bytes())?;
+    let with_last = |l: String| {
+        let mut t = valid.clone();
+        t.push_str(&l);
+        t
+    };
+    let mut hostile = Vec::new();
+    for (name, bytes) in [
+        (
+            "year-1.sacct",
+            with_last(line(300, "0001-01-01T00:00:00", "2")).into_bytes(),
+        ),
+        (
+            "year-9999.sacct",
+            with_last(line(300, "9999-12-31T23:59:59", "2")).into_bytes(),
+        ),
+        (
+            "cpus-2p64.sacct",
+            with_last(line(300, &stamp(300), "18446744073709551616")).into_bytes(),
+        ),
+        (
+            "cpus-1e12.sacct",
+            with_last(line(300, &stamp(300), "999999999999")).into_bytes(),
+        ),
+        (
+            "limit-huge.sacct",
+            with_last(
+                line(300, &stamp(300), "2")
+                    .replace("|10|2|1|2|", "|999999999999|2|1|2|")
+                    .replacen("|00:", "|999999-00:", 1),
+            )
+            .into_bytes(),
+        ),
+        (
+            "long-line.sacct",
+            with_last("7|".repeat(1 << 19)).into_bytes(),
+        ),
+        (
+            "wide-header.sacct",
+            format!("{}{}", "X|".repeat(10_000), valid).into_bytes(),
+        ),
+        ("header-only.sacct", HEAD.as_bytes().to_vec()),
+        ("nul.sacct", with_last("\0".repeat(1 << 20)).into_bytes()),
+        ("crlf.sacct", valid.replace('\n', "\r\n").into_bytes()),
+    ] {
+        hostile.push((name.to_string(), write(name, &bytes)?));
+    }
+    Ok((sacct, hostile))
+}
+
 /// A subcommand's label, its small valid command line, and its numeric options as (label,
 /// `--flag` or `--flag=PATTERN` with `V` standing for the value).
 type Plan<'a> = (&'a str, Vec<String>, Vec<(String, String)>);
 
 /// Every case: subcommand x numeric option x value, and hostile files.
-fn cases(tmp: &Path, swf: &Path, files: &[(String, PathBuf)]) -> Vec<Case> {
+fn cases(
+    tmp: &Path,
+    swf: &Path,
+    files: &[(String, PathBuf)],
+    sacct: &Path,
+    sacct_files: &[(String, PathBuf)],
+) -> Vec<Case> {
     let swf = swf.display().to_string();
+    let sacct = sacct.display().to_string();
+    let out_swf = tmp.join("out.swf").display().to_string();
     let out = tmp.join("out").display().to_string();
     let numeric = |opt: &str| (opt.to_string(), format!("--{opt}"));
     let mut plans: Vec<Plan<'_>> = vec![
@@ -198,6 +294,44 @@ fn cases(tmp: &Path, swf: &Path, files: &[(String, PathBuf)]) -> Vec<Case> {
             "simulate",
             strings(&["simulate", "--trace", &swf, "--policy", "easy"]),
             vec![numeric("procs")],
+        ),
+        (
+            "trace import",
+            strings(&[
+                "trace", "import", "--from", "sacct", &sacct, "--out", &out_swf,
+            ]),
+            vec![numeric("procs"), numeric("tz")],
+        ),
+        (
+            "simulate --format sacct",
+            strings(&[
+                "simulate",
+                "--trace",
+                &sacct,
+                "--format",
+                "sacct",
+                "--policy",
+                "easy,fcfs",
+            ]),
+            vec![numeric("procs"), numeric("tz")],
+        ),
+        (
+            "simulate --schedule-format batsim",
+            strings(&[
+                "simulate",
+                "--trace",
+                &swf,
+                "--policy",
+                "backfill:2",
+                "--schedule-format",
+                "batsim",
+                "--schedule-out",
+                &out_swf,
+            ]),
+            vec![
+                numeric("procs"),
+                ("policy backfill:V".into(), "--policy=backfill:V".into()),
+            ],
         ),
         (
             "libra",
@@ -310,26 +444,27 @@ fn cases(tmp: &Path, swf: &Path, files: &[(String, PathBuf)]) -> Vec<Case> {
         ),
     ];
     // Numbers inside option values: a class's lambda, x and y, a shard, a static size, a test.
-    for (slot, flag) in [
-        ("V:3:0.9", "--class"),
-        ("1:V:0.9", "--class"),
-        ("1:3:V", "--class"),
-    ] {
-        plans[2]
-            .2
-            .push((format!("class {slot}"), format!("{flag}={slot}")));
+    let mut add = |cmd: &str, label: String, flag: String| {
+        if let Some(p) = plans.iter_mut().find(|p| p.0 == cmd) {
+            p.2.push((label, flag));
+        }
+    };
+    for slot in ["V:3:0.9", "1:V:0.9", "1:3:V"] {
+        add(
+            "queue simulate",
+            format!("class {slot}"),
+            format!("--class={slot}"),
+        );
     }
-    plans[6]
-        .2
-        .push(("test pof:V".into(), "--test=pof:V".into()));
-    plans[6]
-        .2
-        .push(("test risk:V".into(), "--test=risk:V".into()));
-    plans[7]
-        .2
-        .push(("heuristic static:V".into(), "--heuristic=static:V".into()));
-    plans[9].2.push(("shard V/3".into(), "--shard=V/3".into()));
-    plans[9].2.push(("shard 1/V".into(), "--shard=1/V".into()));
+    add("overbook", "test pof:V".into(), "--test=pof:V".into());
+    add("overbook", "test risk:V".into(), "--test=risk:V".into());
+    add(
+        "provision",
+        "heuristic static:V".into(),
+        "--heuristic=static:V".into(),
+    );
+    add("reproduce", "shard V/3".into(), "--shard=V/3".into());
+    add("reproduce", "shard 1/V".into(), "--shard=1/V".into());
     let mut all = Vec::new();
     for (cmd, base, options) in &plans {
         for (label, flag) in options {
@@ -412,6 +547,90 @@ fn cases(tmp: &Path, swf: &Path, files: &[(String, PathBuf)]) -> Vec<Case> {
             (
                 "queue size --batch",
                 strings(&["queue", "size", "--batch", &p]),
+            ),
+        ] {
+            all.push(Case {
+                label: format!("{cmd} {name}"),
+                args,
+            });
+        }
+    }
+    // Sacct input wherever a command reads a trace: the hostile sacct files and the hostile
+    // SWF files read as sacct.
+    for (name, path) in sacct_files.iter().chain(files) {
+        let p = path.display().to_string();
+        for (cmd, args) in [
+            (
+                "trace import",
+                strings(&["trace", "import", "--from", "sacct", &p, "--out", &out_swf]),
+            ),
+            (
+                "trace import --lenient",
+                strings(&[
+                    "trace",
+                    "import",
+                    "--from",
+                    "sacct",
+                    &p,
+                    "--out",
+                    &out_swf,
+                    "--lenient",
+                ]),
+            ),
+            (
+                "trace stats --format sacct",
+                strings(&[
+                    "trace",
+                    "stats",
+                    &p,
+                    "--format",
+                    "sacct",
+                    "--tz",
+                    "Europe/Berlin",
+                ]),
+            ),
+            (
+                "simulate --format sacct --lenient",
+                strings(&[
+                    "simulate",
+                    "--trace",
+                    &p,
+                    "--format",
+                    "sacct",
+                    "--policy",
+                    "fcfs,easy,conservative",
+                    "--lenient",
+                ]),
+            ),
+            (
+                "check-schedule --schedule-format batsim",
+                strings(&[
+                    "check-schedule",
+                    "--trace",
+                    &sacct,
+                    "--format",
+                    "sacct",
+                    "--schedule",
+                    &p,
+                    "--schedule-format",
+                    "batsim",
+                    "--contract",
+                    "capacity",
+                ]),
+            ),
+            (
+                "check-schedule --format sacct",
+                strings(&[
+                    "check-schedule",
+                    "--trace",
+                    &p,
+                    "--format",
+                    "sacct",
+                    "--schedule",
+                    &p,
+                    "--contract",
+                    "easy",
+                ]),
             ),
         ] {
             all.push(Case {
@@ -556,7 +775,14 @@ pub fn run(args: &[String]) -> ExitCode {
         }
         files.push((name.to_string(), p));
     }
-    let all = cases(tmp.path(), &swf, &files);
+    let (sacct, sacct_files) = match write_sacct_inputs(tmp.path()) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("hostile: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let all = cases(tmp.path(), &swf, &files, &sacct, &sacct_files);
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, Outcome, f64)>> = Mutex::new(Vec::new());

@@ -8,7 +8,7 @@
 //! `shard1`, `report`) land in the scratch folder. Input files the examples name by their
 //! repository path (the `queue size --batch` CSV, the `check-schedule` schedule) are copied
 //! there to the same path; the synthetic trace that docs/cli.md writes first is written
-//! there from that block. Without that trace folder the test says so and checks nothing.
+//! there from that block, and so is its sacct log `site.sacct`. Without that trace folder the test says so and checks nothing.
 //!
 //! Not checked here: the README's ```sh blocks, `cargo run --release -p slarm-cli -- reproduce
 //! ...` and `cargo test --workspace` (whole reproductions take minutes to hours): `.ci/run` runs
@@ -61,6 +61,7 @@ fn readme_and_cli_md_examples_run_as_written() {
         "crates/slarm-cli/tests/data/check-broken.csv",
     ];
     std::fs::write(root.join("three-jobs.swf"), docs_file("three-jobs.swf")).unwrap();
+    std::fs::write(root.join("site.sacct"), docs_file("site.sacct")).unwrap();
     for file in inputs {
         let to = root.join(file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();

@@ -11,17 +11,20 @@
 //!   queries) as a flat step function, with the planning mode of overbooking schedulers;
 //!   conservative backfilling keeps its plan in a time-indexed variant of it (sorted blocks
 //!   with their minimum and maximum free counts) inside [`policy::ConservativePlanner`].
-//! - [`policy`]: the [`policy::SchedulingPolicy`] trait and its FCFS, EASY and
-//!   conservative-backfilling implementations, plus their reusable passes and planner.
+//! - [`policy`]: the [`policy::SchedulingPolicy`] trait and its FCFS, EASY,
+//!   conservative-backfilling and reservation-depth ([`policy::Backfill`]) implementations,
+//!   plus their reusable passes and planner.
 //! - [`batch`]: the trace-driven simulator ([`batch::simulate_with`] for any policy,
 //!   [`batch::simulate`] for the built-in ones) with configurable queue order (FCFS, SJF,
 //!   caller key such as EDF) and optional expiry of waiting jobs.
 //! - [`metrics`]: wait, response, bounded slowdown, utilisation, makespan; schedule CSV.
+//! - [`batsim`]: a processor assignment for a schedule and Batsim's `jobs.csv`.
 //! - [`failures`]: exponential node failure/repair processes and failure-trace replay.
 //!
 //! Every failure is a [`SimError`].
 
 pub mod batch;
+pub mod batsim;
 pub mod error;
 pub mod failures;
 pub mod kernel;

@@ -522,7 +522,6 @@ impl Timeline {
 
     /// The earliest `t >= after` with at least `procs` free processors throughout
     /// `[t, t + duration)`. Errors if `procs` exceeds the machine.
-    #[cfg(test)]
     pub(crate) fn earliest_fit(&self, after: f64, procs: u32, duration: f64) -> Result<f64> {
         self.checked_fit(after, procs, duration).map(|(t, _)| t)
     }

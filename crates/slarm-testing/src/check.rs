@@ -203,6 +203,37 @@ pub enum Violation {
         /// Its start.
         start: f64,
     },
+    /// Assignment: a job's processor set does not hold its processor count.
+    AllocationSize {
+        /// Job number.
+        job: u64,
+        /// Processors in its set.
+        allocated: u64,
+        /// Its processor count.
+        procs: u32,
+    },
+    /// Assignment: a job uses a processor the machine does not have.
+    ProcessorOutOfRange {
+        /// Job number.
+        job: u64,
+        /// The highest processor it uses.
+        processor: u64,
+        /// Machine size (processors `0..capacity`).
+        capacity: u32,
+    },
+    /// Assignment: one processor serves two jobs at once.
+    ProcessorShared {
+        /// The first processor they share.
+        processor: u64,
+        /// The job that holds it.
+        job: u64,
+        /// The job that starts on it meanwhile.
+        other: u64,
+        /// Start of the overlap.
+        from: f64,
+        /// End of the overlap.
+        to: f64,
+    },
 }
 
 impl Violation {
@@ -220,6 +251,9 @@ impl Violation {
             Self::FcfsOrder { .. } => "fcfs-order",
             Self::HeadDelayed { .. } => "head-delayed",
             Self::ReservationDelayed { .. } => "reservation-delayed",
+            Self::AllocationSize { .. } => "allocation-size",
+            Self::ProcessorOutOfRange { .. } => "processor-out-of-range",
+            Self::ProcessorShared { .. } => "processor-shared",
         }
     }
 
@@ -235,7 +269,10 @@ impl Violation {
             | Self::OverEstimate { job, .. }
             | Self::FcfsOrder { job, .. }
             | Self::HeadDelayed { job, .. }
-            | Self::ReservationDelayed { job, .. } => Some(job),
+            | Self::ReservationDelayed { job, .. }
+            | Self::AllocationSize { job, .. }
+            | Self::ProcessorOutOfRange { job, .. }
+            | Self::ProcessorShared { job, .. } => Some(job),
             Self::OverCommit { .. } => None,
         }
     }
@@ -273,6 +310,18 @@ impl fmt::Display for Violation {
             Self::ReservationDelayed { job, bound, start } => write!(
                 f,
                 "job {job} starts at {start}, after the latest reservation it can have got on arrival ({bound})"
+            ),
+            Self::AllocationSize { job, allocated, procs } => {
+                write!(f, "job {job} is given {allocated} processors for {procs}")
+            }
+            Self::ProcessorOutOfRange { job, processor, capacity } => write!(
+                f,
+                "job {job} uses processor {processor} on a machine of {capacity} (0 to {})",
+                u64::from(*capacity).saturating_sub(1)
+            ),
+            Self::ProcessorShared { processor, job, other, from, to } => write!(
+                f,
+                "processor {processor} serves jobs {job} and {other} at once, from {from} to {to}"
             ),
         }
     }

@@ -31,6 +31,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod batsim;
 pub mod check;
 pub mod error;
 pub mod schedule;

@@ -35,6 +35,18 @@ pub enum WorkloadError {
         /// What is wrong.
         reason: String,
     },
+    /// A line of a file with named columns (sacct output) is malformed (strict mode).
+    #[error("{file}: line {line}: column {column}: {reason}")]
+    MalformedColumn {
+        /// File name.
+        file: String,
+        /// Line number (1-based; 1 is the header line).
+        line: u64,
+        /// The column as the header names it (`(line)` for the line as a whole).
+        column: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The input holds no job line at all.
     #[error("{file}: no job lines (empty or header-only trace)")]
     NoJobs {

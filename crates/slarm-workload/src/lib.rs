@@ -4,7 +4,8 @@
 //!
 //! [`Job`] (the 18 SWF fields plus derived processors, estimate and effective run time),
 //! [`SwfHeader`], [`reader::SwfReader`] / [`reader::read_trace`] (strict or lenient
-//! parsing; [`inflate`] inflates gzip logs on a second thread), [`Workload`] with
+//! parsing; [`inflate`] inflates gzip logs on a second thread), [`sacct`] (Slurm accounting
+//! records read into the same [`Trace`]), [`Workload`] with
 //! [`DropCounts`] ([`clean`]), [`writer`] (SWF out), [`transform`] (first/last N, windows,
 //! load scaling, under-estimates), [`sla`] (deadlines, fees, urgency classes), [`synth`]
 //! (calibrated synthetic workloads), [`traces`] (where the real PWA logs are), and
@@ -17,6 +18,7 @@ pub mod header;
 pub mod inflate;
 pub mod job;
 pub mod reader;
+pub mod sacct;
 pub mod sla;
 pub mod swf_line;
 pub mod synth;

@@ -9,9 +9,11 @@ use std::io::BufReader;
 use std::path::PathBuf;
 
 use serde_json::json;
-use slarm_testing::{check, read_schedule_csv, Contract, TestingError, Violation};
+use slarm_testing::batsim::{check_assignment, read_batsim_jobs_csv};
+use slarm_testing::{check, read_schedule_csv, Contract, ScheduledJob, TestingError, Violation};
 
-use crate::cmd::trace::load;
+use crate::cmd::simulate::ScheduleFormat;
+use crate::cmd::trace::{load, TraceInput};
 use crate::error::{CliError, CliResult};
 use crate::output::{render_value, Output};
 
@@ -21,37 +23,53 @@ pub const EXIT_VIOLATIONS: i32 = 3;
 /// Arguments of `slarm check-schedule`.
 #[derive(Debug, clap::Args)]
 pub struct CheckScheduleArgs {
-    /// SWF trace the schedule was made from, plain or gzip-compressed.
+    /// Trace the schedule was made from: SWF (plain or gzip-compressed) or sacct output.
     #[arg(long)]
     trace: PathBuf,
     /// Schedule CSV `job_id,submit,start,end,procs` (as `simulate --schedule-out` writes).
     #[arg(long)]
     schedule: PathBuf,
+    /// Format of the schedule: csv (default) or batsim (Batsim's jobs.csv; its processor
+    /// assignment is checked too).
+    #[arg(long, value_enum, default_value_t = ScheduleFormat::Csv)]
+    schedule_format: ScheduleFormat,
     /// Contract to check: capacity (basic checks only), fcfs, easy or conservative.
     #[arg(long)]
     contract: Contract,
     /// Machine size in processors (default: the header's MaxProcs, else MaxNodes).
     #[arg(long, allow_hyphen_values = true)]
     procs: Option<u32>,
-    /// Skip malformed trace lines (and count them) instead of failing.
-    #[arg(long)]
-    lenient: bool,
+    #[command(flatten)]
+    input: TraceInput,
 }
 
 /// Runs `slarm check-schedule`.
 pub fn run(args: &CheckScheduleArgs) -> CliResult<Output> {
-    let w = load(&args.trace, args.lenient, args.procs)?;
+    let w = load(&args.trace, &args.input, args.procs)?;
     let name = args.schedule.display();
     let file = File::open(&args.schedule)
         .map_err(|e| CliError::bad_input(format!("--schedule {name}: {e}")))?;
-    let rows = read_schedule_csv(BufReader::new(file)).map_err(|e| match e {
+    let csv_error = |e: TestingError| match e {
         TestingError::Csv { line, reason } => {
             CliError::bad_input(format!("{name} line {line}: {reason}"))
         }
         other => CliError::bad_input(format!("{name}: {other}")),
-    })?;
-    let violations = check(&w.jobs, w.machine_procs, &rows, args.contract)
+    };
+    let (rows, assigned): (Vec<ScheduledJob>, _) = match args.schedule_format {
+        ScheduleFormat::Csv => (
+            read_schedule_csv(BufReader::new(file)).map_err(csv_error)?,
+            None,
+        ),
+        ScheduleFormat::Batsim => {
+            let a = read_batsim_jobs_csv(BufReader::new(file)).map_err(csv_error)?;
+            (a.iter().map(|r| r.job).collect(), Some(a))
+        }
+    };
+    let mut violations = check(&w.jobs, w.machine_procs, &rows, args.contract)
         .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
+    if let Some(a) = &assigned {
+        violations.extend(check_assignment(a, w.machine_procs));
+    }
     let contract = json!(args.contract);
     let json = json!({
         "trace": w.name,

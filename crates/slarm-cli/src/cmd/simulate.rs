@@ -1,71 +1,277 @@
-//! `slarm simulate --trace FILE [--procs N] --policy fcfs|easy|conservative
-//! [--schedule-out CSV] [--lenient]`: replays a cleaned SWF trace under a
-//! space-sharing policy and reports wait, bounded slowdown (tau = 10 s), utilisation and
-//! makespan; optionally writes the per-job schedule as CSV (atomically).
+//! `slarm simulate --trace FILE [--format swf|sacct] [--tz ZONE] [--procs N] --policy P[,P...]
+//! [--schedule-out CSV] [--lenient]`: replays a cleaned trace under one or several
+//! space-sharing policies and reports wait, bounded slowdown (tau = 10 s), utilisation and
+//! makespan; optionally writes the per-job schedule of one policy as CSV (atomically).
+//!
+//! With one policy the output is one object of its figures; with several, the trace's
+//! fields once and `policies`, one row (object) per policy in the order given.
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
-use slarm::sim::batch::{simulate_workload, BatchConfig};
+use serde_json::{json, Value};
+use slarm::sim::batch::{simulate_with, QueueOrder, Schedule};
+use slarm::sim::batsim::{assign_processors, write_batsim_jobs};
 use slarm::sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
-use slarm::sim::policy::PolicyKind;
+use slarm::sim::policy::{Backfill, PolicyKind, SchedulingPolicy};
+use slarm::workload::Workload;
 
-use crate::cmd::trace::load;
-use crate::error::{CliError, CliResult};
-use crate::output::Output;
+use crate::cmd::trace::{load, TraceInput};
+use crate::error::{shown, CliError, CliResult};
+use crate::output::{format_num, text_table, Output};
 
 /// Arguments of `slarm simulate`.
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
-    /// SWF trace, plain or gzip-compressed.
+    /// Trace: SWF (plain or gzip-compressed) or, with --format sacct, sacct output.
     #[arg(long, allow_hyphen_values = true)]
     trace: PathBuf,
-    /// Machine size in processors (default: the header's MaxProcs, else MaxNodes).
+    #[command(flatten)]
+    input: TraceInput,
+    /// Machine size in processors (default: the header's MaxProcs, else MaxNodes; for sacct,
+    /// the most processors the log shows in use at once).
     #[arg(long, allow_hyphen_values = true)]
     procs: Option<u32>,
-    /// Scheduling policy: fcfs, easy or conservative.
+    /// Scheduling policies, comma-separated: fcfs, easy, conservative, backfill:K
+    /// (K reservations, 0 to 1000000, or all).
     #[arg(long, allow_hyphen_values = true)]
-    policy: PolicyKind,
-    /// Write the schedule as CSV `job_id,submit,start,end,procs`.
+    policy: String,
+    /// Write the schedule (one policy only): CSV `job_id,submit,start,end,procs`, or with
+    /// --schedule-format batsim Batsim's jobs.csv with a processor assignment.
     #[arg(long, allow_hyphen_values = true)]
     schedule_out: Option<PathBuf>,
-    /// Skip malformed trace lines (and count them) instead of failing.
-    #[arg(long)]
-    lenient: bool,
+    /// Format of --schedule-out: csv (default) or batsim.
+    #[arg(long, value_enum, default_value_t = ScheduleFormat::Csv)]
+    schedule_format: ScheduleFormat,
+}
+
+/// Formats of a written schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScheduleFormat {
+    /// `job_id,submit,start,end,procs`.
+    Csv,
+    /// Batsim's jobs.csv, `allocated_resources` an interval set of processors.
+    Batsim,
+}
+
+/// At most this many policies in one run.
+const MAX_POLICIES: usize = 16;
+
+/// Largest reservation depth of `backfill:K` (beyond any queue of the archive's logs; `all`
+/// is unbounded).
+const MAX_DEPTH: u32 = 1_000_000;
+
+/// One policy of `--policy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Policy {
+    /// A built-in policy.
+    Kind(PolicyKind),
+    /// Backfilling with a reservation depth (`None`: all).
+    Backfill(Option<u32>),
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Kind(k) => write!(f, "{k}"),
+            Self::Backfill(Some(k)) => write!(f, "backfill:{k}"),
+            Self::Backfill(None) => f.write_str("backfill:all"),
+        }
+    }
+}
+
+impl Policy {
+    fn parse(item: &str) -> Option<Self> {
+        if let Some(depth) = item.to_ascii_lowercase().strip_prefix("backfill:") {
+            if depth == "all" {
+                return Some(Self::Backfill(None));
+            }
+            return depth
+                .parse::<u32>()
+                .ok()
+                .filter(|&k| k <= MAX_DEPTH && !depth.starts_with('+'))
+                .map(|k| Self::Backfill(Some(k)));
+        }
+        item.parse().ok().map(Self::Kind)
+    }
+
+    fn simulate(self, w: &Workload) -> slarm::sim::Result<Schedule> {
+        let mut policy: Box<dyn SchedulingPolicy + Send> = match self {
+            Self::Kind(k) => k.build(),
+            Self::Backfill(depth) => Box::new(Backfill::new(depth)),
+        };
+        simulate_with(
+            &w.jobs,
+            w.machine_procs,
+            &mut policy,
+            &QueueOrder::Fcfs,
+            None,
+        )
+    }
+}
+
+/// The policies of `--policy`, in the order given, each once.
+fn parse_policies(list: &str) -> CliResult<Vec<Policy>> {
+    let mut out: Vec<Policy> = Vec::new();
+    for item in list.split(',') {
+        let p = Policy::parse(item.trim()).ok_or_else(|| {
+            CliError::bad_input(format!(
+                "--policy {}: unknown policy {} (expected fcfs, easy, conservative or backfill:K with K in [0, {MAX_DEPTH}] or all, comma-separated)",
+                shown(list),
+                shown(item.trim())
+            ))
+        })?;
+        if out.contains(&p) {
+            return Err(CliError::bad_input(format!(
+                "--policy {}: {p} is named twice",
+                shown(list)
+            )));
+        }
+        out.push(p);
+    }
+    if out.len() > MAX_POLICIES {
+        return Err(CliError::bad_input(format!(
+            "--policy: {} policies, at most {MAX_POLICIES}",
+            out.len()
+        )));
+    }
+    Ok(out)
 }
 
 /// Writes the schedule CSV to `path` through [`slarm_repro::write_output`]: `-` is stdout,
 /// a symbolic link is followed, a FIFO or device is written in place, and a regular file is
 /// replaced atomically (temporary file in the same folder, then a rename).
-fn write_schedule(path: &Path, records: &[slarm::sim::batch::JobRecord]) -> CliResult<()> {
-    slarm_repro::write_output(path, |w| write_schedule_csv(records, w))
-        .map_err(|e| CliError::bad_input(format!("--schedule-out {}: {e}", path.display())))
+fn write_schedule(
+    path: &Path,
+    format: ScheduleFormat,
+    w: &Workload,
+    schedule: &Schedule,
+) -> CliResult<()> {
+    let records = &schedule.records;
+    let result = match format {
+        ScheduleFormat::Csv => {
+            slarm_repro::write_output(path, |out| write_schedule_csv(records, out))
+        }
+        ScheduleFormat::Batsim => {
+            let sets = assign_processors(records, w.machine_procs)
+                .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
+            slarm_repro::write_output(path, |out| {
+                write_batsim_jobs(records, &w.jobs, &sets, "w0", out)
+            })
+        }
+    };
+    result.map_err(|e| CliError::bad_input(format!("--schedule-out {}: {e}", path.display())))
+}
+
+/// The per-policy figures.
+fn figures(m: &Metrics) -> [(&'static str, Value); 7] {
+    [
+        ("mean_wait_s", json!(m.mean_wait_s)),
+        ("max_wait_s", json!(m.max_wait_s)),
+        ("mean_response_s", json!(m.mean_response_s)),
+        ("mean_bounded_slowdown", json!(m.mean_bounded_slowdown)),
+        ("tau_s", json!(m.tau_s)),
+        ("utilization", json!(m.utilization)),
+        ("makespan_s", json!(m.makespan_s)),
+    ]
 }
 
 /// Runs `slarm simulate`.
 pub fn run(args: &SimulateArgs) -> CliResult<Output> {
-    let w = load(&args.trace, args.lenient, args.procs)?;
-    let schedule = simulate_workload(&w, &BatchConfig::new(args.policy))
-        .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
-    let m = Metrics::of(&schedule, DEFAULT_TAU_S);
-    if let Some(path) = &args.schedule_out {
-        write_schedule(path, &schedule.records)?;
+    let policies = parse_policies(&args.policy)?;
+    if policies.len() > 1 && args.schedule_out.is_some() {
+        return Err(CliError::bad_input(
+            "--schedule-out takes the schedule of one policy: give one --policy",
+        ));
     }
-    let json = json!({
+    let w = load(&args.trace, &args.input, args.procs)?;
+    let mut rows = Vec::with_capacity(policies.len());
+    for &p in &policies {
+        let schedule = p
+            .simulate(&w)
+            .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
+        let m = Metrics::of(&schedule, DEFAULT_TAU_S);
+        if let Some(path) = &args.schedule_out {
+            write_schedule(path, args.schedule_format, &w, &schedule)?;
+        }
+        rows.push((p, m));
+    }
+    let mut json = json!({
         "trace": w.name,
-        "policy": args.policy,
         "procs": w.machine_procs,
-        "jobs": m.jobs,
+        "jobs": w.jobs.len(),
         "dropped": w.dropped.total(),
         "skipped_lines": w.skipped_lines,
-        "mean_wait_s": m.mean_wait_s,
-        "max_wait_s": m.max_wait_s,
-        "mean_response_s": m.mean_response_s,
-        "mean_bounded_slowdown": m.mean_bounded_slowdown,
-        "tau_s": m.tau_s,
-        "utilization": m.utilization,
-        "makespan_s": m.makespan_s,
         "synthetic": w.synthetic,
     });
-    Ok(Output::from_json(json))
+    let Some(obj) = json.as_object_mut() else {
+        return Err(CliError::internal("the summary is not a JSON object"));
+    };
+    if let [(p, m)] = rows.as_slice() {
+        // One policy: the single-policy object (its fields in the documented order).
+        let mut one = serde_json::Map::new();
+        one.insert("trace".into(), json!(w.name));
+        one.insert("policy".into(), json!(p.to_string()));
+        one.insert("procs".into(), json!(w.machine_procs));
+        one.insert("jobs".into(), json!(m.jobs));
+        one.insert("dropped".into(), json!(w.dropped.total()));
+        one.insert("skipped_lines".into(), json!(w.skipped_lines));
+        for (k, v) in figures(m) {
+            one.insert(k.into(), v);
+        }
+        one.insert("synthetic".into(), json!(w.synthetic));
+        return Ok(Output::from_json(Value::Object(one)));
+    }
+    let list: Vec<Value> = rows
+        .iter()
+        .map(|(p, m)| {
+            let mut row = serde_json::Map::new();
+            row.insert("policy".into(), json!(p.to_string()));
+            row.insert("jobs".into(), json!(m.jobs));
+            for (k, v) in figures(m) {
+                row.insert(k.into(), v);
+            }
+            Value::Object(row)
+        })
+        .collect();
+    obj.insert("policies".into(), Value::Array(list));
+    let text = render(&json, &rows);
+    Ok(Output::new(json, text))
+}
+
+/// The trace's fields, then one table row per policy.
+fn render(json: &Value, rows: &[(Policy, Metrics)]) -> String {
+    let summary: serde_json::Map<_, _> = json
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| k.as_str() != "policies")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut text = crate::output::render_value(&Value::Object(summary), 0);
+    let header: Vec<String> = [
+        "policy",
+        "mean_wait_s",
+        "max_wait_s",
+        "mean_bounded_slowdown",
+        "utilization",
+        "makespan_s",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let body: Vec<Vec<String>> = rows
+        .iter()
+        .map(|(p, m)| {
+            vec![
+                p.to_string(),
+                format_num(m.mean_wait_s),
+                format_num(m.max_wait_s),
+                format_num(m.mean_bounded_slowdown),
+                format_num(m.utilization),
+                format_num(m.makespan_s),
+            ]
+        })
+        .collect();
+    text.push_str(&text_table(&header, &body, 0));
+    text
 }

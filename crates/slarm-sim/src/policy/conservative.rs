@@ -78,6 +78,12 @@ impl ConservativePlanner {
         self.timeline.reserve_earliest(now, procs, estimate)
     }
 
+    /// The earliest start at or after `now` where `procs` processors are free for
+    /// `estimate`, without reserving it.
+    pub fn earliest(&self, now: f64, procs: u32, estimate: f64) -> Result<f64> {
+        self.timeline.earliest_fit(now, procs, estimate)
+    }
+
     /// Removes a reservation (or the rest of a running job's slot) `[start, end)`.
     pub fn cancel(&mut self, start: f64, end: f64, procs: u32) -> Result<()> {
         self.timeline.release(start, end, procs)

@@ -1,6 +1,7 @@
-//! Scheduling policies of the trace simulator: the [`SchedulingPolicy`] trait and its three
-//! built-in implementations, FCFS, EASY backfilling (Lifka 1995) and conservative
-//! backfilling (Mu'alem & Feitelson 2001).
+//! Scheduling policies of the trace simulator: the [`SchedulingPolicy`] trait and its
+//! built-in implementations, FCFS, EASY backfilling (Lifka 1995), conservative
+//! backfilling (Mu'alem & Feitelson 2001) and [`Backfill`], backfilling with a reservation
+//! depth between the two.
 //!
 //! The simulator ([`crate::batch::simulate_with`]) owns the clock, the queue (in the
 //! caller's priority order: FCFS, SJF, EDF, ...) and the running jobs; a policy sees the
@@ -71,11 +72,13 @@
 //! assert_eq!(pass.shadow, Some(100.0));
 //! ```
 
+mod backfill;
 mod conservative;
 mod easy;
 
 use crate::error::Result;
 
+pub use backfill::Backfill;
 pub use conservative::{Conservative, ConservativePlanner};
 pub use easy::{easy_pass, fcfs_pass, Easy, Fcfs};
 
