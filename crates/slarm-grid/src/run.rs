@@ -90,7 +90,9 @@ pub fn paper_model() -> IosupBotModel {
     };
     // The uncapped mean (≈ 50 570 s) exceeds the target, so a cap exists; keep the uncapped
     // model should that ever stop being true.
-    m.clone().with_mean_runtime(TABLE2_MEAN_RUNTIME_S).unwrap_or(m)
+    m.clone()
+        .with_mean_runtime(TABLE2_MEAN_RUNTIME_S)
+        .unwrap_or(m)
 }
 
 impl Scenario {

@@ -537,13 +537,12 @@ impl IosupBotModel {
                 }
             }
         }
-        let within = Normal::new(0.0, self.within_bot_sd_log2).map_err(|_| {
-            GridError::InvalidParameter {
+        let within =
+            Normal::new(0.0, self.within_bot_sd_log2).map_err(|_| GridError::InvalidParameter {
                 name: "within-BoT runtime spread",
                 value: self.within_bot_sd_log2,
                 reason: "must be finite and >= 0",
-            }
-        })?;
+            })?;
         if let Some(cap) = self.max_runtime_s {
             check_positive("max_runtime_s", cap)?;
         }

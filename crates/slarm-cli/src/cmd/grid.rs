@@ -11,8 +11,7 @@ use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
 use slarm::grid::workload::{
     read_background_file, BackgroundSkip, RuntimeSharing, RuntimeSpread, SiteMapping,
-    MAX_MEAN_IAT_S, TABLE2_MEAN_IAT_S, TABLE2_MEAN_RUNTIME_S, TABLE2_MEAN_SIZE,
-    WITHIN_BOT_SD_LOG2,
+    MAX_MEAN_IAT_S, TABLE2_MEAN_IAT_S, TABLE2_MEAN_RUNTIME_S, TABLE2_MEAN_SIZE, WITHIN_BOT_SD_LOG2,
 };
 use slarm::stats::RngStreams;
 

@@ -282,12 +282,7 @@ mod tests {
         let scale = super::super::cell_load_level(&cfg, &t3)
             .unwrap()
             .arrival_scale(&sc);
-        let w = build_workload(
-            &sc,
-            scale,
-            &workload_streams(&cfg, &t3),
-        )
-        .unwrap();
+        let w = build_workload(&sc, scale, &workload_streams(&cfg, &t3)).unwrap();
         assert_eq!(r.jobs.iter().sum::<usize>(), w.background.len());
         assert_eq!(r.horizon_s, w.span_s());
         assert_eq!(r.sites.len(), 5);

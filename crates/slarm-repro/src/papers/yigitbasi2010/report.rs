@@ -136,29 +136,94 @@ fn workload_facts(rows: &[Row], out: &mut Sections) {
     };
     if !no.is_empty() {
         let m = |f: fn(&CellResult) -> f64| mean_over(&no, f);
-        push("§VI", "BoTs", m(|r| r.bots as f64), "approximately 1650 (§V-A)");
+        push(
+            "§VI",
+            "BoTs",
+            m(|r| r.bots as f64),
+            "approximately 1650 (§V-A)",
+        );
         push("§VI", "tasks", m(|r| r.tasks as f64), "10K (§V-A)");
-        push("§VI", "arrival span, days", m(|r| r.span_days), "1 to 7 (§V-A); 2.38 = 1649 × 124.6 s (Table II)");
-        push("§VI", "mean inter-arrival time, s", m(iat), "124.6 (Table II)");
-        push("§VI", "mean BoT size", m(|r| r.tasks as f64 / r.bots.max(1) as f64), "6.1 (Table II)");
-        push("§VI", "mean task runtime, s", m(|r| r.mean_runtime_s), "7859.7 (Table II)");
+        push(
+            "§VI",
+            "arrival span, days",
+            m(|r| r.span_days),
+            "1 to 7 (§V-A); 2.38 = 1649 × 124.6 s (Table II)",
+        );
+        push(
+            "§VI",
+            "mean inter-arrival time, s",
+            m(iat),
+            "124.6 (Table II)",
+        );
+        push(
+            "§VI",
+            "mean BoT size",
+            m(|r| r.tasks as f64 / r.bots.max(1) as f64),
+            "6.1 (Table II)",
+        );
+        push(
+            "§VI",
+            "mean task runtime, s",
+            m(|r| r.mean_runtime_s),
+            "7859.7 (Table II)",
+        );
         if let Some((_, ect)) = rows
             .iter()
             .find(|(p, _)| p.exp == "e2" && p.policy == slarm_grid::sched::PolicyKind::Ect)
         {
-            push("§VI", "ECT previous-two predictor accuracy", ect.predictor_accuracy, "around 0.40 (§VI-A)");
+            push(
+                "§VI",
+                "ECT previous-two predictor accuracy",
+                ect.predictor_accuracy,
+                "around 0.40 (§VI-A)",
+            );
         }
-        push("§VI", "realised BoT load of the initial system", m(|r| r.realised_load), "0.80 (§V-A)");
-        push("§VI", "offered BoT load (work / (591.8 × span))", m(|r| r.load), "0.80 (§V-A)");
-        push("§VI", "cost horizon T, h", m(|r| r.horizon_h), "69.4 (Table IV: All / (kappa × 544))");
+        push(
+            "§VI",
+            "realised BoT load of the initial system",
+            m(|r| r.realised_load),
+            "0.80 (§V-A)",
+        );
+        push(
+            "§VI",
+            "offered BoT load (work / (591.8 × span))",
+            m(|r| r.load),
+            "0.80 (§V-A)",
+        );
+        push(
+            "§VI",
+            "cost horizon T, h",
+            m(|r| r.horizon_h),
+            "69.4 (Table IV: All / (kappa × 544))",
+        );
     }
     if !t6.is_empty() {
         let m = |f: fn(&CellResult) -> f64| mean_over(&t6, f);
         push("§VII", "BoTs", m(|r| r.bots as f64), "32,860 (§VII)");
-        push("§VII", "arrival span, days", m(|r| r.span_days), "approximately one and a half month (§VII)");
-        push("§VII", "mean inter-arrival time, s", m(iat), "124.6 (Table II)");
-        push("§VII", "initial system mean BoT makespan, min", m(|r| r.mean_makespan_s / 60.0), "roughly 3120 (§VII)");
-        push("§VII", "realised BoT load of the initial system", m(|r| r.realised_load), "not stated");
+        push(
+            "§VII",
+            "arrival span, days",
+            m(|r| r.span_days),
+            "approximately one and a half month (§VII)",
+        );
+        push(
+            "§VII",
+            "mean inter-arrival time, s",
+            m(iat),
+            "124.6 (Table II)",
+        );
+        push(
+            "§VII",
+            "initial system mean BoT makespan, min",
+            m(|r| r.mean_makespan_s / 60.0),
+            "roughly 3120 (§VII)",
+        );
+        push(
+            "§VII",
+            "realised BoT load of the initial system",
+            m(|r| r.realised_load),
+            "not stated",
+        );
     }
     out.tables.push(t);
 }
