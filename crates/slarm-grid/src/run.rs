@@ -546,6 +546,25 @@ mod tests {
         assert!(o.realised < 0.5 * level.realised, "{o:?}");
     }
 
+    /// The default reading: arrivals at Table II's 124.6 s, one simulation measures the load,
+    /// and the run's own busy share is that load.
+    #[test]
+    fn default_arrivals_measure_the_load() {
+        let streams = RngStreams::new(4);
+        let mut sc = Scenario::paper(StrategyKind::None, 1.0);
+        sc.n_bots = 300;
+        let sim = streams.child(&[label("sim")]);
+        let level = load_level(&sc, &streams, &sim).unwrap();
+        assert_eq!(level.definition, LoadDefinition::Arrivals);
+        assert_eq!((level.runs, level.converged), (1, true));
+        assert_eq!(level.target, level.realised);
+        let r = run_at_level(&sc, &level, &streams, &sim).unwrap();
+        assert_eq!(r.busy_share.bot, level.realised);
+        assert!((r.workload.mean_iat_s - TABLE2_MEAN_IAT_S).abs() < 1e-9);
+        assert!((r.workload.offered_load - level.offered).abs() < 1e-12);
+        assert!(level.realised > 0.0 && level.realised < level.offered);
+    }
+
     #[test]
     fn realised_loads_above_one_are_errors() {
         let mut sc = Scenario::paper(StrategyKind::None, 1.0);

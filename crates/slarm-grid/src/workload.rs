@@ -1047,6 +1047,69 @@ mod tests {
             .all(|t| t.runtime_ref_s <= 10.0));
     }
 
+    /// BoT average (Table II's "task average runtime" per BoT): the tasks of a BoT spread,
+    /// their mean is the BoT's draw, which is capped; the arrivals keep Table II's mean
+    /// inter-arrival time exactly.
+    #[test]
+    fn bot_average_runtimes_and_table2_arrivals() {
+        let p = Platform::das3();
+        let m = IosupBotModel {
+            sharing: RuntimeSharing::BotAverage,
+            within_bot_sd_log2: 1.5,
+            max_runtime_s: Some(5000.0),
+            ..IosupBotModel::default()
+        };
+        let mut rng = RngStreams::new(5).stream(&[7]);
+        let bots = m
+            .generate_scaled(
+                400,
+                ArrivalScale::MeanInterArrival(TABLE2_MEAN_IAT_S),
+                &p,
+                &mut rng,
+            )
+            .unwrap();
+        assert!((bots[399].arrival_s - 399.0 * 124.6).abs() < 1e-6);
+        let mut spread = 0;
+        for b in &bots {
+            let n = b.tasks.len() as f64;
+            let mean = b.tasks.iter().map(|t| t.runtime_ref_s).sum::<f64>() / n;
+            assert!(
+                mean <= 5000.0 * (1.0 + 1e-12),
+                "BoT mean {mean} above the cap"
+            );
+            if b.tasks.len() > 1 {
+                let (lo, hi) = b.tasks.iter().fold((f64::INFINITY, 0.0f64), |(l, h), t| {
+                    (l.min(t.runtime_ref_s), h.max(t.runtime_ref_s))
+                });
+                spread += usize::from(hi > lo * 1.01);
+            }
+        }
+        let multi = bots.iter().filter(|b| b.tasks.len() > 1).count();
+        assert_eq!(spread, multi, "every multi-task BoT spreads at sd 1.5");
+        // Zero spread: one runtime per BoT; a bad spread or mean inter-arrival is an error.
+        let zero = IosupBotModel {
+            within_bot_sd_log2: 0.0,
+            ..m.clone()
+        };
+        for b in zero.generate(50, 0.8, &p, &mut rng).unwrap() {
+            let r0 = b.tasks[0].runtime_ref_s;
+            assert!(b
+                .tasks
+                .iter()
+                .all(|t| (t.runtime_ref_s / r0 - 1.0).abs() < 1e-12));
+        }
+        let bad = IosupBotModel {
+            within_bot_sd_log2: -1.0,
+            ..m.clone()
+        };
+        assert!(bad.generate(10, 0.8, &p, &mut rng).is_err());
+        for iat in [0.0, -1.0, f64::NAN, 1e8] {
+            assert!(m
+                .generate_scaled(10, ArrivalScale::MeanInterArrival(iat), &p, &mut rng)
+                .is_err());
+        }
+    }
+
     #[test]
     fn shared_runtimes_are_shared() {
         let p = Platform::das3();

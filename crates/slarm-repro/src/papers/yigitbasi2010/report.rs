@@ -1181,7 +1181,7 @@ fn table6_variants(rows: &[Row], out: &mut Sections) {
     }
     let mut t = table_with(
         "table6-variants",
-        "Table VI under each reading of the paper (seed 0, 80 % realised load unless the reading says otherwise): BoTs with makespan < TargetMakespan without and with the controller".into(),
+        "Table VI under each reading of the paper (seed 0, arrivals at Table II's mean inter-arrival time of 124.6 s unless the reading says otherwise): BoTs with makespan < TargetMakespan without and with the controller".into(),
         &cols,
     );
     let seed0 = |exp: &'static str| move |(p, _): &&Row| p.exp == exp && p.seed == 0;
