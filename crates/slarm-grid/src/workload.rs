@@ -537,10 +537,13 @@ impl IosupBotModel {
                 }
             }
         }
-        let within =
-            Normal::new(0.0, self.within_bot_sd_log2).map_err(|_| GridError::InvalidParameter {
+        let sd = self.within_bot_sd_log2;
+        let within = Normal::new(0.0, sd)
+            .ok()
+            .filter(|_| sd.is_finite() && sd >= 0.0)
+            .ok_or(GridError::InvalidParameter {
                 name: "within-BoT runtime spread",
-                value: self.within_bot_sd_log2,
+                value: sd,
                 reason: "must be finite and >= 0",
             })?;
         if let Some(cap) = self.max_runtime_s {
