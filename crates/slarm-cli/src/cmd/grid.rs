@@ -35,8 +35,9 @@ pub struct GridArgs {
     kappa: f64,
     /// BoT load of the initial system as a fraction (0.8) or a percentage ("80%"), read as
     /// --load-definition says (not used by "arrivals", which measures the load).
-    #[arg(long, default_value = "0.8", allow_hyphen_values = true)]
-    load: String,
+    /// Default 0.8.
+    #[arg(long, allow_hyphen_values = true)]
+    load: Option<String>,
     /// arrivals (the default): BoTs arrive at --mean-iat on average and the load is measured;
     /// realised: the arrival scale is searched so that the initial system's processors are
     /// busy with BoT tasks --load of the time from the first to the last arrival;
@@ -363,7 +364,7 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
             ("one", DynamicStart::One),
         ],
     )?;
-    let load = parse_load(&args.load)?;
+    let load = parse_load(args.load.as_deref().unwrap_or("0.8"))?;
     let load_definition = choose(
         "load-definition",
         &args.load_definition,
@@ -374,6 +375,14 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         ],
     )?;
     let mean_iat = limits::above("--mean-iat", args.mean_iat, 0.0, MAX_MEAN_IAT_S)?;
+    if load_definition == LoadDefinition::Arrivals {
+        if let Some(l) = &args.load {
+            return Err(CliError::bad_input(format!(
+                "--load {}: the default --load-definition arrivals measures the load; give --load-definition realised or offered to target it",
+                shown(l)
+            )));
+        }
+    }
     let unit = choose(
         "das3-unit",
         &args.das3_unit,
