@@ -22,8 +22,6 @@ fn json_has_the_contract_fields() {
         "all",
         "--kappa",
         "2",
-        "--load",
-        "0.8",
         "--seed",
         "3",
         "--bots",
@@ -42,6 +40,8 @@ fn same_seed_same_answer_and_text_output() {
         "dynamic",
         "--kappa",
         "1.5",
+        "--load-definition",
+        "realised",
         "--load",
         "80%",
         "--seed",
@@ -117,6 +117,32 @@ fn gwf_background_with_site_map_easy_lrm_and_table2_cap() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The default reading (Yigitbasi & Epema 2010, Table II): BoTs arrive at a mean
+/// inter-arrival time of 124.6 s, so 1650 BoTs span 1649 × 124.6 s = 2.38 days; the load is
+/// measured (one simulation of the initial system), the runtimes capped at Table II's mean.
+#[test]
+fn default_arrivals_follow_table2_and_the_load_is_measured() {
+    let v = slarm_json(["grid", "--strategy", "none", "--kappa", "1", "--json"]);
+    assert_eq!(v["load_definition"], "arrivals");
+    assert_eq!(v["bots"], 1650);
+    let span = v["workload"]["span_s"].as_f64().unwrap();
+    assert!((span - 1649.0 * 124.6).abs() < 1e-6, "{span}");
+    assert!((v["workload"]["mean_iat_s"].as_f64().unwrap() - 124.6).abs() < 1e-9);
+    assert_eq!(v["calibration_runs"], 1);
+    assert_eq!(v["load"], v["realised_load"]);
+    assert_eq!(v["busy_share"]["bot"], v["realised_load"]);
+    let cap = v["runtime_cap_s"].as_f64().unwrap();
+    assert!((cap / 1.7452e6 - 1.0).abs() < 1e-3, "{cap}");
+    assert_eq!(v["arrivals"]["table2_average"]["mean_iat_s"], 124.6);
+    for bad in ["0", "-3", "nan"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_slarm"))
+            .args(["grid", "--mean-iat", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--mean-iat {bad}");
+    }
+}
+
 #[test]
 fn realised_load_is_reached_and_reported() {
     let v = slarm_json([
@@ -127,6 +153,8 @@ fn realised_load_is_reached_and_reported() {
         "1",
         "--load",
         "0.5",
+        "--load-definition",
+        "realised",
         "--bots",
         "300",
         "--json",
@@ -171,7 +199,10 @@ fn bad_input_exits_2() {
         vec!["grid", "--runtime-spread", "wide"],
         vec!["grid", "--load-definition", "busy"],
         vec!["grid", "--das3-unit", "core"],
-        vec!["grid", "--load", "1.5"],
+        vec!["grid", "--load-definition", "realised", "--load", "1.5"],
+        vec!["grid", "--load", "0.5"],
+        vec!["grid", "--within-bot-sd", "-1"],
+        vec!["grid", "--mean-iat", "0"],
         vec!["grid", "--dynamic-start", "later"],
         vec!["grid", "--strategy", "dynamic", "--period", "0"],
         vec![

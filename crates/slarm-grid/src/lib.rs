@@ -12,11 +12,12 @@
 //!   Largest / Number (pure functions of the platform and an exact rational [`kappa::Kappa`]),
 //!   Dynamic auto-scaling with a cloud pool (acquisition U(69,126) s, release U(18,23) s, ±10 %
 //!   κ band) and the §VII feedback controller (window 10, p90 makespan).
-//! - The workload is the Iosup et al. BoT model of Table II ([`workload::IosupBotModel`])
-//!   with load targeting (the realised load of the initial system by default,
-//!   [`run::LoadDefinition`]; the offered load as a variant) and an optional runtime cap (e.g. the one that makes the mean task
-//!   runtime Table II's 7859.7 s), plus background jobs from a GWF/SWF trace (time shift,
-//!   site mapping) or a labelled synthetic generator.
+//! - The workload is the Iosup et al. BoT model of Table II ([`workload::IosupBotModel`]),
+//!   by default with arrivals at Table II's mean inter-arrival time of 124.6 s and Table
+//!   II's "task average runtime" drawn per BoT with a per-task spread ([`run::paper_model`],
+//!   its average capped at Table II's 7859.7 s); the realised and the offered load of the
+//!   initial system are arrival-scaling variants ([`run::LoadDefinition`]). Background jobs
+//!   come from a GWF/SWF trace (time shift, site mapping) or a labelled synthetic generator.
 //! - [`sim::simulate`] runs one configuration on the shared `slarm-sim` event kernel;
 //!   [`metrics`] computes makespan, NSL, C_d, C_s, box statistics, p90 and CPU-hours.
 //! - [`utilisation`] measures the utilisation a background load demands per site and overall
@@ -46,10 +47,12 @@ pub mod prelude {
         Provisioner, StaticAll, StaticLargest, StaticNumber, StrategyKind,
     };
     pub use crate::run::{
-        load_level, run_at_level, run_scenario, BackgroundSpec, LoadDefinition, LoadLevel,
-        Scenario, ScenarioResult,
+        load_level, paper_model, run_at_level, run_scenario, BackgroundSpec, LoadDefinition,
+        LoadLevel, Scenario, ScenarioResult,
     };
     pub use crate::sched::{BotScheduler, DynamicPerBot, DynamicPerTask, Ect, PolicyKind};
     pub use crate::sim::{simulate, BusyShare, CostModel, LrmPolicy, RunResult, SimConfig};
-    pub use crate::workload::{BackgroundSource, IosupBotModel, SyntheticBackground, Workload};
+    pub use crate::workload::{
+        ArrivalScale, BackgroundSource, IosupBotModel, SyntheticBackground, Workload,
+    };
 }

@@ -253,6 +253,14 @@ pub enum RuntimeSharing {
     PerTask,
     /// One runtime shared by all tasks of a BoT (sensitivity option).
     SharedPerBot,
+    /// Table II's "task average runtime" read as a per-BoT quantity: each BoT draws its
+    /// average task runtime 2^X (X from the runtime normal, capped by
+    /// [`IosupBotModel::max_runtime_s`]), and its tasks spread around it by log2 factors
+    /// N(0, [`IosupBotModel::within_bot_sd_log2`]²), normalised so that the BoT's mean task
+    /// runtime is exactly 2^X. Yigitbasi & Epema 2010, §VI-A: "all tasks in a BoT arrive
+    /// within a short time interval, and hence the same prediction error is made for all
+    /// tasks".
+    BotAverage,
 }
 
 /// Order of the two Weibull parameters in Table II, printed as W(λ, κ).
@@ -296,8 +304,42 @@ pub struct IosupBotModel {
     /// Size rounding.
     pub rounding: SizeRounding,
     /// Optional cap of task runtimes (default off; the heavy tail of Table II's runtime
-    /// distribution otherwise dominates the load).
+    /// distribution otherwise dominates the load). Under [`RuntimeSharing::BotAverage`] it
+    /// caps the BoT's average task runtime.
     pub max_runtime_s: Option<f64>,
+    /// Standard deviation (log2 seconds) of a task's runtime around its BoT's average under
+    /// [`RuntimeSharing::BotAverage`] (ignored otherwise).
+    #[cfg_attr(feature = "serde", serde(default = "default_within_bot_sd"))]
+    pub within_bot_sd_log2: f64,
+}
+
+fn default_within_bot_sd() -> f64 {
+    WITHIN_BOT_SD_LOG2
+}
+
+/// Default spread of task runtimes around their BoT's average, log2 seconds (see
+/// [`RuntimeSharing::BotAverage`]).
+pub const WITHIN_BOT_SD_LOG2: f64 = 1.0;
+
+/// Table II's "Average" inter-arrival time of BoTs, seconds (Yigitbasi & Epema 2010,
+/// Table II).
+pub const TABLE2_MEAN_IAT_S: f64 = 124.6;
+
+/// Table II's "Average" BoT size (Yigitbasi & Epema 2010, Table II).
+pub const TABLE2_MEAN_SIZE: f64 = 6.1;
+
+/// How [`IosupBotModel::generate_scaled`] scales the drawn inter-arrival times (one common
+/// factor; the draws stay the same).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum ArrivalScale {
+    /// Offered load Σ runtime_ref / (C_ref · D) equal to the value (0 < x ≤
+    /// [`MAX_OFFERED_LOAD`]).
+    OfferedLoad(f64),
+    /// Mean inter-arrival time of the BoTs equal to the value, seconds (e.g.
+    /// [`TABLE2_MEAN_IAT_S`]).
+    MeanInterArrival(f64),
 }
 
 impl Default for IosupBotModel {
@@ -311,6 +353,7 @@ impl Default for IosupBotModel {
             order: WeibullOrder::ShapeFirst,
             rounding: SizeRounding::RoundMin1,
             max_runtime_s: None,
+            within_bot_sd_log2: WITHIN_BOT_SD_LOG2,
         }
     }
 }
@@ -369,6 +412,9 @@ fn normal_cdf(z: f64) -> f64 {
 /// what a realised load of the initial system needs when most of the work sits in a few
 /// huge tasks (uncapped Table II runtimes), see [`crate::run::LoadDefinition`].
 pub const MAX_OFFERED_LOAD: f64 = 1e4;
+
+/// Largest mean inter-arrival time [`ArrivalScale::MeanInterArrival`] accepts, seconds.
+pub const MAX_MEAN_IAT_S: f64 = 1e7;
 
 /// Largest BoT [`IosupBotModel::generate`] accepts from its size distribution.
 const MAX_BOT_TASKS: f64 = 1e6;
@@ -442,19 +488,64 @@ impl IosupBotModel {
         platform: &Platform,
         rng: &mut R,
     ) -> Result<Vec<Bot>> {
+        self.generate_scaled(n_bots, ArrivalScale::OfferedLoad(load), platform, rng)
+    }
+
+    /// Generates `n_bots` BoTs and rescales their arrivals by one common factor as `scale`
+    /// says. The draws do not depend on `scale`. The first BoT arrives at 0.
+    ///
+    /// ```
+    /// use slarm_grid::platform::Platform;
+    /// use slarm_grid::workload::{ArrivalScale, IosupBotModel, TABLE2_MEAN_IAT_S};
+    /// let mut rng = slarm_stats::RngStreams::new(1).stream(&[0]);
+    /// let bots = IosupBotModel::default()
+    ///     .generate_scaled(100, ArrivalScale::MeanInterArrival(TABLE2_MEAN_IAT_S), &Platform::das3(), &mut rng)
+    ///     .unwrap();
+    /// assert!((bots[99].arrival_s / 99.0 - 124.6).abs() < 1e-9);
+    /// ```
+    pub fn generate_scaled<R: Rng + ?Sized>(
+        &self,
+        n_bots: usize,
+        scale: ArrivalScale,
+        platform: &Platform,
+        rng: &mut R,
+    ) -> Result<Vec<Bot>> {
         if n_bots < 2 {
             return Err(GridError::InvalidWorkload(
-                "load targeting needs at least 2 BoTs".into(),
+                "arrival scaling needs at least 2 BoTs".into(),
             ));
         }
-        check_positive("load", load)?;
-        if load > MAX_OFFERED_LOAD {
-            return Err(GridError::InvalidParameter {
-                name: "load",
-                value: load,
-                reason: "must be at most 10 000 (1 000 000 %)",
-            });
+        match scale {
+            ArrivalScale::OfferedLoad(load) => {
+                check_positive("load", load)?;
+                if load > MAX_OFFERED_LOAD {
+                    return Err(GridError::InvalidParameter {
+                        name: "load",
+                        value: load,
+                        reason: "must be at most 10 000 (1 000 000 %)",
+                    });
+                }
+            }
+            ArrivalScale::MeanInterArrival(m) => {
+                check_positive("mean inter-arrival time", m)?;
+                if m > MAX_MEAN_IAT_S {
+                    return Err(GridError::InvalidParameter {
+                        name: "mean inter-arrival time",
+                        value: m,
+                        reason: "must be at most 1e7 s (116 days)",
+                    });
+                }
+            }
         }
+        let sd = self.within_bot_sd_log2;
+        let within = Normal::new(0.0, sd)
+            .ok()
+            .filter(|_| sd.is_finite() && sd >= 0.0)
+            .ok_or(GridError::InvalidParameter {
+                name: "within-BoT runtime spread",
+                value: sd,
+                reason: "must be finite and >= 0",
+            })?;
         if let Some(cap) = self.max_runtime_s {
             check_positive("max_runtime_s", cap)?;
         }
@@ -491,14 +582,32 @@ impl IosupBotModel {
                 SizeRounding::Ceil => x.ceil().max(1.0),
             } as usize;
             let shared = draw_rt(rng);
-            let tasks: Vec<Task> = (0..n)
-                .map(|_| Task {
-                    runtime_ref_s: match self.sharing {
-                        RuntimeSharing::PerTask => draw_rt(rng),
-                        RuntimeSharing::SharedPerBot => shared,
-                    },
-                })
-                .collect();
+            let tasks: Vec<Task> = match self.sharing {
+                RuntimeSharing::PerTask => (0..n)
+                    .map(|_| Task {
+                        runtime_ref_s: draw_rt(rng),
+                    })
+                    .collect(),
+                RuntimeSharing::SharedPerBot => vec![
+                    Task {
+                        runtime_ref_s: shared
+                    };
+                    n
+                ],
+                RuntimeSharing::BotAverage => {
+                    // Log2 factors centred on their mean so that the BoT's mean task
+                    // runtime is exactly `shared`.
+                    let f: Vec<f64> = (0..n).map(|_| within.sample(rng)).collect();
+                    let centre = f.iter().sum::<f64>() / n as f64;
+                    let w: Vec<f64> = f.iter().map(|x| 2f64.powf(x - centre)).collect();
+                    let norm = n as f64 / w.iter().sum::<f64>();
+                    w.iter()
+                        .map(|x| Task {
+                            runtime_ref_s: (shared * x * norm).max(f64::MIN_POSITIVE),
+                        })
+                        .collect()
+                }
+            };
             work += tasks.iter().map(|t| t.runtime_ref_s).sum::<f64>();
             bots.push(Bot {
                 id,
@@ -506,10 +615,15 @@ impl IosupBotModel {
                 tasks,
             });
         }
-        // Scale all IATs by c = rho_now / rho_target (D scales linearly with c).
-        let cap_ref = platform.reference_capacity(REFERENCE_SPEED_GHZ);
-        let rho_now = work / (cap_ref * t);
-        let c = rho_now / load;
+        let c = match scale {
+            // Scale all IATs by c = rho_now / rho_target (D scales linearly with c).
+            ArrivalScale::OfferedLoad(load) => {
+                let cap_ref = platform.reference_capacity(REFERENCE_SPEED_GHZ);
+                let rho_now = work / (cap_ref * t);
+                rho_now / load
+            }
+            ArrivalScale::MeanInterArrival(m) => m * (n_bots - 1) as f64 / t,
+        };
         if !c.is_finite() || c <= 0.0 {
             return Err(GridError::InvalidWorkload(
                 "cannot target the load (degenerate span)".into(),
@@ -934,6 +1048,69 @@ mod tests {
             .iter()
             .flat_map(|b| &b.tasks)
             .all(|t| t.runtime_ref_s <= 10.0));
+    }
+
+    /// BoT average (Table II's "task average runtime" per BoT): the tasks of a BoT spread,
+    /// their mean is the BoT's draw, which is capped; the arrivals keep Table II's mean
+    /// inter-arrival time exactly.
+    #[test]
+    fn bot_average_runtimes_and_table2_arrivals() {
+        let p = Platform::das3();
+        let m = IosupBotModel {
+            sharing: RuntimeSharing::BotAverage,
+            within_bot_sd_log2: 1.5,
+            max_runtime_s: Some(5000.0),
+            ..IosupBotModel::default()
+        };
+        let mut rng = RngStreams::new(5).stream(&[7]);
+        let bots = m
+            .generate_scaled(
+                400,
+                ArrivalScale::MeanInterArrival(TABLE2_MEAN_IAT_S),
+                &p,
+                &mut rng,
+            )
+            .unwrap();
+        assert!((bots[399].arrival_s - 399.0 * 124.6).abs() < 1e-6);
+        let mut spread = 0;
+        for b in &bots {
+            let n = b.tasks.len() as f64;
+            let mean = b.tasks.iter().map(|t| t.runtime_ref_s).sum::<f64>() / n;
+            assert!(
+                mean <= 5000.0 * (1.0 + 1e-12),
+                "BoT mean {mean} above the cap"
+            );
+            if b.tasks.len() > 1 {
+                let (lo, hi) = b.tasks.iter().fold((f64::INFINITY, 0.0f64), |(l, h), t| {
+                    (l.min(t.runtime_ref_s), h.max(t.runtime_ref_s))
+                });
+                spread += usize::from(hi > lo * 1.01);
+            }
+        }
+        let multi = bots.iter().filter(|b| b.tasks.len() > 1).count();
+        assert_eq!(spread, multi, "every multi-task BoT spreads at sd 1.5");
+        // Zero spread: one runtime per BoT; a bad spread or mean inter-arrival is an error.
+        let zero = IosupBotModel {
+            within_bot_sd_log2: 0.0,
+            ..m.clone()
+        };
+        for b in zero.generate(50, 0.8, &p, &mut rng).unwrap() {
+            let r0 = b.tasks[0].runtime_ref_s;
+            assert!(b
+                .tasks
+                .iter()
+                .all(|t| (t.runtime_ref_s / r0 - 1.0).abs() < 1e-12));
+        }
+        let bad = IosupBotModel {
+            within_bot_sd_log2: -1.0,
+            ..m.clone()
+        };
+        assert!(bad.generate(10, 0.8, &p, &mut rng).is_err());
+        for iat in [0.0, -1.0, f64::NAN, 1e8] {
+            assert!(m
+                .generate_scaled(10, ArrivalScale::MeanInterArrival(iat), &p, &mut rng)
+                .is_err());
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use slarm::grid::prelude::*;
 use slarm::grid::run::BackgroundSpec;
 use slarm::grid::workload::{
     read_background_file, BackgroundSkip, RuntimeSharing, RuntimeSpread, SiteMapping,
-    TABLE2_MEAN_RUNTIME_S,
+    MAX_MEAN_IAT_S, TABLE2_MEAN_IAT_S, TABLE2_MEAN_RUNTIME_S, TABLE2_MEAN_SIZE, WITHIN_BOT_SD_LOG2,
 };
 use slarm::stats::RngStreams;
 
@@ -34,14 +34,21 @@ pub struct GridArgs {
     #[arg(long, allow_hyphen_values = true, default_value_t = 2.0)]
     kappa: f64,
     /// BoT load of the initial system as a fraction (0.8) or a percentage ("80%"), read as
-    /// --load-definition says.
-    #[arg(long, default_value = "0.8", allow_hyphen_values = true)]
-    load: String,
+    /// --load-definition says (not used by "arrivals", which measures the load).
+    /// Default 0.8.
+    #[arg(long, allow_hyphen_values = true)]
+    load: Option<String>,
+    /// arrivals (the default): BoTs arrive at --mean-iat on average and the load is measured;
     /// realised: the arrival scale is searched so that the initial system's processors are
-    /// busy with BoT tasks this fraction of the time from the first to the last arrival;
-    /// offered: work over the arrival span (runtimes on 2.2 GHz / reference capacity).
-    #[arg(long, default_value = "realised", allow_hyphen_values = true)]
+    /// busy with BoT tasks --load of the time from the first to the last arrival;
+    /// offered: --load is work over the arrival span (runtimes on 2.2 GHz / reference
+    /// capacity).
+    #[arg(long, default_value = "arrivals", allow_hyphen_values = true)]
     load_definition: String,
+    /// Mean BoT inter-arrival time under --load-definition arrivals, seconds (Table II's
+    /// 124.6 s).
+    #[arg(long, allow_hyphen_values = true, default_value_t = 124.6)]
+    mean_iat: f64,
     /// DAS-3 scheduling unit: processor (544, the default) or node (272, a task takes a node).
     #[arg(long, default_value = "processor", allow_hyphen_values = true)]
     das3_unit: String,
@@ -85,9 +92,15 @@ pub struct GridArgs {
     /// Table II runtime spread: stddev (6.1 is the standard deviation, the default) or variance.
     #[arg(long, default_value = "stddev", allow_hyphen_values = true)]
     runtime_spread: String,
-    /// Runtimes within a BoT: per-task (the default) or per-bot (one shared runtime).
+    /// Runtimes within a BoT: per-task (independent draws, the default), bot-average (Table
+    /// II's runtime is the BoT's average task runtime, tasks spread around it by
+    /// --within-bot-sd) or per-bot (one shared runtime).
     #[arg(long, default_value = "per-task", allow_hyphen_values = true)]
     runtime_sharing: String,
+    /// Spread of task runtimes around their BoT's average (bot-average), standard deviation
+    /// in log2 seconds.
+    #[arg(long, allow_hyphen_values = true, default_value_t = WITHIN_BOT_SD_LOG2)]
+    within_bot_sd: f64,
     /// Trace time (s) that becomes t = 0 (e.g. 2008-06-01 00:00 for the DAS-3 June trace).
     #[arg(long, allow_hyphen_values = true, default_value_t = 0.0)]
     trace_origin: f64,
@@ -104,13 +117,16 @@ pub struct GridArgs {
         allow_hyphen_values = true
     )]
     cost_model: String,
-    /// Optional cap of task runtimes: seconds, or "table2" for the cap at which the mean
-    /// task runtime is Table II's 7859.7 s (the experiments' setting); default off (the paper
-    /// states no cap).
-    #[arg(long, allow_hyphen_values = true)]
-    max_runtime: Option<String>,
+    /// Cap of task runtimes (of BoT average runtimes under bot-average): "table2" (the
+    /// default) for the cap at which the expected runtime is Table II's average 7859.7 s,
+    /// seconds, or "none" (the paper states no cap).
+    #[arg(long, default_value = "table2", allow_hyphen_values = true)]
+    max_runtime: String,
 }
 
+/// Largest spread of task runtimes around their BoT's average, log2 seconds (2^20: a factor
+/// of a million; Table II's whole spread is 6.1).
+const MAX_WITHIN_BOT_SD: f64 = 20.0;
 /// Most BoTs a run simulates (the paper's runs have 1,650; memory grows with the BoTs).
 const MAX_BOTS: u64 = 100_000;
 /// Shortest monitoring period of the dynamic strategy, seconds (the paper's is 60 s; every
@@ -191,23 +207,30 @@ fn model(args: &GridArgs) -> CliResult<IosupBotModel> {
             "runtime-sharing",
             &args.runtime_sharing,
             &[
+                ("bot-average", RuntimeSharing::BotAverage),
                 ("per-task", RuntimeSharing::PerTask),
                 ("per-bot", RuntimeSharing::SharedPerBot),
             ],
         )?,
+        within_bot_sd_log2: limits::within(
+            "--within-bot-sd",
+            args.within_bot_sd,
+            0.0,
+            MAX_WITHIN_BOT_SD,
+        )?,
         ..IosupBotModel::default()
     };
-    match args.max_runtime.as_deref() {
-        None => {}
-        Some("table2") => {
+    match args.max_runtime.trim() {
+        "none" => {}
+        "table2" => {
             m = m
                 .with_mean_runtime(TABLE2_MEAN_RUNTIME_S)
                 .map_err(CliError::bad_input)?
         }
-        Some(x) => {
-            let cap = x.trim().parse::<f64>().map_err(|_| {
+        x => {
+            let cap = x.parse::<f64>().map_err(|_| {
                 CliError::bad_input(format!(
-                    "--max-runtime {}: not a number or table2",
+                    "--max-runtime {}: not a number, table2 or none",
                     shown(x)
                 ))
             })?;
@@ -341,15 +364,25 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
             ("one", DynamicStart::One),
         ],
     )?;
-    let load = parse_load(&args.load)?;
+    let load = parse_load(args.load.as_deref().unwrap_or("0.8"))?;
     let load_definition = choose(
         "load-definition",
         &args.load_definition,
         &[
+            ("arrivals", LoadDefinition::Arrivals),
             ("realised", LoadDefinition::Realised),
             ("offered", LoadDefinition::Offered),
         ],
     )?;
+    let mean_iat = limits::above("--mean-iat", args.mean_iat, 0.0, MAX_MEAN_IAT_S)?;
+    if load_definition == LoadDefinition::Arrivals {
+        if let Some(l) = &args.load {
+            return Err(CliError::bad_input(format!(
+                "--load {}: the default --load-definition arrivals measures the load; give --load-definition realised or offered to target it",
+                shown(l)
+            )));
+        }
+    }
     let unit = choose(
         "das3-unit",
         &args.das3_unit,
@@ -367,6 +400,7 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
     sc.platform = platform;
     sc.load = load;
     sc.load_definition = load_definition;
+    sc.mean_iat_s = mean_iat;
     sc.n_bots = args.bots;
     sc.policy = policy;
     sc.feedback_s = (args.target_min * 60.0, args.release_min * 60.0);
@@ -402,7 +436,7 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         "strategy": strategy.label(),
         "policy": policy.label(),
         "kappa": if matches!(strategy, StrategyKind::None | StrategyKind::Feedback) { 1.0 } else { args.kappa },
-        "load": load,
+        "load": r.load.target,
         "load_definition": load_definition.name(),
         "offered_load": r.load.offered,
         "realised_load": r.load.realised,
@@ -439,10 +473,26 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         "lrm": args.lrm,
         "waited_bots": r.run.bots.iter().filter(|b| b.max_wait_s > 0.0).count(),
     });
+    let mut json = json;
+    if let Some(obj) = json.as_object_mut() {
+        obj.insert(
+            "arrivals".into(),
+            json!({
+                "mean_iat_s": sc.mean_iat_s,
+                "within_bot_sd_log2": sc.model.within_bot_sd_log2,
+                "runtime_sharing": args.runtime_sharing,
+                "table2_average": {
+                    "mean_iat_s": TABLE2_MEAN_IAT_S,
+                    "mean_size": TABLE2_MEAN_SIZE,
+                    "mean_runtime_s": TABLE2_MEAN_RUNTIME_S,
+                },
+            }),
+        );
+    }
     let text = format!(
         "platform {} ({} sites, {} processors)\n\
          strategy {} (kappa {}), policy {}, load {} ({}; offered {}, realised {}{}), seed {}, background {:?}{}\n\
-         BoTs {}  tasks {}\n\
+         BoTs {}  tasks {}  span {} days  mean inter-arrival {} s  mean size {}  mean task runtime {} s  (Table II averages: 124.6 s, 6.1, 7859.7 s)\n\
          C_d {}  C_s {}  (over {} size groups)\n\
          CPU-hours {}  time-averaged kappa {}\n\
          NSL median {}  mean {}  max {}\n\
@@ -453,7 +503,7 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         strategy.label(),
         format_num(args.kappa),
         policy.label(),
-        format_num(load),
+        format_num(r.load.target),
         load_definition.name(),
         format_num(r.load.offered),
         format_num(r.load.realised),
@@ -472,6 +522,10 @@ pub fn run(args: &GridArgs) -> CliResult<Output> {
         },
         r.run.bots.len(),
         r.workload.tasks,
+        format_num(r.workload.span_s / 86_400.0),
+        format_num(r.workload.mean_iat_s),
+        format_num(r.workload.mean_size),
+        format_num(r.workload.mean_runtime_s),
         format_num(r.consistency.c_d),
         format_num(r.consistency.c_s),
         r.consistency.groups,

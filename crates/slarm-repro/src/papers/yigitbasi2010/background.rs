@@ -98,8 +98,8 @@ pub fn run(
 ) -> Result<UtilisationResult, ExperimentError> {
     let t3 = table3_params(p);
     let sc = scenario(cfg, &t3)?;
-    let offered = super::cell_load_level(cfg, &t3)?.offered;
-    let workload = build_workload(&sc, offered, &workload_streams(cfg, &t3))
+    let scale = super::cell_load_level(cfg, &t3)?.arrival_scale(&sc);
+    let workload = build_workload(&sc, scale, &workload_streams(cfg, &t3))
         .map_err(|e| ExperimentError::model(id, e))?;
     let horizon_s = workload.span_s();
     let u = background_utilisation(&sc.platform, &workload.background, horizon_s, BIN_S)
@@ -278,13 +278,11 @@ mod tests {
         };
         let r = run(&cfg, "e1-test", &p).unwrap();
         let t3 = table3_params(&p);
-        let offered = super::super::cell_load_level(&cfg, &t3).unwrap().offered;
-        let w = build_workload(
-            &scenario(&cfg, &t3).unwrap(),
-            offered,
-            &workload_streams(&cfg, &t3),
-        )
-        .unwrap();
+        let sc = scenario(&cfg, &t3).unwrap();
+        let scale = super::super::cell_load_level(&cfg, &t3)
+            .unwrap()
+            .arrival_scale(&sc);
+        let w = build_workload(&sc, scale, &workload_streams(&cfg, &t3)).unwrap();
         assert_eq!(r.jobs.iter().sum::<usize>(), w.background.len());
         assert_eq!(r.horizon_s, w.span_s());
         assert_eq!(r.sites.len(), 5);
