@@ -712,7 +712,7 @@ fn table6(rows: &[Row], exp: &str, out: &mut Sections) {
     }
     let (id, what) = if exp == "t6cal" {
         (
-            "table6-a22",
+            "table6-calibrated",
             "initial system calibrated to the paper's 3120-min mean makespan (Yigitbasi & Epema 2010, Sec. VII)",
         )
     } else {
@@ -1558,7 +1558,7 @@ mod tests {
             "table3-waited",
             "table4",
             "table6",
-            "table6-a22",
+            "table6-calibrated",
             "e2-policies",
             "dynamic-period",
             "background-sensitivity",
@@ -1571,8 +1571,8 @@ mod tests {
             "table3/dynamic-lowest",
             "table4/static-linear",
             "table6/improvement-large",
-            "table6-a22/improvement-large",
-            "table6-a22/initial-mean-makespan",
+            "table6-calibrated/improvement-large",
+            "table6-calibrated/initial-mean-makespan",
             "fig1/max-min-ratio",
             "fig1/large-variation",
             "fig1/mostly-stable",
