@@ -21,7 +21,6 @@ this process, so interpreter start-up and imports are not counted):
 import argparse
 import importlib.util
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,14 +41,10 @@ def load(name, path):
     return mod
 
 
-def median_seconds(f, reps):
-    f()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+# The anchors' timing helper (median of `reps` runs after a warm-up), so both sides of every
+# ratio are timed by the same code.
+ANCHORS = load("anchors", REPO / "xtask" / "anchors" / "anchors.py")
+median_seconds = ANCHORS.median_seconds
 
 
 def fmt(s):
@@ -86,13 +81,12 @@ def main():
     rows = []
 
     # 1. sizing
-    anchors = load("anchors", REPO / "xtask" / "anchors" / "anchors.py")
     n = 10_000
     lam = 1.0 + 999.0 * np.arange(n) / (n - 1)
     ours = slarm.queueing.min_nodes(lam, 3.0, 0.9)
-    assert np.array_equal(ours, anchors.min_nodes(lam, 1.0, 3.0, 0.9)), "sizing answers differ"
+    assert np.array_equal(ours, ANCHORS.min_nodes(lam, 1.0, 3.0, 0.9)), "sizing answers differ"
     t_ours = median_seconds(lambda: slarm.queueing.min_nodes(lam, 3.0, 0.9), args.reps)
-    t_np = median_seconds(lambda: anchors.min_nodes(lam, 1.0, 3.0, 0.9), args.reps)
+    t_np = median_seconds(lambda: ANCHORS.min_nodes(lam, 1.0, 3.0, 0.9), args.reps)
     rows.append(("10,000 sizing queries", fmt(t_ours), "numpy vectorised Algorithm 1", fmt(t_np), t_np / t_ours))
     try:
         from pyworkforce.queuing import ErlangC
