@@ -1,8 +1,11 @@
 //! `cargo xtask repro-doc DIR`: regenerates the summary section of docs/reproduction.md from
 //! the `summary.md` of a reproduction run in `DIR` (run it on a paper-scale run), with the
 //! command, the revision, the date and the run's timings. Only the text between the two markers
-//! below is replaced (they are inserted after the document's introduction the first time); the
-//! hand-written per-paper sections around it stay.
+//! below is replaced (they are inserted after the document's introduction the first time).
+//! Each per-paper section holds a second pair of markers naming the paper; between them go that
+//! paper's tables and notes from the run's `report.json`, so no figure of the document outlives
+//! the run it came from. The hand-written text around the markers explains; it quotes no figure
+//! that a new run could change.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,14 +34,7 @@ fn json(path: &Path) -> Result<Value, String> {
 /// The generated block: provenance lines, then the run's summary.md.
 fn block(dir: &Path, summary: &str, date: &str) -> Result<String, String> {
     let timings = json(&dir.join("timings.json"))?;
-    let papers: Vec<String> = timings["papers"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|p| p["paper"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    let papers = run_papers(dir)?;
     let first = papers.first().ok_or("timings.json lists no paper")?;
     let run = json(&dir.join(first).join("run.json"))?;
     let scale = run["scale"].as_str().unwrap_or("?");
@@ -77,6 +73,55 @@ fn splice(doc: &str, block: &str) -> String {
     }
 }
 
+fn paper_markers(paper: &str) -> (String, String) {
+    (
+        format!("<!-- BEGIN generated tables of {paper} -->"),
+        format!("<!-- END generated tables of {paper} -->"),
+    )
+}
+
+/// `doc` with the tables block of `paper` replaced; the markers must be there.
+fn splice_paper(doc: &str, paper: &str, tables: &str) -> Result<String, String> {
+    let (begin, end) = paper_markers(paper);
+    match (doc.find(&begin), doc.find(&end)) {
+        (Some(b), Some(e)) if e > b => Ok(format!(
+            "{}{begin}\n{}\n{end}{}",
+            &doc[..b],
+            tables.trim_end(),
+            &doc[e + end.len()..]
+        )),
+        _ => Err(format!(
+            "docs/reproduction.md has no `{begin}` ... `{end}` pair for {paper}: add it to the paper's section"
+        )),
+    }
+}
+
+/// The papers of the run, in its order.
+fn run_papers(dir: &Path) -> Result<Vec<String>, String> {
+    let timings = json(&dir.join("timings.json"))?;
+    Ok(timings["papers"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p["paper"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Splices the tables of every paper of the run into `doc`.
+fn splice_tables(doc: String, dir: &Path) -> Result<String, String> {
+    let mut doc = doc;
+    for paper in run_papers(dir)? {
+        let path = dir.join(&paper).join("report.json");
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let report: slarm_repro::report::PaperReport =
+            serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        doc = splice_paper(&doc, &paper, &slarm_repro::tables_markdown(&report))?;
+    }
+    Ok(doc)
+}
+
 /// Runs the task.
 pub fn run(args: &[String]) -> ExitCode {
     let Some(dir) = args.first().map(PathBuf::from) else {
@@ -89,13 +134,16 @@ pub fn run(args: &[String]) -> ExitCode {
         let doc_path = workspace_root().join("docs/reproduction.md");
         let doc = std::fs::read_to_string(&doc_path)
             .map_err(|e| format!("{}: {e}", doc_path.display()))?;
-        let new = splice(&doc, &block(&dir, &summary, &today())?);
+        let new = splice_tables(splice(&doc, &block(&dir, &summary, &today())?), &dir)?;
         std::fs::write(&doc_path, new).map_err(|e| format!("{}: {e}", doc_path.display()))?;
         Ok(doc_path)
     })();
     match result {
         Ok(p) => {
-            eprintln!("repro-doc: regenerated the summary in {}", p.display());
+            eprintln!(
+                "repro-doc: regenerated the summary and the per-paper tables in {}",
+                p.display()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -120,5 +168,16 @@ mod tests {
         let twice = splice(&once, &format!("{BEGIN}\nv2\n{END}"));
         assert_eq!(twice, once.replace("v1", "v2"));
         assert!(splice("# T\n", "B").ends_with("\n\nB\n"));
+    }
+
+    #[test]
+    fn paper_tables_replace_only_their_own_block_and_missing_markers_fail() {
+        let (b, e) = paper_markers("p1");
+        let (b2, e2) = paper_markers("p2");
+        let doc = format!("## P1\ntext\n{b}\nold\n{e}\n## P2\n{b2}\nkeep\n{e2}\n");
+        let new = splice_paper(&doc, "p1", "new\n").unwrap();
+        assert_eq!(new, doc.replace("old", "new"));
+        let err = splice_paper(&doc, "p3", "x").unwrap_err();
+        assert!(err.contains("p3"), "{err}");
     }
 }

@@ -288,6 +288,61 @@ pub(crate) fn summary_markdown(reports: &[PaperReport], configs: &[PaperConfig])
     o
 }
 
+/// Tables longer than this many rows are folded into a `<details>` block in Markdown.
+const FOLD_ROWS: usize = 12;
+
+/// Markdown of one paper's tables (ours beside published, rounded as the report page rounds
+/// them) and its notes, for the per-paper sections of docs/reproduction.md. Numeric columns are
+/// right-aligned; tables longer than [`FOLD_ROWS`] rows are folded.
+pub fn tables_markdown(report: &PaperReport) -> String {
+    let mut o = String::new();
+    for t in &report.tables {
+        let fold = t.rows.len() > FOLD_ROWS;
+        if fold {
+            let _ = writeln!(
+                o,
+                "<details><summary>{} ({} rows)</summary>\n",
+                esc(&t.title),
+                t.rows.len()
+            );
+        } else {
+            let _ = writeln!(o, "#### {}\n", md(&t.title));
+        }
+        let row = |cells: Vec<String>| format!("| {} |", cells.join(" | "));
+        let _ = writeln!(o, "{}", row(t.columns.iter().map(|c| md(c)).collect()));
+        let numeric = |j: usize| {
+            t.rows.iter().all(|r| {
+                matches!(
+                    r.get(j),
+                    None | Some(Cell::Num(_) | Cell::Int(_) | Cell::Empty)
+                )
+            })
+        };
+        let align = (0..t.columns.len())
+            .map(|j| if numeric(j) { "---:" } else { "---" })
+            .collect::<Vec<_>>()
+            .join("|");
+        let _ = writeln!(o, "|{align}|");
+        for r in &t.rows {
+            let _ = writeln!(o, "{}", row(r.iter().map(|c| md(&c.render())).collect()));
+        }
+        if let Some(n) = &t.note {
+            let _ = writeln!(o, "\n{}", md(n));
+        }
+        if fold {
+            o.push_str("\n</details>\n");
+        }
+        o.push('\n');
+    }
+    if !report.notes.is_empty() {
+        o.push_str("Notes of the run:\n\n");
+        for n in &report.notes {
+            let _ = writeln!(o, "- {}", md(n));
+        }
+    }
+    o
+}
+
 /// Escapes a table cell for Markdown.
 fn md(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
@@ -321,6 +376,36 @@ mod tests {
         assert_eq!(reason_html(&bad.clone().with_reason("a < b")), "a &lt; b");
         let fine = Check::numeric("a", "", 1.0, Some(1.0), 0.1);
         assert_eq!(reason_html(&fine), "");
+    }
+
+    #[test]
+    fn tables_markdown_aligns_numbers_and_folds_long_tables() {
+        let table = |id: &str, rows: usize| Table {
+            id: id.into(),
+            title: format!("Table {id}"),
+            columns: vec!["case".into(), "ours".into()],
+            rows: (0..rows)
+                .map(|i| vec![Cell::Text(format!("c{i}")), Cell::Num(i as f64 + 0.5)])
+                .collect(),
+            note: Some("a | note".into()),
+        };
+        let report = PaperReport {
+            paper: "p".into(),
+            title: "P".into(),
+            workload: "w".into(),
+            tables: vec![table("short", 2), table("long", FOLD_ROWS + 1)],
+            checks: vec![],
+            figures: vec![],
+            notes: vec!["one note".into()],
+        };
+        let md = tables_markdown(&report);
+        assert!(md.starts_with("#### Table short\n\n| case | ours |\n|---|---:|\n| c0 | 0.5 |\n| c1 | 1.5 |\n\na \\| note\n"), "{md}");
+        assert!(md.contains(&format!(
+            "<details><summary>Table long ({} rows)</summary>",
+            FOLD_ROWS + 1
+        )));
+        assert_eq!(md.matches("</details>").count(), 1);
+        assert!(md.ends_with("Notes of the run:\n\n- one note\n"));
     }
 
     #[test]

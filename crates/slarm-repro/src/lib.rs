@@ -39,6 +39,7 @@ pub use slarm_report as report;
 pub use compare::{compare_outputs, Comparison};
 pub use error::ReproError;
 pub use fsutil::write_output;
+pub use html::tables_markdown;
 pub use options::{Options, Shard};
 pub use run::{merge, reproduce, PaperSummary, RunSummary, TIMINGS};
 pub use svg::render_svg;
