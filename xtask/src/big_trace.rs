@@ -229,3 +229,33 @@ pub fn run(args: &[String]) -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_are_shifted_renumbered_and_the_header_adjusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.swf");
+        std::fs::write(
+            &input,
+            "; MaxJobs: 2\n; MaxRecords: 2\n; EndTime: x\n; MaxProcs: 8\n\
+             7 100 1 10 2 -1 -1 2 20 -1 1 3 1 -1 -1 1 -1 -1\n\
+             9 150.5 1 10 2 -1 -1 2 20 -1 1 3 1 -1 -1 1 7 5\n",
+        )
+        .unwrap();
+        let out = dir.path().join("out.swf");
+        let s = scan(&input).unwrap();
+        write(&input, &out, 2, &s).unwrap();
+        // Span 50.5 s + 1 s, rounded up: copy 1 is 52 s later.
+        let want = "; MaxJobs: 4\n; MaxRecords: 4\n; MaxProcs: 8\n\
+             ; Note: 2 time-shifted copies of in.swf made by `cargo xtask big-trace`: copy k \
+             (from 0) has its submit times shifted by k x 52 s, jobs renumbered 1..4\n\
+             1 100 1 10 2 -1 -1 2 20 -1 1 3 1 -1 -1 1 -1 -1\n\
+             2 150.5 1 10 2 -1 -1 2 20 -1 1 3 1 -1 -1 1 1 5\n\
+             3 152 1 10 2 -1 -1 2 20 -1 1 3 1 -1 -1 1 -1 -1\n\
+             4 202.5 1 10 2 -1 -1 2 20 -1 1 3 1 -1 -1 1 3 5\n";
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
+    }
+}
