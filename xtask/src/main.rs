@@ -17,9 +17,14 @@
 //!   reference EASY, scipy's `fftconvolve`, numpy-vectorised sizing, our EASY for
 //!   conservative backfilling on HPC2N prefixes) and the goals of the Sung tables and the
 //!   paper-scale run, our commands in one run, with the ratios.
+//! - `big-trace [--copies N] [--trace FILE] --out FILE`: N time-shifted copies of a PWA log
+//!   (default HPC2N, ten copies: 2,028,710 jobs) as one SWF log, for the scale benchmarks.
+//! - `scale-bench --trace FILE [--reps N] [--bin SLARM]`: EASY, conservative and both in one
+//!   command on a large log, in turn: wall, CPU, peak RSS, bytes a job, paired ratios.
 //! - `oracle`: cross-checks against independent tools (scipy, pyworkforce, Ciw, a reference EASY).
 
 mod anchors;
+mod big_trace;
 mod deps;
 mod downstream;
 mod hostile;
@@ -28,6 +33,7 @@ mod report_check;
 mod repro_doc;
 mod repro_identity;
 mod repro_timings;
+mod scale_bench;
 mod slurm;
 mod webdriver;
 
@@ -119,13 +125,15 @@ fn main() -> ExitCode {
         Some("deps") => deps::run(&args[1..]),
         Some("hostile") => hostile::run(&args[1..]),
         Some("anchors") => anchors::run(&args[1..]),
+        Some("big-trace") => big_trace::run(&args[1..]),
+        Some("scale-bench") => scale_bench::run(&args[1..]),
         Some("report-check") => report_check::run(&args[1..]),
         Some("slurm-smoke") => slurm::run(&args[1..]),
         Some("repro-doc") => repro_doc::run(&args[1..]),
         Some("repro-identity") => repro_identity::run(&args[1..]),
         Some("repro-timings") => repro_timings::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  hostile [--bin PATH] [--timeout S] [--threads N]  every subcommand x numeric option x hostile value, and hostile files, against the release binary: exit 0 or 2 only\n  anchors [--reps N] [--before OLD_SLARM] [--paper]  our commands against the Python anchors and goals of docs/performance.md (EASY, FFT, sizing, conservative on HPC2N prefixes, Sung p_max = 30; --paper: the paper-scale run), one run, ratios\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  hostile [--bin PATH] [--timeout S] [--threads N]  every subcommand x numeric option x hostile value, and hostile files, against the release binary: exit 0 or 2 only\n  anchors [--reps N] [--before OLD_SLARM] [--paper]  our commands against the Python anchors and goals of docs/performance.md (EASY, FFT, sizing, conservative on HPC2N prefixes, Sung p_max = 30; --paper: the paper-scale run), one run, ratios\n  big-trace [--copies N] [--trace FILE] --out FILE  N time-shifted copies of a log (default $SLARM_TRACES/HPC2N, 10) as one SWF log\n  scale-bench --trace FILE [--reps N] [--bin SLARM]  EASY / conservative / both on a large log: wall, CPU, peak RSS a job, paired ratios, goals\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
             ExitCode::from(2)
         }
     }

@@ -92,8 +92,14 @@ pub struct Workload {
 }
 
 /// Sorts jobs into queue order: submit time, then job number.
+///
+/// A log already in that order (the archive's logs are) is left as it is without the
+/// scratch buffer of a stable sort (half the jobs' size: 146 MB for two million jobs).
 pub fn sort_queue_order(jobs: &mut [Job]) {
-    jobs.sort_by(|a, b| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)));
+    let order = |a: &Job, b: &Job| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id));
+    if !jobs.is_sorted_by(|a, b| order(a, b).is_le()) {
+        jobs.sort_by(order);
+    }
 }
 
 impl Workload {
