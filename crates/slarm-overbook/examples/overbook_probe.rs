@@ -5,7 +5,7 @@
 //! [STRATEGY...]`; traces come from `$SLARM_TRACES` or the default trace directory.
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, harness::*, sim::SimConfig, strategy::Strategy,
+    acceptance::TestSpec, classes::StatsSource, harness::*, sim::BatteryConfig, strategy::Strategy,
     workload::PWA_TRACES,
 };
 
@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if !only.is_empty() && !only.contains(&s) {
             continue;
         }
-        let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
+        let mut cfg = BatteryConfig::new(s, TestSpec::Pof { max: pof });
         cfg.measure_latency = true;
         let t0 = std::time::Instant::now();
         let r = setup.run_battery(

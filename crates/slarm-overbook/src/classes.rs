@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{OverbookError, Result};
-use crate::job::Job;
+use crate::job::SlaJob;
 use slarm_stats::ratio::RatioDist;
 use slarm_stats::Rounding;
 
@@ -144,7 +144,7 @@ pub struct ClassRegistry {
 
 impl ClassRegistry {
     /// Learns the registry from training jobs (their `runtime` and `estimate`).
-    pub fn learn(training: &[Job], config: RegistryConfig) -> Result<Self> {
+    pub fn learn(training: &[SlaJob], config: RegistryConfig) -> Result<Self> {
         let all = learn(
             training.iter().map(|j| (j.runtime, j.estimate)),
             config.rounding,
@@ -168,7 +168,7 @@ impl ClassRegistry {
         })
     }
 
-    fn key_of(config: &RegistryConfig, job: &Job) -> Option<JobClassKey> {
+    fn key_of(config: &RegistryConfig, job: &SlaJob) -> Option<JobClassKey> {
         match config.source {
             StatsSource::Runtime => {
                 Some(JobClassKey::Runtime(config.scheme.class_of(job.estimate)))
@@ -181,12 +181,12 @@ impl ClassRegistry {
     }
 
     /// The class whose distribution [`Self::for_job`] gives (`None`: the all-jobs fallback).
-    pub fn class_for_job(&self, job: &Job) -> Option<JobClassKey> {
+    pub fn class_for_job(&self, job: &SlaJob) -> Option<JobClassKey> {
         Self::key_of(&self.config, job).filter(|k| self.classes.contains_key(k))
     }
 
     /// The distribution for a new job: its class, or the all-jobs fallback.
-    pub fn for_job(&self, job: &Job) -> &RatioDist {
+    pub fn for_job(&self, job: &SlaJob) -> &RatioDist {
         Self::key_of(&self.config, job)
             .and_then(|k| self.classes.get(&k))
             .unwrap_or(&self.all)
@@ -248,9 +248,9 @@ mod tests {
     fn sparse_classes_fall_back_to_all_jobs() {
         let mut jobs = Vec::new();
         for i in 0..40 {
-            jobs.push(Job::with_sla(i, 0, 100, 10, 1, 1.0).unwrap());
+            jobs.push(SlaJob::with_sla(i, 0, 100, 10, 1, 1.0).unwrap());
         }
-        jobs.push(Job::with_sla(99, 0, 100_000, 100_000, 1, 1.0).unwrap());
+        jobs.push(SlaJob::with_sla(99, 0, 100_000, 100_000, 1, 1.0).unwrap());
         let reg = ClassRegistry::learn(&jobs, RegistryConfig::default()).unwrap();
         assert_eq!(reg.classes().len(), 1);
         let long = &jobs[40];

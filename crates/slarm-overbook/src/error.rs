@@ -54,7 +54,7 @@ pub enum OverbookError {
         /// Operating-system message.
         reason: String,
     },
-    /// A simulation invariant was violated (only checked with `SimConfig::check_invariants`).
+    /// A simulation invariant was violated (only checked with `BatteryConfig::check_invariants`).
     #[error("simulation invariant violated at t = {time}: {reason}")]
     Invariant {
         /// Simulation time.

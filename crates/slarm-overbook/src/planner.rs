@@ -16,22 +16,22 @@
 //!
 //! ```
 //! use slarm_overbook::{acceptance::TestSpec, classes::{ClassRegistry, RegistryConfig},
-//!     job::Job, planner::OnlinePlanner, sim::SimConfig, strategy::Strategy};
+//!     job::SlaJob, planner::OnlinePlanner, sim::BatteryConfig, strategy::Strategy};
 //! // Statistics learned from history: jobs use half of their estimate.
-//! let history: Vec<Job> = (0..50)
-//!     .map(|i| Job::with_sla(i, 0, 3600, 1800, 2, 1.0).unwrap())
+//! let history: Vec<SlaJob> = (0..50)
+//!     .map(|i| SlaJob::with_sla(i, 0, 3600, 1800, 2, 1.0).unwrap())
 //!     .collect();
 //! let registry = ClassRegistry::learn(&history, RegistryConfig::default()).unwrap();
-//! let cfg = SimConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
+//! let cfg = BatteryConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
 //! let mut planner = OnlinePlanner::new(4, &registry, cfg).unwrap();
 //!
-//! let a = Job::with_sla(1, 0, 3600, 0, 4, 1.0).unwrap();
+//! let a = SlaJob::with_sla(1, 0, 3600, 0, 4, 1.0).unwrap();
 //! let offer = planner.offer(&a, 0).unwrap();
 //! assert_eq!((offer.start(), offer.allotted(), offer.overbooked()), (0, 3600, false));
 //! let key = planner.accept(offer).unwrap();
 //!
 //! // A second job must wait for the first, or be overbooked into a shorter slot.
-//! let b = Job::with_sla(2, 0, 3600, 0, 4, 1.0).unwrap();
+//! let b = SlaJob::with_sla(2, 0, 3600, 0, 4, 1.0).unwrap();
 //! let offer = planner.offer(&b, 0).unwrap();
 //! assert_eq!(offer.start(), 3600);
 //! planner.reject(offer).unwrap();
@@ -52,14 +52,14 @@ use crate::classes::{ClassRegistry, JobClassKey};
 use crate::error::{OverbookError, Result};
 use crate::failure::{outage_pos_homogeneous, NodeFailures};
 use crate::grid::TimeGrid;
-use crate::job::{Job, JobState, Reservation, Time};
+use crate::job::{JobState, Reservation, SlaJob, Time};
 use crate::memo::{ExecutableKey, ExecutableMemo, JobSet};
 use crate::plan::{secs, time, NodePlan, NodeSweep, Profile, Slot};
 use crate::pos::{
     comprehensive_end, comprehensive_executable, comprehensive_pos_bound,
     comprehensive_pos_factors, comprehensive_pos_with, heuristic_pos, ComprehensiveSlot,
 };
-use crate::sim::SimConfig;
+use crate::sim::BatteryConfig;
 use crate::strategy::{Evaluated, Family, Strategy};
 use slarm_stats::joint::SumTable;
 use slarm_stats::GridDist;
@@ -93,7 +93,7 @@ pub enum PlanEvent {
 /// only by [`OnlinePlanner::accept`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Offer {
-    job: Job,
+    job: SlaJob,
     now: Time,
     placement: Placement,
     planner: u64,
@@ -102,7 +102,7 @@ pub struct Offer {
 
 impl Offer {
     /// The job the offer is for.
-    pub fn job(&self) -> &Job {
+    pub fn job(&self) -> &SlaJob {
         &self.job
     }
     /// The time of the offer.
@@ -160,7 +160,7 @@ pub struct PlanEntry<'p> {
     /// Key of the job.
     pub key: JobKey,
     /// The job.
-    pub job: &'p Job,
+    pub job: &'p SlaJob,
     /// Current state.
     pub state: JobState,
     /// Planned (or actual, when running) start.
@@ -201,12 +201,12 @@ static PLANNERS: AtomicU64 = AtomicU64::new(0);
 
 /// The plan of one cluster under one strategy, negotiated online (see the module docs).
 pub struct OnlinePlanner<'r> {
-    cfg: SimConfig,
+    cfg: BatteryConfig,
     registry: Cow<'r, ClassRegistry>,
     test: Box<dyn AcceptanceTest + Send + Sync>,
     failures: NodeFailures,
     grid: TimeGrid,
-    jobs: Vec<Job>,
+    jobs: Vec<SlaJob>,
     recs: Vec<Rec>,
     up: Vec<bool>,
     owner: Vec<Option<usize>>,
@@ -247,7 +247,7 @@ impl<'r> OnlinePlanner<'r> {
     /// An empty plan of `cluster` nodes at time 0, negotiating with the runtime statistics of
     /// `registry`. The configuration's `measure_latency` is the caller's business;
     /// `check_invariants` makes every call check the plan afterwards.
-    pub fn new(cluster: usize, registry: &'r ClassRegistry, cfg: SimConfig) -> Result<Self> {
+    pub fn new(cluster: usize, registry: &'r ClassRegistry, cfg: BatteryConfig) -> Result<Self> {
         Self::with_registry(cluster, Cow::Borrowed(registry), cfg)
     }
 
@@ -255,7 +255,7 @@ impl<'r> OnlinePlanner<'r> {
     pub fn owning(
         cluster: usize,
         registry: ClassRegistry,
-        cfg: SimConfig,
+        cfg: BatteryConfig,
     ) -> Result<OnlinePlanner<'static>> {
         OnlinePlanner::with_registry(cluster, Cow::Owned(registry), cfg)
     }
@@ -263,7 +263,7 @@ impl<'r> OnlinePlanner<'r> {
     fn with_registry(
         cluster: usize,
         registry: Cow<'r, ClassRegistry>,
-        cfg: SimConfig,
+        cfg: BatteryConfig,
     ) -> Result<Self> {
         if cluster == 0 {
             return Err(OverbookError::InvalidParameter {
@@ -317,7 +317,7 @@ impl<'r> OnlinePlanner<'r> {
     /// Errors: [`OverbookError::Clock`] for another time, [`OverbookError::InvalidJob`],
     /// [`OverbookError::Infeasible`] when the job needs more nodes than the cluster has,
     /// [`OverbookError::Declined`] when no slot before the deadline passes the acceptance test.
-    pub fn offer(&self, job: &Job, now: Time) -> Result<Offer> {
+    pub fn offer(&self, job: &SlaJob, now: Time) -> Result<Offer> {
         self.at_clock(now)?;
         job.validate()?;
         if job.nodes > self.up.len() {
@@ -477,7 +477,7 @@ impl<'r> OnlinePlanner<'r> {
         self.up.get(node).copied().unwrap_or(false)
     }
 
-    /// Checks the plan and node invariants now (see [`SimConfig::check_invariants`]): exclusive,
+    /// Checks the plan and node invariants now (see [`BatteryConfig::check_invariants`]): exclusive,
     /// up nodes for running jobs; every running or planned job inside `[e, d]` with a positive
     /// allotment, full-length unless overbooked, never later than planned; a running job cut
     /// short only where a planned job needs its resources; non-overlapping node timelines
@@ -824,7 +824,7 @@ impl<'r> OnlinePlanner<'r> {
         Ok(p)
     }
 
-    fn acceptable(&self, full: bool, pos: f64, job: &Job) -> bool {
+    fn acceptable(&self, full: bool, pos: f64, job: &SlaJob) -> bool {
         if full {
             !self.cfg.test_full_slots || self.test.accepts(pos, job.fee, job.penalty)
         } else {
@@ -835,7 +835,7 @@ impl<'r> OnlinePlanner<'r> {
     /// The placement the strategy gives `job` at `now` (`None`: no acceptable slot); changes
     /// nothing. The one negotiation of the crate: offers, renegotiations after node failures
     /// and the battery simulation all come here.
-    fn negotiate(&self, job: &Job, now: Time) -> Result<Option<Placement>> {
+    fn negotiate(&self, job: &SlaJob, now: Time) -> Result<Option<Placement>> {
         if job.nodes > self.up.len() {
             return Ok(None);
         }
@@ -885,7 +885,7 @@ impl<'r> OnlinePlanner<'r> {
     /// and its running sums.
     fn negotiate_comprehensive(
         &self,
-        job: &Job,
+        job: &SlaJob,
         now: Time,
         from: Time,
         runtime: &GridDist,
@@ -925,7 +925,7 @@ impl<'r> OnlinePlanner<'r> {
     /// only up to the first acceptable one. Returns (slot, full, PoS).
     fn first_lazy(
         &self,
-        job: &Job,
+        job: &SlaJob,
         from: Time,
         eval: &mut impl FnMut(&Slot) -> Result<f64>,
     ) -> Result<Option<(Slot, bool, f64)>> {
@@ -968,7 +968,7 @@ impl<'r> OnlinePlanner<'r> {
 
     fn placement(
         &self,
-        job: &Job,
+        job: &SlaJob,
         slot: Slot,
         full: bool,
         pos: f64,
@@ -992,7 +992,7 @@ impl<'r> OnlinePlanner<'r> {
     /// cannot pass the test, any upper bound of it). Returns (index, full, PoS).
     fn select(
         &self,
-        job: &Job,
+        job: &SlaJob,
         slots: &[Slot],
         mut eval: impl FnMut(&Self, &Slot) -> Result<f64>,
     ) -> Result<Option<(usize, bool, f64)>> {
@@ -1033,7 +1033,7 @@ impl<'r> OnlinePlanner<'r> {
             .map(|c| (c.index, c.full, c.pos)))
     }
 
-    fn eval_heuristic(&self, job: &Job, s: &Slot) -> f64 {
+    fn eval_heuristic(&self, job: &SlaJob, s: &Slot) -> f64 {
         if !self.cfg.strategy.overbooks() && s.len() < job.estimate {
             return 0.0;
         }
@@ -1049,7 +1049,7 @@ impl<'r> OnlinePlanner<'r> {
 
     /// End-time CDFs of the distinct active predecessors on the slot's nodes, in order of first
     /// appearance; conditioned on not having ended by `now` when so configured
-    /// ([`SimConfig::condition_on_elapsed`]).
+    /// ([`BatteryConfig::condition_on_elapsed`]).
     fn predecessors(&self, s: &Slot, now: Time) -> Result<Vec<Cow<'_, GridDist>>> {
         let (_, cdfs) = self.predecessors_keyed(s, now)?;
         Ok(cdfs)
@@ -1079,7 +1079,7 @@ impl<'r> OnlinePlanner<'r> {
     }
 
     /// A predecessor's end distribution given that it has not ended by `now` (unchanged unless
-    /// [`SimConfig::condition_on_elapsed`]). All of its mass at or before `now` means it ends
+    /// [`BatteryConfig::condition_on_elapsed`]). All of its mass at or before `now` means it ends
     /// at its kill time within the current grid step: a point at the next step.
     fn not_ended_by<'a>(&self, end: &'a GridDist, now: Time) -> Result<Cow<'a, GridDist>> {
         let t = now as f64;
@@ -1094,7 +1094,7 @@ impl<'r> OnlinePlanner<'r> {
 
     fn comprehensive_slot<'p>(
         &self,
-        job: &Job,
+        job: &SlaJob,
         now: Time,
         s: &Slot,
         full: bool,
@@ -1113,7 +1113,7 @@ impl<'r> OnlinePlanner<'r> {
     /// overbooked slot is convolved only if the cheap upper bound of its PoS passes the test.
     fn eval_comprehensive(
         &self,
-        job: &Job,
+        job: &SlaJob,
         now: Time,
         s: &Slot,
         runtime: &SumTable<'_>,
@@ -1167,7 +1167,7 @@ impl<'r> OnlinePlanner<'r> {
     /// The chosen placement's end-time CDF (for its successors).
     fn end_cdf(
         &self,
-        job: &Job,
+        job: &SlaJob,
         now: Time,
         s: &Slot,
         full: bool,
@@ -1288,8 +1288,8 @@ mod tests {
 
     /// Statistics in which half of the jobs end at 10 % of their estimate, half at 100 %.
     fn registry() -> Result<ClassRegistry> {
-        let history: Vec<Job> = (0..100)
-            .map(|i| Job::with_sla(i, 0, 1000, if i % 2 == 0 { 100 } else { 1000 }, 4, 1.0))
+        let history: Vec<SlaJob> = (0..100)
+            .map(|i| SlaJob::with_sla(i, 0, 1000, if i % 2 == 0 { 100 } else { 1000 }, 4, 1.0))
             .collect::<Result<_>>()?;
         let cfg = RegistryConfig {
             source: StatsSource::All,
@@ -1305,15 +1305,15 @@ mod tests {
     /// running, B starts at 3600 s and P_executable = 0.5.
     fn pof_of_b(condition_on_elapsed: bool) -> Result<f64> {
         let reg = registry()?;
-        let mut cfg = SimConfig::new(Strategy::CompOverbook, TestSpec::Pof { max: 0.6 });
+        let mut cfg = BatteryConfig::new(Strategy::CompOverbook, TestSpec::Pof { max: 0.6 });
         cfg.condition_on_elapsed = condition_on_elapsed;
         cfg.check_invariants = true;
         let mut planner = OnlinePlanner::new(4, &reg, cfg)?;
-        let a = Job::with_sla(1, 0, 3600, 3600, 4, 1.0)?;
+        let a = SlaJob::with_sla(1, 0, 3600, 3600, 4, 1.0)?;
         let offer = planner.offer(&a, 0)?;
         planner.accept(offer)?;
         planner.advance(1000)?;
-        let b = Job::with_sla(2, 1000, 2000, 2000, 4, 1.0)?;
+        let b = SlaJob::with_sla(2, 1000, 2000, 2000, 4, 1.0)?;
         let offer = planner.offer(&b, 1000)?;
         assert_eq!((offer.start(), offer.slot_end()), (3600, 5000));
         assert!(offer.overbooked());

@@ -17,14 +17,14 @@ use crate::acceptance::TestSpec;
 use crate::classes::ClassRegistry;
 use crate::error::{OverbookError, Result};
 use crate::failure::{FailureModel, NodeEvent, NodeEventKind};
-use crate::job::{Job, JobState, Time};
+use crate::job::{JobState, SlaJob, Time};
 use crate::planner::{JobKey, OnlinePlanner, PlanEntry, PlanEvent};
 use crate::strategy::{PlacementPolicy, Strategy};
 
 /// Configuration of one simulation.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SimConfig {
+pub struct BatteryConfig {
     /// Strategy.
     pub strategy: Strategy,
     /// Acceptance test.
@@ -58,7 +58,11 @@ pub struct SimConfig {
     pub measure_latency: bool,
 }
 
-impl SimConfig {
+/// The former name of [`BatteryConfig`].
+#[deprecated(since = "0.1.0", note = "renamed to `BatteryConfig`")]
+pub type SimConfig = BatteryConfig;
+
+impl BatteryConfig {
     /// The evaluation's configuration for a strategy and test.
     pub fn new(strategy: Strategy, test: TestSpec) -> Self {
         Self {
@@ -154,7 +158,7 @@ pub struct OverbookingEffect {
 }
 
 impl OverbookingEffect {
-    fn add(&mut self, job: &Job, o: &JobOutcome) {
+    fn add(&mut self, job: &SlaJob, o: &JobOutcome) {
         let node_hours = |t: Time| job.nodes as f64 * t as f64 / crate::job::SECONDS_PER_HOUR;
         if o.state == JobState::Dropped {
             return;
@@ -202,21 +206,21 @@ impl BatteryResult {
 ///
 /// ```
 /// use slarm_overbook::{acceptance::TestSpec, classes::{ClassRegistry, RegistryConfig},
-///     job::Job, sim::{simulate_battery, SimConfig}, strategy::Strategy};
-/// let jobs: Vec<Job> = (0..20)
-///     .map(|i| Job::with_sla(i, i as i64 * 100, 3600, 1200, 2, 1.0).unwrap())
+///     job::SlaJob, sim::{simulate_battery, BatteryConfig}, strategy::Strategy};
+/// let jobs: Vec<SlaJob> = (0..20)
+///     .map(|i| SlaJob::with_sla(i, i as i64 * 100, 3600, 1200, 2, 1.0).unwrap())
 ///     .collect();
 /// let reg = ClassRegistry::learn(&jobs, RegistryConfig::default()).unwrap();
-/// let cfg = SimConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
+/// let cfg = BatteryConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
 /// let r = simulate_battery(&jobs, 8, &reg, &[], &cfg).unwrap();
 /// assert_eq!(r.successful + r.failed + r.dropped, 20);
 /// ```
 pub fn simulate_battery(
-    jobs: &[Job],
+    jobs: &[SlaJob],
     cluster: usize,
     registry: &ClassRegistry,
     events: &[NodeEvent],
-    cfg: &SimConfig,
+    cfg: &BatteryConfig,
 ) -> Result<BatteryResult> {
     Ok(simulate_battery_plan(jobs, cluster, registry, events, cfg)?.into_result(jobs))
 }
@@ -235,7 +239,7 @@ pub struct BatteryRun<'r> {
 impl BatteryRun<'_> {
     /// The battery's totals and per-job outcomes, as [`simulate_battery`] returns them; `jobs`
     /// are the jobs the battery was simulated with.
-    pub fn into_result(self, jobs: &[Job]) -> BatteryResult {
+    pub fn into_result(self, jobs: &[SlaJob]) -> BatteryResult {
         result(
             jobs,
             &self.planner,
@@ -249,11 +253,11 @@ impl BatteryRun<'_> {
 /// [`simulate_battery`], keeping the final plan ([`BatteryRun`]) for a caller that needs more
 /// than the totals, e.g. where each job actually ran.
 pub fn simulate_battery_plan<'r>(
-    jobs: &[Job],
+    jobs: &[SlaJob],
     cluster: usize,
     registry: &'r ClassRegistry,
     events: &[NodeEvent],
-    cfg: &SimConfig,
+    cfg: &BatteryConfig,
 ) -> Result<BatteryRun<'r>> {
     for w in jobs.windows(2) {
         if w[1].occurrence < w[0].occurrence {
@@ -361,7 +365,7 @@ fn completes(e: &PlanEntry<'_>) -> bool {
 }
 
 fn result(
-    jobs: &[Job],
+    jobs: &[SlaJob],
     planner: &OnlinePlanner<'_>,
     keys: &[Option<JobKey>],
     offered: &[Time],
@@ -425,8 +429,8 @@ mod tests {
 
     /// Statistics in which every job of the class ends at 10 % of its estimate.
     fn registry() -> Result<ClassRegistry> {
-        let history: Vec<Job> = (0..50)
-            .map(|i| Job::with_sla(i, 0, 2000, 200, 4, 1.0))
+        let history: Vec<SlaJob> = (0..50)
+            .map(|i| SlaJob::with_sla(i, 0, 2000, 200, 4, 1.0))
             .collect::<Result<_>>()?;
         ClassRegistry::learn(&history, RegistryConfig::default())
     }
@@ -435,10 +439,10 @@ mod tests {
     /// the 400 s before its deadline, so heuristic overbooking offers it 20 % of its estimate.
     fn battery(a_runtime: Time, b_runtime: Time) -> Result<BatteryResult> {
         let jobs = vec![
-            Job::with_sla(1, 0, 3600, a_runtime, 4, 1.0)?,
-            Job::with_sla(2, 0, 2000, b_runtime, 4, 1.0)?,
+            SlaJob::with_sla(1, 0, 3600, a_runtime, 4, 1.0)?,
+            SlaJob::with_sla(2, 0, 2000, b_runtime, 4, 1.0)?,
         ];
-        let mut cfg = SimConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
+        let mut cfg = BatteryConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
         cfg.check_invariants = true;
         simulate_battery(&jobs, 4, &registry()?, &[], &cfg)
     }

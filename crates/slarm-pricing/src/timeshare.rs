@@ -13,7 +13,7 @@ use crate::metrics::Outcome;
 use crate::node::{JobControl, Node};
 use crate::online::Cluster;
 use crate::pricing::PricingPolicy;
-use crate::spec::Job;
+use crate::spec::QosJob;
 
 /// The cluster and the options of the time-shared simulation, built by
 /// [`TimeSharedConfig::new`] or [`homogeneous`](TimeSharedConfig::homogeneous) and changed with
@@ -136,7 +136,7 @@ impl TimeSharedConfig {
 }
 
 /// Order of arrivals: by arrival time, then job id, then index.
-pub(crate) fn arrival_order(jobs: &[Job]) -> Vec<usize> {
+pub(crate) fn arrival_order(jobs: &[QosJob]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by(|&a, &b| {
         jobs[a]
@@ -153,18 +153,18 @@ pub(crate) fn arrival_order(jobs: &[Job]) -> Vec<usize> {
 ///
 /// ```
 /// use slarm_pricing::pricing::LibraPlusDollar;
-/// use slarm_pricing::spec::{Job, JobSpec, Urgency};
+/// use slarm_pricing::spec::{QosJob, JobSpec, UrgencyClass};
 /// use slarm_pricing::timeshare::{simulate_time_shared, TimeSharedConfig};
 /// use slarm_pricing::metrics::Outcome;
 ///
 /// let cfg = TimeSharedConfig::homogeneous(2, 168.0).unwrap();
-/// let jobs = vec![Job::new(JobSpec::simple(0, 100.0, 2, 400.0, 500.0).unwrap(), 0.0, 100.0, Urgency::Low).unwrap()];
+/// let jobs = vec![QosJob::new(JobSpec::simple(0, 100.0, 2, 400.0, 500.0).unwrap(), 0.0, 100.0, UrgencyClass::Low).unwrap()];
 /// let out = simulate_time_shared(&jobs, &LibraPlusDollar::new(1.0, 0.1, 1.0).unwrap(), &cfg).unwrap();
 /// match out[0] { Outcome::Completed { finish, .. } => assert!((finish - 400.0).abs() < 1e-6),
 ///                _ => unreachable!() }
 /// ```
 pub fn simulate_time_shared<P: PricingPolicy + ?Sized>(
-    jobs: &[Job],
+    jobs: &[QosJob],
     pricing: &P,
     cfg: &TimeSharedConfig,
 ) -> Result<Vec<Outcome>> {
@@ -189,7 +189,7 @@ pub fn simulate_time_shared<P: PricingPolicy + ?Sized>(
 
 /// Every job's outcome, or a [`PricingError::Simulation`] naming the first job without one.
 pub(crate) fn collect_outcomes(
-    jobs: &[Job],
+    jobs: &[QosJob],
     outcomes: Vec<Option<Outcome>>,
     missing: &str,
 ) -> Result<Vec<Outcome>> {
@@ -208,15 +208,15 @@ mod tests {
     use crate::admission::RejectReason;
     use crate::metrics::{evaluate, qos_met};
     use crate::pricing::{LibraPlusDollar, LibraStatic};
-    use crate::spec::{JobSpec, Urgency};
+    use crate::spec::{JobSpec, UrgencyClass};
     use proptest::prelude::*;
 
-    fn job(id: u64, at: f64, re: f64, procs: u32, d: f64, b: f64) -> Job {
-        Job::new(
+    fn job(id: u64, at: f64, re: f64, procs: u32, d: f64, b: f64) -> QosJob {
+        QosJob::new(
             JobSpec::simple(id, re, procs, d, b).unwrap(),
             at,
             re,
-            Urgency::Low,
+            UrgencyClass::Low,
         )
         .unwrap()
     }
@@ -244,7 +244,7 @@ mod tests {
     /// The simulator as it was before [`Cluster`] existed: one event loop with its own
     /// ledger, kept to check that the refactored simulator is bit-identical.
     fn reference_simulation<P: PricingPolicy + ?Sized>(
-        jobs: &[Job],
+        jobs: &[QosJob],
         pricing: &P,
         cfg: &TimeSharedConfig,
     ) -> Vec<Outcome> {
@@ -309,7 +309,7 @@ mod tests {
         outcomes.into_iter().map(Option::unwrap).collect()
     }
 
-    fn random_jobs(seeds: &[(f64, f64, u32, f64, f64)]) -> Vec<Job> {
+    fn random_jobs(seeds: &[(f64, f64, u32, f64, f64)]) -> Vec<QosJob> {
         let mut at = 0.0;
         seeds
             .iter()

@@ -12,7 +12,7 @@ use slarm::overbook::{
     harness::{
         latency_quantiles_ms, summarize, FailureMode, Metric, TraceSetup, BATTERY_SIZE, TEST_JOBS,
     },
-    sim::SimConfig,
+    sim::BatteryConfig,
     strategy::Strategy,
     workload::{prepare, read_usable, PWA_TRACES},
     OverbookError,
@@ -146,7 +146,7 @@ pub fn run(args: &OverbookArgs) -> CliResult<Output> {
             "the trace has too few usable jobs for one battery",
         ));
     }
-    let mut cfg = SimConfig::new(strategy, test);
+    let mut cfg = BatteryConfig::new(strategy, test);
     cfg.measure_latency = true;
     cfg.condition_on_elapsed = args.condition_on_elapsed;
     let results = (0..count)

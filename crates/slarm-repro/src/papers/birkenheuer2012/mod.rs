@@ -22,8 +22,8 @@ pub use published::{Published, PUBLISHED, RATIOS};
 use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::{ClassRegistry, StatsSource};
 use slarm_overbook::harness::{FailureMode, TraceSetup, BATTERY_SIZE, TEST_JOBS};
+use slarm_overbook::sim::BatteryConfig;
 use slarm_overbook::sim::OverbookingEffect;
-use slarm_overbook::sim::SimConfig;
 use slarm_overbook::strategy::{Family, Strategy};
 use slarm_overbook::workload::{TraceSpec, PWA_TRACES};
 use slarm_stats::RatioDist;
@@ -108,7 +108,7 @@ fn run_json(
     seed: u64,
     cell: &str,
 ) -> Result<Value, ExperimentError> {
-    let cfg = SimConfig::new(strategy, test);
+    let cfg = BatteryConfig::new(strategy, test);
     let r = setup
         .run_battery(k, BATTERY_SIZE, source, &cfg, FAILURES, seed)
         .map_err(|e| ExperimentError::model(cell, e))?;
@@ -1205,7 +1205,7 @@ impl Aggregate {
 mod tests {
     use super::*;
     use slarm_overbook::classes::RegistryConfig;
-    use slarm_overbook::job::Job;
+    use slarm_overbook::job::SlaJob;
 
     fn run(fees: f64, penalties: f64, successful: f64, effect: OverbookingEffect) -> Run {
         Run {
@@ -1347,8 +1347,8 @@ mod tests {
     #[test]
     fn statistics_facts_bound_the_heuristic_test() -> Result<(), Box<dyn std::error::Error>> {
         // 80 jobs end at 50 % of their estimate, 20 run to it (bin 100).
-        let history: Vec<Job> = (0..100)
-            .map(|i| Job::with_sla(i, 0, 3600, if i < 80 { 1800 } else { 3600 }, 2, 1.0))
+        let history: Vec<SlaJob> = (0..100)
+            .map(|i| SlaJob::with_sla(i, 0, 3600, if i < 80 { 1800 } else { 3600 }, 2, 1.0))
             .collect::<Result<_, _>>()?;
         let registry = ClassRegistry::learn(&history, RegistryConfig::default())?;
         let v = statistics_json(&registry, &[0.1, 0.3]);

@@ -22,7 +22,7 @@ use slarm_queueing::heuristics::{
 use slarm_queueing::partition::{m_da, m_sa};
 use slarm_queueing::procedures::{procedure1, procedure2, procedure3, procedure4, procedure5};
 use slarm_queueing::sampling::{NormalSpread, Setting};
-use slarm_queueing::sim::SimConfig;
+use slarm_queueing::sim::QueueSimConfig;
 use slarm_queueing::sla::{JobClass, Sla};
 
 use crate::reason::{proportion_half_width, sampling_noise};
@@ -47,10 +47,10 @@ struct Budget {
     l4: usize,
     l2_sim: usize,
     l5_sim: usize,
-    sim: SimConfig,
+    sim: QueueSimConfig,
     /// Samples and run length of the SA+PDP claim's own cells.
     l_sa_pdp: usize,
-    sa_pdp_sim: SimConfig,
+    sa_pdp_sim: QueueSimConfig,
 }
 
 fn budget(scale: Scale) -> Budget {
@@ -61,14 +61,14 @@ fn budget(scale: Scale) -> Budget {
             l4: 300,
             l2_sim: 6,
             l5_sim: 3,
-            sim: SimConfig {
+            sim: QueueSimConfig {
                 horizon: 1_500.0,
                 warmup: 100.0,
                 replications: 2,
                 seed: 0,
             },
             l_sa_pdp: 3,
-            sa_pdp_sim: SimConfig {
+            sa_pdp_sim: QueueSimConfig {
                 horizon: 1_500.0,
                 warmup: 100.0,
                 replications: 2,
@@ -81,7 +81,7 @@ fn budget(scale: Scale) -> Budget {
             l4: 10_000,
             l2_sim: 1_000,
             l5_sim: 1_000,
-            sim: SimConfig {
+            sim: QueueSimConfig {
                 horizon: 4_000.0,
                 warmup: 400.0,
                 replications: 2,
@@ -89,7 +89,7 @@ fn budget(scale: Scale) -> Budget {
             },
             // The thesis's run length (Hu 2009, §5.3), on fewer samples.
             l_sa_pdp: 100,
-            sa_pdp_sim: SimConfig {
+            sa_pdp_sim: QueueSimConfig {
                 horizon: 20_000.0,
                 warmup: 1_000.0,
                 replications: 2,
