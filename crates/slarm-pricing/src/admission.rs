@@ -11,8 +11,7 @@ use crate::node::{CommitMode, Process, TimeSharedNode};
 use crate::pricing::{PriceQuote, PricingPolicy, ResourceWindow};
 use crate::spec::QosJob;
 
-/// Tolerance of the share test `Σ partitions + RE/D <= 1 + EPS` (see [`DeadlineTest`]).
-pub const SHARE_EPS: f64 = 1e-9;
+pub use crate::node::SHARE_EPS;
 
 /// Why a job was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -22,6 +22,7 @@
 
 pub mod admission;
 pub mod backfill;
+pub mod config;
 pub mod error;
 pub mod metrics;
 pub mod node;

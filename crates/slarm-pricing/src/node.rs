@@ -12,6 +12,10 @@
 
 use crate::error::{non_negative, positive, Result};
 
+/// Tolerance of the share test `Σ partitions + RE/D <= 1 + EPS` of admission (Algorithm 1;
+/// see [`crate::admission::DeadlineTest`]) and of the capped-rate test of job control.
+pub const SHARE_EPS: f64 = 1e-9;
+
 /// How a node turns partitions into processor rates (the paper does not say whether unused
 /// capacity is redistributed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -331,7 +335,7 @@ impl Process {
 
 /// Capped rates with demands summing to at most 1: partitions stay constant.
 fn steady(jc: &JobControl, demand_sum: f64) -> bool {
-    jc.rate_mode == RateMode::Capped && demand_sum <= 1.0 + crate::admission::SHARE_EPS
+    jc.rate_mode == RateMode::Capped && demand_sum <= 1.0 + SHARE_EPS
 }
 
 /// `x` has reached `target` up to rounding.

@@ -15,12 +15,12 @@
 //! partitions, so its control ticks are skipped (by Algorithm 2 they would change nothing).
 
 use crate::admission::{admit, min_budget, place, AdmissionConfig, Decision, RejectReason};
+use crate::config::TimeSharedConfig;
 use crate::error::{PricingError, Result};
 use crate::metrics::Outcome;
 use crate::node::{JobControl, TimeSharedNode};
 use crate::pricing::PricingPolicy;
 use crate::spec::QosJob;
-use crate::timeshare::TimeSharedConfig;
 
 /// What admission control would decide for a job now, and its price (see
 /// [`Cluster::quote`]).
@@ -345,11 +345,10 @@ fn run_node_until(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::pricing::{LibraPlusDollar, LibraStatic};
     use crate::spec::{JobSpec, UrgencyClass};
-    use crate::timeshare::simulate_time_shared;
     use proptest::prelude::*;
 
     fn job(id: u64, at: f64, re: f64, procs: u32, d: f64, b: f64, runtime: f64) -> QosJob {
@@ -363,7 +362,7 @@ mod tests {
     }
 
     /// (gap, RE, procs, D/RE, B/RE, R/RE): a random job stream, arrivals in order.
-    fn stream(seeds: &[(f64, f64, u32, f64, f64, f64)]) -> Vec<QosJob> {
+    pub(crate) fn stream(seeds: &[(f64, f64, u32, f64, f64, f64)]) -> Vec<QosJob> {
         let mut at = 0.0;
         seeds
             .iter()
@@ -375,7 +374,7 @@ mod tests {
             .collect()
     }
 
-    fn seeds() -> impl Strategy<Value = Vec<(f64, f64, u32, f64, f64, f64)>> {
+    pub(crate) fn seeds() -> impl Strategy<Value = Vec<(f64, f64, u32, f64, f64, f64)>> {
         prop::collection::vec(
             (
                 prop_oneof![Just(0.0), 0.0f64..150.0],
@@ -468,7 +467,6 @@ mod tests {
         let mut bad = good.clone();
         bad.control.control_interval = -60.0;
         assert!(Cluster::new(&bad, p).is_err());
-        assert!(simulate_time_shared(&[], &p, &bad).is_err());
     }
 
     proptest! {
@@ -528,21 +526,5 @@ mod tests {
             }
         }
 
-        // simulate_time_shared is the cluster driven by hand: same outcomes, bit for bit.
-        #[test]
-        fn simulator_is_the_cluster_driven_by_hand(spec in seeds(), beta in 0.0f64..1.5) {
-            let jobs = stream(&spec);
-            let cfg = TimeSharedConfig::homogeneous(4, 168.0).unwrap();
-            let p = LibraPlusDollar::new(1.0, beta, 1.0).unwrap();
-            let sim = simulate_time_shared(&jobs, &p, &cfg).unwrap();
-            let mut c = Cluster::new(&cfg, p).unwrap();
-            for j in &jobs {
-                c.submit(j, j.arrival).unwrap();
-            }
-            c.run_to_completion();
-            prop_assert_eq!(c.running(), 0);
-            let by_hand: Vec<Outcome> = c.outcomes().iter().map(|o| (*o).unwrap()).collect();
-            prop_assert_eq!(format!("{sim:?}"), format!("{by_hand:?}"));
-        }
     }
 }

@@ -7,7 +7,7 @@ use slarm_report::{Experiment, PaperReport, Table};
 
 use crate::fsutil::{list_dir, read, to_json_bytes, write_atomic};
 use crate::html::{index_html, summary_markdown};
-use crate::run::{is_safe_id, PaperConfig};
+use crate::config::{is_safe_id, PaperConfig};
 use crate::svg::render_svg;
 use crate::ReproError;
 
