@@ -13,73 +13,17 @@
 //! a node is disabled and renegotiated at once (heuristic: any nodes; comprehensive: a new node
 //! set); if no slot before its deadline is acceptable it fails.
 
-use crate::acceptance::TestSpec;
 use crate::classes::ClassRegistry;
 use crate::error::{OverbookError, Result};
-use crate::failure::{FailureModel, NodeEvent, NodeEventKind};
+use crate::failure::{NodeEvent, NodeEventKind};
 use crate::job::{JobState, SlaJob, Time};
 use crate::planner::{JobKey, OnlinePlanner, PlanEntry, PlanEvent};
-use crate::strategy::{PlacementPolicy, Strategy};
 
-/// Configuration of one simulation.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct BatteryConfig {
-    /// Strategy.
-    pub strategy: Strategy,
-    /// Acceptance test.
-    pub test: TestSpec,
-    /// SecurityFactor of the risk test (default per strategy: 4 comprehensive, 2 heuristic).
-    pub security_factor: Option<f64>,
-    /// Placement policy (default near best fit, the evaluated one).
-    pub policy: PlacementPolicy,
-    /// Failure model used in PoS (the events come from the caller).
-    pub failure_model: FailureModel,
-    /// Grid step of the comprehensive convolution in seconds (the thesis gives none).
-    pub grid_step: f64,
-    /// Also apply the acceptance test to full-length slots (default false: Listing 3.1 tests only overbooked ones).
-    pub test_full_slots: bool,
-    /// Comprehensive family only: free a job's nodes at its real end and move planned jobs
-    /// earlier on freed nodes (`None` = the strategy's own rule: comprehensive overbooking yes,
-    /// comprehensive backfilling no, thesis §3.6.1). `Some(true)` on backfilling gives the
-    /// counterpart that comprehensive overbooking degenerates to at PoF_max = 0.
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub early_release: Option<bool>,
-    /// Comprehensive overbooking only: condition the end distribution of every predecessor
-    /// that is still running or waiting on not having ended by now, `F(t | X > now)` (default
-    /// false: the thesis uses the unconditional end distribution from planning, §3.2.2).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub condition_on_elapsed: bool,
-    /// Check the plan and node invariants after every event time (tests; costs `O(jobs +
-    /// reservations)` per event).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub check_invariants: bool,
-    /// Record the time to decide every arriving job (thread CPU time, [`crate::clock`]).
-    pub measure_latency: bool,
-}
+pub use crate::planner::BatteryConfig;
 
 /// The former name of [`BatteryConfig`].
 #[deprecated(since = "0.1.0", note = "renamed to `BatteryConfig`")]
 pub type SimConfig = BatteryConfig;
-
-impl BatteryConfig {
-    /// The evaluation's configuration for a strategy and test.
-    pub fn new(strategy: Strategy, test: TestSpec) -> Self {
-        Self {
-            strategy,
-            test,
-            security_factor: None,
-            policy: PlacementPolicy::NearBestFitSim,
-            failure_model: FailureModel::default(),
-            grid_step: 60.0,
-            test_full_slots: false,
-            early_release: None,
-            condition_on_elapsed: false,
-            check_invariants: false,
-            measure_latency: false,
-        }
-    }
-}
 
 /// Final record of one job.
 #[derive(Debug, Clone, PartialEq)]
@@ -425,7 +369,9 @@ fn result(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::acceptance::TestSpec;
     use crate::classes::RegistryConfig;
+    use crate::strategy::Strategy;
 
     /// Statistics in which every job of the class ends at 10 % of its estimate.
     fn registry() -> Result<ClassRegistry> {
