@@ -105,7 +105,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => StatsSource::Runtime,
     };
     let strategy = match args.get(4) {
-        Some(s) => Strategy::parse(s)?,
+        Some(s) => s.parse::<Strategy>()?,
         None => Strategy::HeurOverbook,
     };
     let baseline = strategy.baseline();

@@ -103,7 +103,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => StatsSource::Resources,
     };
     let strategy = match args.get(4) {
-        Some(s) => Strategy::parse(s)?,
+        Some(s) => s.parse::<Strategy>()?,
         None => Strategy::CompOverbook,
     };
     let spec = PWA_TRACES.get(idx).ok_or("trace index 0..5")?;

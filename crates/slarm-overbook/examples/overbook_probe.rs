@@ -20,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let only: Vec<Strategy> = args
         .iter()
         .skip(4)
-        .map(|s| Strategy::parse(s))
+        .map(|s| s.parse::<Strategy>())
         .collect::<Result<_, _>>()?;
     let spec = PWA_TRACES.get(idx).ok_or("trace index 0..5")?;
     let t0 = std::time::Instant::now();

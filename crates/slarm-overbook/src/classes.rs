@@ -49,6 +49,7 @@ pub fn resource_class(nodes: usize) -> usize {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum StatsSource {
     /// Runtime-estimate classes ("runt. est." in Ch. 6).
     Runtime,
@@ -62,20 +63,10 @@ pub enum StatsSource {
     All,
 }
 
-impl StatsSource {
-    /// Short name used in cell ids and the CLI.
-    pub fn name(self) -> &'static str {
-        match self {
-            StatsSource::Runtime => "runtime",
-            StatsSource::Resources => "resources",
-            StatsSource::User => "user",
-            StatsSource::Application => "application",
-            StatsSource::All => "all",
-        }
-    }
-
-    /// Parses the CLI spelling.
-    pub fn parse(s: &str) -> Result<Self> {
+impl std::str::FromStr for StatsSource {
+    type Err = OverbookError;
+    /// Parses the command-line spelling (`runtime`, `resources`, `user`, `application` or `app`, `all`).
+    fn from_str(s: &str) -> Result<Self> {
         Ok(match s {
             "runtime" => StatsSource::Runtime,
             "resources" => StatsSource::Resources,
@@ -90,6 +81,25 @@ impl StatsSource {
                 })
             }
         })
+    }
+}
+
+impl StatsSource {
+    /// Short name used in cell ids and the CLI.
+    pub fn name(self) -> &'static str {
+        match self {
+            StatsSource::Runtime => "runtime",
+            StatsSource::Resources => "resources",
+            StatsSource::User => "user",
+            StatsSource::Application => "application",
+            StatsSource::All => "all",
+        }
+    }
+
+    /// Parses the command-line spelling (`runtime`, `resources`, `user`, `application` or `app`, `all`).
+    #[deprecated(since = "0.1.0", note = "use `str::parse` (`FromStr`)")]
+    pub fn parse(s: &str) -> Result<Self> {
+        s.parse()
     }
 }
 
@@ -256,7 +266,7 @@ mod tests {
         let long = &jobs[40];
         assert_eq!(reg.for_job(long), reg.all_jobs());
         assert!((reg.for_job(&jobs[0]).cdf(10) - 1.0).abs() < 1e-12);
-        assert!(StatsSource::parse("bogus").is_err());
+        assert!("bogus".parse::<StatsSource>().is_err());
     }
 
     // Learning the ratio statistics (moved from the former private ratio module; the model

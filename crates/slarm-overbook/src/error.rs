@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong in the overbooking model, its simulator and its harness.
 #[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum OverbookError {
     /// A parameter was NaN, infinite, negative or otherwise out of its domain.
     #[error("invalid parameter {name}: {value} ({reason})")]

@@ -17,6 +17,7 @@ pub use crate::node::SHARE_EPS;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum RejectReason {
     /// Fewer than PROC_i nodes have the memory/disk (Algorithm 1 line 6).
     CannotMeetResources,

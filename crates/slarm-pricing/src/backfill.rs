@@ -26,6 +26,7 @@ use crate::timeshare::collect_outcomes;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Priority {
     /// FCFS-BF: arrival time.
     Fcfs,
@@ -39,6 +40,7 @@ pub enum Priority {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum LapseRule {
     /// The paper's rule: dropped once its deadline has passed (`now > DT_i`); a job that
     /// starts too late to finish in time still runs and earns nothing (default).
@@ -46,6 +48,22 @@ pub enum LapseRule {
     DeadlinePassed,
     /// Strict variant: dropped once it can no longer finish in time (`now + RE_i > DT_i`).
     CannotFinish,
+}
+
+impl std::str::FromStr for LapseRule {
+    type Err = PricingError;
+    /// Parses `deadline-passed` or `cannot-finish`.
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "deadline-passed" => Ok(LapseRule::DeadlinePassed),
+            "cannot-finish" => Ok(LapseRule::CannotFinish),
+            _ => Err(PricingError::UnknownName {
+                what: "lapse rule",
+                input: s.to_string(),
+                expected: "deadline-passed or cannot-finish",
+            }),
+        }
+    }
 }
 
 impl LapseRule {

@@ -66,6 +66,17 @@ pub enum PricingError {
     /// A simulation lost track of a job (an internal invariant, reported rather than panicking).
     #[error("space-shared simulation: {0}")]
     Simulation(String),
+    /// A name read from text (a policy, a lapse rule, an urgency class) is not one of the
+    /// accepted spellings.
+    #[error("unknown {what} {input:?} (expected {expected})")]
+    UnknownName {
+        /// What was being parsed.
+        what: &'static str,
+        /// The input.
+        input: String,
+        /// The accepted spellings.
+        expected: &'static str,
+    },
     /// The space-shared simulator (`slarm-sim`) refused its input; the source is kept.
     #[error("space-shared simulation: {0}")]
     Sim(#[from] slarm_sim::SimError),

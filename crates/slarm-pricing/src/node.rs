@@ -33,6 +33,7 @@ pub enum RateMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum OverrunPolicy {
     /// Best effort: demand 1.0 (default).
     FullDemand,

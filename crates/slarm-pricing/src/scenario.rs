@@ -19,6 +19,7 @@ use crate::workload::{last_n, synthesize, synthetic_trace, QosSynthesis, SubsetS
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum ClusterPolicy {
     /// Libra+$: Algorithm 1 with dynamic pricing, Algorithm 2 job control.
     LibraPlus,
@@ -71,14 +72,15 @@ impl ClusterPolicy {
 
 impl std::str::FromStr for ClusterPolicy {
     type Err = PricingError;
+    /// Parses the command-line spelling ([`ClusterPolicy::name`]).
     fn from_str(s: &str) -> Result<Self> {
         ClusterPolicy::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                PricingError::Workload(format!(
-                    "unknown policy {s:?} (expected libra, libra-plus, fcfs-bf, sjf-bf or edf-bf)"
-                ))
+            .ok_or_else(|| PricingError::UnknownName {
+                what: "policy",
+                input: s.to_string(),
+                expected: "libra, libra-plus, fcfs-bf, sjf-bf or edf-bf",
             })
     }
 }

@@ -218,6 +218,22 @@ pub enum UrgencyClass {
     Low,
 }
 
+impl std::str::FromStr for UrgencyClass {
+    type Err = PricingError;
+    /// Parses `high` or `low`.
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "high" => Ok(UrgencyClass::High),
+            "low" => Ok(UrgencyClass::Low),
+            _ => Err(PricingError::UnknownName {
+                what: "urgency class",
+                input: s.to_string(),
+                expected: "high or low",
+            }),
+        }
+    }
+}
+
 /// The former name of [`UrgencyClass`].
 #[deprecated(since = "0.1.0", note = "renamed to `UrgencyClass`")]
 pub type Urgency = UrgencyClass;

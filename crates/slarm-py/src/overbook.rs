@@ -141,10 +141,10 @@ impl OnlinePlanner {
         {
             return Err(value_error("the history columns need one value per job"));
         }
-        let strategy = Strategy::parse(strategy).map_err(value_error)?;
-        let test = TestSpec::parse(test).map_err(value_error)?;
+        let strategy = strategy.parse::<Strategy>().map_err(value_error)?;
+        let test = test.parse::<TestSpec>().map_err(value_error)?;
         let mut config = RegistryConfig {
-            source: StatsSource::parse(stats).map_err(value_error)?,
+            source: stats.parse::<StatsSource>().map_err(value_error)?,
             ..RegistryConfig::default()
         };
         if let Some(m) = min_samples {

@@ -29,6 +29,7 @@ use crate::sla::JobClass;
 /// Service discipline of a shared pool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Discipline {
     /// First come, first served across all classes.
     Fcfs,

@@ -9,10 +9,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use slarm_report::{CellOutput, CellSpec, Experiment, RunConfig};
 
+use crate::config::{is_safe_id, PaperConfig};
 use crate::fsutil::{
     clear_outputs, ensure_dir, process_cpu_seconds, read, sha256_file, to_json_bytes, write_atomic,
 };
-use crate::config::{is_safe_id, PaperConfig};
 use crate::options::{Options, Shard};
 use crate::write::{write_index, write_paper};
 use crate::ReproError;

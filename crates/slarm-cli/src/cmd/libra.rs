@@ -20,13 +20,7 @@ fn parse_policy(s: &str) -> Result<ClusterPolicy, String> {
 }
 
 fn parse_lapse(s: &str) -> Result<LapseRule, String> {
-    match s {
-        "deadline-passed" => Ok(LapseRule::DeadlinePassed),
-        "cannot-finish" => Ok(LapseRule::CannotFinish),
-        _ => Err(format!(
-            "unknown lapse rule {s:?} (expected deadline-passed or cannot-finish)"
-        )),
-    }
+    s.parse::<LapseRule>().map_err(|e| e.to_string())
 }
 
 /// Arguments of `slarm libra`.

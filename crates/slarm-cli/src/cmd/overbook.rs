@@ -107,12 +107,12 @@ fn check_ranges(args: &OverbookArgs) -> CliResult<()> {
 /// Runs `slarm overbook`.
 pub fn run(args: &OverbookArgs) -> CliResult<Output> {
     check_ranges(args)?;
-    let strategy = Strategy::parse(&args.strategy).map_err(bad)?;
-    let source = StatsSource::parse(&args.stats).map_err(bad)?;
+    let strategy = args.strategy.parse::<Strategy>().map_err(bad)?;
+    let source = args.stats.parse::<StatsSource>().map_err(bad)?;
     if !matches!(source, StatsSource::Runtime | StatsSource::Resources) {
         return Err(CliError::bad_input("--stats must be runtime or resources"));
     }
-    let test = TestSpec::parse(&args.test).map_err(bad)?;
+    let test = args.test.parse::<TestSpec>().map_err(bad)?;
     let failures = match args.failures.as_str() {
         "synthetic" => Failures::Model(FailureMode::Synthetic),
         "none" => Failures::Model(FailureMode::None),

@@ -84,6 +84,7 @@ impl JobKey {
 
 /// Something that happened on the machine, reported to [`OnlinePlanner::update`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PlanEvent {
     /// A running job completed by itself (possibly before its estimate): it succeeded.
     Finished(JobKey),

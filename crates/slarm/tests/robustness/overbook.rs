@@ -122,11 +122,11 @@ fn acceptance_tests_grids_and_ratios() {
             assert!(e.is_nan() || e.is_finite() || e.is_infinite(), "{at}");
         }
         let text: String = (0..g.below(4)).map(|_| *g.pick(&WORDS)).collect();
-        if let Some(spec) = t.call(TestSpec::parse(&text)) {
+        if let Some(spec) = t.call(text.parse::<TestSpec>()) {
             t.call(spec.build(g.nasty()));
         }
-        t.call(Strategy::parse(&text));
-        t.call(StatsSource::parse(&text));
+        t.call(text.parse::<Strategy>());
+        t.call(text.parse::<StatsSource>());
         if let Some(grid) = t.call(TimeGrid::new(g.nasty())) {
             assert!(grid.step() > 0.0 && grid.step().is_finite(), "{at}");
             let v = g.below(1 << 20) as i64;

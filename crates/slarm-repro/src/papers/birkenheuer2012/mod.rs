@@ -816,7 +816,7 @@ fn risk_trend_checks(p: &Published, tr: &TraceAgg, facts: &RunFacts<'_>) -> Vec<
     };
     let base = |fam: &str, q: f64| tr.mean(fam, "runtime", "pof100", |r| r.gain(q));
     let add = |fam: &str, stats: &str, q: f64| -> Option<f64> {
-        let b = base(Strategy::parse(fam).ok()?.baseline().name(), q)?;
+        let b = base(fam.parse::<Strategy>().ok()?.baseline().name(), q)?;
         (b > 0.0).then_some(100.0 * (gain(fam, stats, q)? / b - 1.0))
     };
     let mut out = Vec::new();
@@ -973,7 +973,7 @@ impl RunFacts<'_> {
         if self.synthetic {
             return self.reason(Some(stats));
         }
-        let Ok(strategy) = Strategy::parse(fam) else {
+        let Ok(strategy) = fam.parse::<Strategy>() else {
             return self.reason(Some(stats));
         };
         let base = strategy.baseline().name();
