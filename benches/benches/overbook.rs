@@ -12,10 +12,10 @@ use slarm::overbook::{
     failure::FailureModel,
     grid::TimeGrid,
     harness::{FailureMode, TraceSetup},
-    job::Job,
+    job::SlaJob,
     planner::OnlinePlanner,
     pos::heuristic_pos,
-    sim::SimConfig,
+    sim::BatteryConfig,
     strategy::Strategy,
     workload::{prepare, synthetic_jobs},
 };
@@ -60,7 +60,7 @@ fn bench_battery(c: &mut Criterion) {
     let mut group = c.benchmark_group("overbook/battery1000");
     group.sample_size(10);
     for s in Strategy::ALL {
-        let cfg = SimConfig::new(s, TestSpec::Pof { max: 0.3 });
+        let cfg = BatteryConfig::new(s, TestSpec::Pof { max: 0.3 });
         group.bench_function(s.name(), |b| {
             b.iter(|| {
                 setup
@@ -81,12 +81,12 @@ fn bench_battery(c: &mut Criterion) {
 
 /// A job of the offer bench: every job is known at time 0 and may end late (deadline far
 /// away), so that all 1000 are accepted into one plan.
-fn plan_job(id: u64, rng: &mut impl rand::Rng) -> Job {
+fn plan_job(id: u64, rng: &mut impl rand::Rng) -> SlaJob {
     let estimate = rng.gen_range(10..240) * 60;
     let runtime = (estimate as f64 * rng.gen_range(0.1..1.0)) as i64;
     let nodes = 1usize << rng.gen_range(0..6u32);
     let fee = nodes as f64 * estimate as f64 / 3600.0;
-    Job {
+    SlaJob {
         id,
         occurrence: 0,
         release: 0,
@@ -106,13 +106,13 @@ fn plan_job(id: u64, rng: &mut impl rand::Rng) -> Job {
 /// 100 rotating probe jobs), printed after the group.
 fn bench_offer(c: &mut Criterion) {
     let mut rng = RngStreams::new(7).stream(&[3]);
-    let jobs: Vec<Job> = (0..1000).map(|i| plan_job(i, &mut rng)).collect();
-    let probes: Vec<Job> = (0..100).map(|i| plan_job(10_000 + i, &mut rng)).collect();
+    let jobs: Vec<SlaJob> = (0..1000).map(|i| plan_job(i, &mut rng)).collect();
+    let probes: Vec<SlaJob> = (0..100).map(|i| plan_job(10_000 + i, &mut rng)).collect();
     let reg = ClassRegistry::learn(&jobs, RegistryConfig::default()).unwrap();
     let mut group = c.benchmark_group("overbook/offer_plan1000");
     let mut quantiles = Vec::new();
     for s in Strategy::ALL {
-        let cfg = SimConfig::new(s, TestSpec::Pof { max: 0.3 });
+        let cfg = BatteryConfig::new(s, TestSpec::Pof { max: 0.3 });
         let mut planner = OnlinePlanner::new(128, &reg, cfg).unwrap();
         for j in &jobs {
             let offer = planner.offer(j, 0).unwrap();

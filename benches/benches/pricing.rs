@@ -10,8 +10,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use slarm::pricing::admission::{admit, place, AdmissionConfig};
 use slarm::pricing::node::{JobControl, Node, RateMode, TimeSharedNode};
 use slarm::pricing::pricing::LibraPlusDollar;
-use slarm::pricing::scenario::{run, BaseWorkload, Policy, Settings};
-use slarm::pricing::spec::{Job, JobSpec, Urgency};
+use slarm::pricing::scenario::{run, BaseWorkload, ClusterPolicy, Settings};
+use slarm::pricing::spec::{JobSpec, QosJob, UrgencyClass};
 use slarm::stats::RngStreams;
 
 fn loaded_cluster() -> Vec<TimeSharedNode> {
@@ -20,11 +20,11 @@ fn loaded_cluster() -> Vec<TimeSharedNode> {
         .collect();
     for k in 0..512usize {
         let re = 100.0 + (k % 17) as f64 * 30.0;
-        let job = Job::new(
+        let job = QosJob::new(
             JobSpec::simple(k as u64, re, 1, re * 8.0, re * 2.0).unwrap(),
             0.0,
             re,
-            Urgency::Low,
+            UrgencyClass::Low,
         )
         .unwrap();
         place(k, &job, &[k % 128], &mut nodes, 168.0);
@@ -39,11 +39,11 @@ fn bench(c: &mut Criterion) {
     let nodes = loaded_cluster();
     let pricing = LibraPlusDollar::new(1.0, 0.1, 1.0).unwrap();
     let cfg = AdmissionConfig::default();
-    let job = Job::new(
+    let job = QosJob::new(
         JobSpec::simple(9999, 600.0, 16, 2400.0, 3000.0).unwrap(),
         0.0,
         600.0,
-        Urgency::High,
+        UrgencyClass::High,
     )
     .unwrap();
     c.bench_function("pricing/admit_16procs_128nodes", |b| {
@@ -53,7 +53,15 @@ fn bench(c: &mut Criterion) {
     let base = BaseWorkload::synthetic(1000, 128, &streams).unwrap();
     let s = Settings::table_i();
     c.bench_function("pricing/libra_plus_1000_jobs", |b| {
-        b.iter(|| run(black_box(&base.jobs), Policy::LibraPlus, &s, &streams).unwrap())
+        b.iter(|| {
+            run(
+                black_box(&base.jobs),
+                ClusterPolicy::LibraPlus,
+                &s,
+                &streams,
+            )
+            .unwrap()
+        })
     });
     // Fig. 6 set-up: work-conserving nodes and 40 % under-estimates, where every busy node
     // runs Algorithm 2 at each 60 s control tick (the sweep's dominant cost).
@@ -61,10 +69,18 @@ fn bench(c: &mut Criterion) {
     wc.qos = wc.qos.with_inaccuracy_pct(-40.0).unwrap();
     wc.control = wc.control.with_rate_mode(RateMode::WorkConserving);
     c.bench_function("pricing/libra_plus_work_conserving_1000_jobs", |b| {
-        b.iter(|| run(black_box(&base.jobs), Policy::LibraPlus, &wc, &streams).unwrap())
+        b.iter(|| {
+            run(
+                black_box(&base.jobs),
+                ClusterPolicy::LibraPlus,
+                &wc,
+                &streams,
+            )
+            .unwrap()
+        })
     });
     c.bench_function("pricing/edf_bf_1000_jobs", |b| {
-        b.iter(|| run(black_box(&base.jobs), Policy::EdfBf, &s, &streams).unwrap())
+        b.iter(|| run(black_box(&base.jobs), ClusterPolicy::EdfBf, &s, &streams).unwrap())
     });
 }
 

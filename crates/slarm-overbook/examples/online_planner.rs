@@ -7,9 +7,9 @@
 
 use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::{ClassRegistry, RegistryConfig};
-use slarm_overbook::job::{Job, Time};
+use slarm_overbook::job::{SlaJob, Time};
 use slarm_overbook::planner::{OnlinePlanner, PlanEvent};
-use slarm_overbook::sim::SimConfig;
+use slarm_overbook::sim::BatteryConfig;
 use slarm_overbook::strategy::Strategy;
 use slarm_overbook::Result;
 
@@ -29,21 +29,21 @@ const WORKLOAD: [(Time, Time, Time, usize); 10] = [
 
 fn main() -> Result<()> {
     // Statistics from history: jobs use 20-100 % of their estimate.
-    let history: Vec<Job> = (0..200)
+    let history: Vec<SlaJob> = (0..200)
         .map(|i| {
             let x = 1800 + 600 * (i % 6);
             let used = x * (20 + (i * 37) % 81) / 100;
-            Job::with_sla(i as u64, 0, x, used, 1 + (i as usize % 8), 1.0)
+            SlaJob::with_sla(i as u64, 0, x, used, 1 + (i as usize % 8), 1.0)
         })
         .collect::<Result<_>>()?;
     let registry = ClassRegistry::learn(&history, RegistryConfig::default())?;
     for strategy in [Strategy::HeurOverbook, Strategy::CompOverbook] {
         println!("== {} (16 nodes, PoF_max 0.3)", strategy.label());
-        let cfg = SimConfig::new(strategy, TestSpec::Pof { max: 0.3 });
+        let cfg = BatteryConfig::new(strategy, TestSpec::Pof { max: 0.3 });
         let mut planner = OnlinePlanner::new(16, &registry, cfg)?;
         for (id, &(at, estimate, runtime, nodes)) in WORKLOAD.iter().enumerate() {
             run_until(&mut planner, at)?;
-            let job = Job::with_sla(id as u64, at, estimate, runtime, nodes, 1.0)?;
+            let job = SlaJob::with_sla(id as u64, at, estimate, runtime, nodes, 1.0)?;
             match planner.offer(&job, at) {
                 Ok(offer) => {
                     let profit = (1.0 - offer.pof()) * offer.fee() - offer.pof() * offer.penalty();
@@ -80,7 +80,7 @@ fn main() -> Result<()> {
 /// Lets time pass up to `until` (or until the plan is empty): jobs complete after their real
 /// runtime or are killed at their slot end, whichever is first.
 fn run_until(planner: &mut OnlinePlanner<'_>, until: Time) -> Result<()> {
-    let end = |start: Time, slot_end: Time, job: &Job| {
+    let end = |start: Time, slot_end: Time, job: &SlaJob| {
         let real = start + job.runtime.min(job.estimate);
         (real.min(slot_end), real <= slot_end)
     };

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, harness::*, sim::SimConfig, strategy::Strategy,
+    acceptance::TestSpec, classes::StatsSource, harness::*, sim::BatteryConfig, strategy::Strategy,
     workload::PWA_TRACES,
 };
 
@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let lines: Vec<String> = runs
             .par_iter()
             .map(|&(s, src, t)| {
-                let cfg = SimConfig::new(s, t);
+                let cfg = BatteryConfig::new(s, t);
                 let r = setup
                     .run_battery(0, BATTERY_SIZE, src, &cfg, FailureMode::Synthetic, 1)
                     .unwrap();

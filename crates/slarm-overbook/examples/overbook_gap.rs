@@ -15,9 +15,9 @@ use slarm_overbook::{
     classes::StatsSource,
     failure::FailureModel,
     harness::*,
-    job::{Job, JobState},
+    job::{JobState, SlaJob},
     pos::heuristic_pos,
-    sim::{BatteryResult, OverbookingEffect, SimConfig},
+    sim::{BatteryConfig, BatteryResult, OverbookingEffect},
     strategy::Strategy,
     workload::PWA_TRACES,
 };
@@ -47,10 +47,10 @@ struct Figures {
 }
 
 fn figures(
-    jobs: &[Job],
+    jobs: &[SlaJob],
     r: &BatteryResult,
     other: &BatteryResult,
-    passable: &dyn Fn(&Job) -> bool,
+    passable: &dyn Fn(&SlaJob) -> bool,
 ) -> Figures {
     let accepted_other: HashSet<u64> = other
         .outcomes
@@ -105,7 +105,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => StatsSource::Runtime,
     };
     let strategy = match args.get(4) {
-        Some(s) => Strategy::parse(s)?,
+        Some(s) => s.parse::<Strategy>()?,
         None => Strategy::HeurOverbook,
     };
     let baseline = strategy.baseline();
@@ -113,14 +113,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let setup = TraceSetup::load(spec, Some(&dir.join(spec.file)), TEST_JOBS, 1)?;
     let batteries = setup.prepared.battery_count(BATTERY_SIZE);
     let run = |k: usize, s: Strategy, stats: StatsSource, max: f64| {
-        let cfg = SimConfig::new(s, TestSpec::Pof { max });
+        let cfg = BatteryConfig::new(s, TestSpec::Pof { max });
         setup
             .run_battery(k, BATTERY_SIZE, stats, &cfg, FailureMode::Synthetic, 1)
             .unwrap()
     };
     let registry = setup.registry(source);
     let model = FailureModel::default();
-    let passable = |j: &Job| {
+    let passable = |j: &SlaJob| {
         heuristic_pos(
             registry.for_job(j),
             j.estimate,

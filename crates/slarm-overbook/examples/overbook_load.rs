@@ -9,7 +9,7 @@ use slarm_overbook::{
     acceptance::TestSpec,
     classes::StatsSource,
     harness::*,
-    sim::SimConfig,
+    sim::BatteryConfig,
     strategy::Strategy,
     workload::{prepare, read_usable, PWA_TRACES},
 };
@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let setup = TraceSetup::from_prepared(p)?;
             let mut row = Vec::new();
             for s in [Strategy::CompBackfill, Strategy::HeurPlan] {
-                let cfg = SimConfig::new(s, TestSpec::Pof { max: 1.0 });
+                let cfg = BatteryConfig::new(s, TestSpec::Pof { max: 1.0 });
                 let rs: Vec<_> = (0..batteries)
                     .map(|k| {
                         setup.run_battery(

@@ -5,8 +5,8 @@
 //! `cargo run --release -p slarm-overbook --example overbook_perf -- [BATTERIES] [POF_MAX]` (default 3 0.1)
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, harness::*, sim::SimConfig,
-    strategy::Strategy, workload::PWA_TRACES,
+    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, harness::*,
+    sim::BatteryConfig, strategy::Strategy, workload::PWA_TRACES,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -21,7 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for spec in PWA_TRACES.iter() {
         let setup = TraceSetup::load(spec, Some(&dir.join(spec.file)), TEST_JOBS, 1)?;
         for s in Strategy::ALL {
-            let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
+            let mut cfg = BatteryConfig::new(s, TestSpec::Pof { max: pof });
             cfg.measure_latency = true;
             let mut lat = Vec::new();
             let t0 = thread_cpu_ns();

@@ -25,10 +25,10 @@ use slarm_overbook::{
     classes::{resource_class, ClassRegistry, RuntimeScheme, StatsSource},
     failure::{outage_pos_homogeneous, FailureModel},
     harness::*,
-    job::{Job, JobState},
+    job::{JobState, SlaJob},
     planner::PlanEntry,
     pos::fits_within,
-    sim::{simulate_battery_plan, BatteryRun, SimConfig},
+    sim::{simulate_battery_plan, BatteryConfig, BatteryRun},
     strategy::Strategy,
     workload::PWA_TRACES,
 };
@@ -103,23 +103,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => StatsSource::Resources,
     };
     let strategy = match args.get(4) {
-        Some(s) => Strategy::parse(s)?,
+        Some(s) => s.parse::<Strategy>()?,
         None => Strategy::CompOverbook,
     };
     let spec = PWA_TRACES.get(idx).ok_or("trace index 0..5")?;
     let setup = TraceSetup::load(spec, Some(&dir.join(spec.file)), TEST_JOBS, 1)?;
     let batteries = setup.prepared.battery_count(BATTERY_SIZE);
-    let mut cfg = SimConfig::new(strategy, TestSpec::Pof { max: pof });
+    let mut cfg = BatteryConfig::new(strategy, TestSpec::Pof { max: pof });
     cfg.condition_on_elapsed = args.get(5).map(String::as_str) == Some("conditioned");
     let ratio = cfg.test.penalty_ratio();
     let train = setup.registry(source);
-    let test_jobs: Vec<Job> = (0..batteries)
+    let test_jobs: Vec<SlaJob> = (0..batteries)
         .map(|k| setup.prepared.battery(k, BATTERY_SIZE, ratio))
         .collect::<Result<Vec<_>, _>>()?
         .concat();
     let test = ClassRegistry::learn(&test_jobs, *train.config())?;
     let model = FailureModel::default();
-    let fine_key = |j: &Job| {
+    let fine_key = |j: &SlaJob| {
         (
             resource_class(j.nodes),
             RuntimeScheme::Seven.class_of(j.estimate),

@@ -5,7 +5,7 @@
 //! [STRATEGY...]`; traces come from `$SLARM_TRACES` or the default trace directory.
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, harness::*, sim::SimConfig, strategy::Strategy,
+    acceptance::TestSpec, classes::StatsSource, harness::*, sim::BatteryConfig, strategy::Strategy,
     workload::PWA_TRACES,
 };
 
@@ -20,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let only: Vec<Strategy> = args
         .iter()
         .skip(4)
-        .map(|s| Strategy::parse(s))
+        .map(|s| s.parse::<Strategy>())
         .collect::<Result<_, _>>()?;
     let spec = PWA_TRACES.get(idx).ok_or("trace index 0..5")?;
     let t0 = std::time::Instant::now();
@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if !only.is_empty() && !only.contains(&s) {
             continue;
         }
-        let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
+        let mut cfg = BatteryConfig::new(s, TestSpec::Pof { max: pof });
         cfg.measure_latency = true;
         let t0 = std::time::Instant::now();
         let r = setup.run_battery(

@@ -78,6 +78,7 @@ impl AcceptanceTest for RiskTest {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum TestSpec {
     /// PoF threshold with fee = penalty (ratio 1).
     Pof {
@@ -91,9 +92,10 @@ pub enum TestSpec {
     },
 }
 
-impl TestSpec {
+impl std::str::FromStr for TestSpec {
+    type Err = OverbookError;
     /// Parses `pof:P` or `risk:R`.
-    pub fn parse(s: &str) -> Result<Self> {
+    fn from_str(s: &str) -> Result<Self> {
         let err = |reason: &str| OverbookError::Parse {
             what: "acceptance test",
             input: s.to_string(),
@@ -114,6 +116,14 @@ impl TestSpec {
             }
             _ => Err(err("expected pof:P or risk:R")),
         }
+    }
+}
+
+impl TestSpec {
+    /// Parses `pof:P` or `risk:R`.
+    #[deprecated(since = "0.1.0", note = "use `str::parse` (`FromStr`)")]
+    pub fn parse(s: &str) -> Result<Self> {
+        s.parse()
     }
 
     /// Penalty/fee ratio of the accounting.
@@ -160,10 +170,10 @@ mod tests {
         assert!(PofThreshold::new(0.31).unwrap().accepts(pos, 0.0, 0.0));
         assert!(!PofThreshold::new(0.30).unwrap().accepts(pos, 0.0, 0.0));
         assert!(PofThreshold::new(1.5).is_err());
-        assert!(TestSpec::parse("pof:0.1").is_ok());
-        assert!(TestSpec::parse("risk:-1").is_err());
-        assert!(TestSpec::parse("x:1").is_err());
-        assert!(TestSpec::parse("pof").is_err());
+        assert!("pof:0.1".parse::<TestSpec>().is_ok());
+        assert!("risk:-1".parse::<TestSpec>().is_err());
+        assert!("x:1".parse::<TestSpec>().is_err());
+        assert!("pof".parse::<TestSpec>().is_err());
     }
 
     proptest! {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{OverbookError, Result};
-use crate::job::Job;
+use crate::job::SlaJob;
 use slarm_stats::ratio::RatioDist;
 use slarm_stats::Rounding;
 
@@ -49,6 +49,7 @@ pub fn resource_class(nodes: usize) -> usize {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum StatsSource {
     /// Runtime-estimate classes ("runt. est." in Ch. 6).
     Runtime,
@@ -62,20 +63,10 @@ pub enum StatsSource {
     All,
 }
 
-impl StatsSource {
-    /// Short name used in cell ids and the CLI.
-    pub fn name(self) -> &'static str {
-        match self {
-            StatsSource::Runtime => "runtime",
-            StatsSource::Resources => "resources",
-            StatsSource::User => "user",
-            StatsSource::Application => "application",
-            StatsSource::All => "all",
-        }
-    }
-
-    /// Parses the CLI spelling.
-    pub fn parse(s: &str) -> Result<Self> {
+impl std::str::FromStr for StatsSource {
+    type Err = OverbookError;
+    /// Parses the command-line spelling (`runtime`, `resources`, `user`, `application` or `app`, `all`).
+    fn from_str(s: &str) -> Result<Self> {
         Ok(match s {
             "runtime" => StatsSource::Runtime,
             "resources" => StatsSource::Resources,
@@ -90,6 +81,25 @@ impl StatsSource {
                 })
             }
         })
+    }
+}
+
+impl StatsSource {
+    /// Short name used in cell ids and the CLI.
+    pub fn name(self) -> &'static str {
+        match self {
+            StatsSource::Runtime => "runtime",
+            StatsSource::Resources => "resources",
+            StatsSource::User => "user",
+            StatsSource::Application => "application",
+            StatsSource::All => "all",
+        }
+    }
+
+    /// Parses the command-line spelling (`runtime`, `resources`, `user`, `application` or `app`, `all`).
+    #[deprecated(since = "0.1.0", note = "use `str::parse` (`FromStr`)")]
+    pub fn parse(s: &str) -> Result<Self> {
+        s.parse()
     }
 }
 
@@ -144,7 +154,7 @@ pub struct ClassRegistry {
 
 impl ClassRegistry {
     /// Learns the registry from training jobs (their `runtime` and `estimate`).
-    pub fn learn(training: &[Job], config: RegistryConfig) -> Result<Self> {
+    pub fn learn(training: &[SlaJob], config: RegistryConfig) -> Result<Self> {
         let all = learn(
             training.iter().map(|j| (j.runtime, j.estimate)),
             config.rounding,
@@ -168,7 +178,7 @@ impl ClassRegistry {
         })
     }
 
-    fn key_of(config: &RegistryConfig, job: &Job) -> Option<JobClassKey> {
+    fn key_of(config: &RegistryConfig, job: &SlaJob) -> Option<JobClassKey> {
         match config.source {
             StatsSource::Runtime => {
                 Some(JobClassKey::Runtime(config.scheme.class_of(job.estimate)))
@@ -181,12 +191,12 @@ impl ClassRegistry {
     }
 
     /// The class whose distribution [`Self::for_job`] gives (`None`: the all-jobs fallback).
-    pub fn class_for_job(&self, job: &Job) -> Option<JobClassKey> {
+    pub fn class_for_job(&self, job: &SlaJob) -> Option<JobClassKey> {
         Self::key_of(&self.config, job).filter(|k| self.classes.contains_key(k))
     }
 
     /// The distribution for a new job: its class, or the all-jobs fallback.
-    pub fn for_job(&self, job: &Job) -> &RatioDist {
+    pub fn for_job(&self, job: &SlaJob) -> &RatioDist {
         Self::key_of(&self.config, job)
             .and_then(|k| self.classes.get(&k))
             .unwrap_or(&self.all)
@@ -248,15 +258,15 @@ mod tests {
     fn sparse_classes_fall_back_to_all_jobs() {
         let mut jobs = Vec::new();
         for i in 0..40 {
-            jobs.push(Job::with_sla(i, 0, 100, 10, 1, 1.0).unwrap());
+            jobs.push(SlaJob::with_sla(i, 0, 100, 10, 1, 1.0).unwrap());
         }
-        jobs.push(Job::with_sla(99, 0, 100_000, 100_000, 1, 1.0).unwrap());
+        jobs.push(SlaJob::with_sla(99, 0, 100_000, 100_000, 1, 1.0).unwrap());
         let reg = ClassRegistry::learn(&jobs, RegistryConfig::default()).unwrap();
         assert_eq!(reg.classes().len(), 1);
         let long = &jobs[40];
         assert_eq!(reg.for_job(long), reg.all_jobs());
         assert!((reg.for_job(&jobs[0]).cdf(10) - 1.0).abs() < 1e-12);
-        assert!(StatsSource::parse("bogus").is_err());
+        assert!("bogus".parse::<StatsSource>().is_err());
     }
 
     // Learning the ratio statistics (moved from the former private ratio module; the model

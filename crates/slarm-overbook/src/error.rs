@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong in the overbooking model, its simulator and its harness.
 #[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum OverbookError {
     /// A parameter was NaN, infinite, negative or otherwise out of its domain.
     #[error("invalid parameter {name}: {value} ({reason})")]
@@ -54,7 +55,7 @@ pub enum OverbookError {
         /// Operating-system message.
         reason: String,
     },
-    /// A simulation invariant was violated (only checked with `SimConfig::check_invariants`).
+    /// A simulation invariant was violated (only checked with `BatteryConfig::check_invariants`).
     #[error("simulation invariant violated at t = {time}: {reason}")]
     Invariant {
         /// Simulation time.

@@ -18,6 +18,7 @@ pub const DEFAULT_MU_PER_HOUR: f64 = 0.4333;
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum FailureModel {
     /// Poisson process / exponential lifetimes: survival `e^{-lambda T}` (the simulated model).
     Exponential {

@@ -13,8 +13,8 @@ use crate::failure::{
     FailureSource, NodeEvent, SyntheticPoisson, TraceReplay, DEFAULT_LAMBDA_PER_HOUR,
     DEFAULT_MU_PER_HOUR,
 };
-use crate::job::Job;
-use crate::sim::{simulate_battery, BatteryResult, SimConfig};
+use crate::job::SlaJob;
+use crate::sim::{simulate_battery, BatteryConfig, BatteryResult};
 use crate::workload::{prepare, read_usable, synthetic_jobs, Prepared, TraceSpec};
 
 /// Jobs per battery in the evaluation.
@@ -172,7 +172,7 @@ impl TraceSetup {
         k: usize,
         size: usize,
         source: StatsSource,
-        cfg: &SimConfig,
+        cfg: &BatteryConfig,
         failures: FailureMode,
         seed: u64,
     ) -> Result<BatteryResult> {
@@ -201,7 +201,7 @@ impl TraceSetup {
         k: usize,
         size: usize,
         source: StatsSource,
-        cfg: &SimConfig,
+        cfg: &BatteryConfig,
         log: &TraceReplay,
     ) -> Result<BatteryResult> {
         let jobs = self.prepared.battery(k, size, cfg.test.penalty_ratio())?;
@@ -221,8 +221,8 @@ impl TraceSetup {
 const MAX_FAILURE_EVENTS: f64 = 1e8;
 
 /// The end of a battery's failure stream: one second after the latest deadline (saturating:
-/// a deadline of `Time::MAX`, reached by [`Job::with_sla`]'s saturating deadline, keeps it).
-fn horizon(jobs: &[Job]) -> crate::job::Time {
+/// a deadline of `Time::MAX`, reached by [`SlaJob::with_sla`]'s saturating deadline, keeps it).
+fn horizon(jobs: &[SlaJob]) -> crate::job::Time {
     jobs.iter()
         .map(|j| j.deadline)
         .max()
@@ -233,7 +233,7 @@ fn horizon(jobs: &[Job]) -> crate::job::Time {
 /// Failure events of one battery: the same for every strategy and test (the thesis replays the
 /// same failure traces in every run), keyed by (trace, battery).
 pub fn battery_failures(
-    jobs: &[Job],
+    jobs: &[SlaJob],
     machine: usize,
     mode: FailureMode,
     seed: u64,
@@ -285,7 +285,7 @@ mod tests {
     /// `deadline + 1`; its failure stream would never end: a typed error now.
     #[test]
     fn a_saturated_deadline_is_an_error_not_an_overflow() {
-        let job = Job::with_sla(1, 0, Time::MAX / 2 + 1, 60, 1, 1.0).unwrap();
+        let job = SlaJob::with_sla(1, 0, Time::MAX / 2 + 1, 60, 1, 1.0).unwrap();
         assert_eq!(job.deadline, Time::MAX);
         assert_eq!(horizon(std::slice::from_ref(&job)), Time::MAX);
         let e = battery_failures(

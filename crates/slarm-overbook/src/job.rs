@@ -8,10 +8,12 @@ pub type Time = i64;
 /// Seconds per hour: one virtual coin (VC) is one booked node-hour (Table 5.1: `fee = n·x` in node-hours).
 pub const SECONDS_PER_HOUR: f64 = 3600.0;
 
-/// A job under an SLA: `[o, e, x, omega, d, n]` plus the class attributes and the money terms.
+/// A job under an SLA: `[o, e, x, omega, d, n]` plus the class attributes and the money terms
+/// (the trace-level job is `slarm_workload::Job`; this one adds the release time, deadline,
+/// fee and penalty of Birkenheuer 2012, Table 5.1).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Job {
+pub struct SlaJob {
     /// Identifier (unique within a battery).
     pub id: u64,
     /// Occurrence (negotiation) time `o`.
@@ -36,13 +38,17 @@ pub struct Job {
     pub penalty: f64,
 }
 
-impl Job {
+/// The former name of [`SlaJob`].
+#[deprecated(since = "0.1.0", note = "renamed to `SlaJob`")]
+pub type Job = SlaJob;
+
+impl SlaJob {
     /// Creates a job with the evaluation's SLA synthesis (Table 5.1): `e = o`, `d = o + 2x`,
     /// `fee = n·x` node-hours and `penalty = ratio · fee`.
     ///
     /// ```
-    /// use slarm_overbook::job::Job;
-    /// let j = Job::with_sla(1, 0, 7200, 3600, 4, 2.0).unwrap();
+    /// use slarm_overbook::job::SlaJob;
+    /// let j = SlaJob::with_sla(1, 0, 7200, 3600, 4, 2.0).unwrap();
     /// assert_eq!(j.deadline, 14_400);
     /// assert!((j.fee - 8.0).abs() < 1e-12 && (j.penalty - 16.0).abs() < 1e-12);
     /// ```
@@ -56,7 +62,7 @@ impl Job {
     ) -> Result<Self> {
         crate::error::non_negative("penalty_ratio", penalty_ratio)?;
         let fee = nodes as f64 * estimate as f64 / SECONDS_PER_HOUR;
-        let job = Job {
+        let job = SlaJob {
             id,
             occurrence,
             release: occurrence,

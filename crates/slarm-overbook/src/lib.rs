@@ -2,7 +2,7 @@
 //!
 //! ## Modules
 //!
-//! - [`job::Job`], [`job::JobState`], [`job::Reservation`]: the SLA job model;
+//! - [`job::SlaJob`], [`job::JobState`], [`job::Reservation`]: the SLA job model;
 //! - [`slarm_stats::RatioDist`] (learned by [`classes::ClassRegistry`]): empirical 101-bin
 //!   distributions of `omega/x` per runtime / resource / user / application class;
 //! - [`failure::FailureModel`] (exponential, Weibull, hyper-exponential with the corrected

@@ -13,69 +13,17 @@
 //! a node is disabled and renegotiated at once (heuristic: any nodes; comprehensive: a new node
 //! set); if no slot before its deadline is acceptable it fails.
 
-use crate::acceptance::TestSpec;
 use crate::classes::ClassRegistry;
 use crate::error::{OverbookError, Result};
-use crate::failure::{FailureModel, NodeEvent, NodeEventKind};
-use crate::job::{Job, JobState, Time};
+use crate::failure::{NodeEvent, NodeEventKind};
+use crate::job::{JobState, SlaJob, Time};
 use crate::planner::{JobKey, OnlinePlanner, PlanEntry, PlanEvent};
-use crate::strategy::{PlacementPolicy, Strategy};
 
-/// Configuration of one simulation.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SimConfig {
-    /// Strategy.
-    pub strategy: Strategy,
-    /// Acceptance test.
-    pub test: TestSpec,
-    /// SecurityFactor of the risk test (default per strategy: 4 comprehensive, 2 heuristic).
-    pub security_factor: Option<f64>,
-    /// Placement policy (default near best fit, the evaluated one).
-    pub policy: PlacementPolicy,
-    /// Failure model used in PoS (the events come from the caller).
-    pub failure_model: FailureModel,
-    /// Grid step of the comprehensive convolution in seconds (the thesis gives none).
-    pub grid_step: f64,
-    /// Also apply the acceptance test to full-length slots (default false: Listing 3.1 tests only overbooked ones).
-    pub test_full_slots: bool,
-    /// Comprehensive family only: free a job's nodes at its real end and move planned jobs
-    /// earlier on freed nodes (`None` = the strategy's own rule: comprehensive overbooking yes,
-    /// comprehensive backfilling no, thesis §3.6.1). `Some(true)` on backfilling gives the
-    /// counterpart that comprehensive overbooking degenerates to at PoF_max = 0.
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub early_release: Option<bool>,
-    /// Comprehensive overbooking only: condition the end distribution of every predecessor
-    /// that is still running or waiting on not having ended by now, `F(t | X > now)` (default
-    /// false: the thesis uses the unconditional end distribution from planning, §3.2.2).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub condition_on_elapsed: bool,
-    /// Check the plan and node invariants after every event time (tests; costs `O(jobs +
-    /// reservations)` per event).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub check_invariants: bool,
-    /// Record the time to decide every arriving job (thread CPU time, [`crate::clock`]).
-    pub measure_latency: bool,
-}
+pub use crate::planner::BatteryConfig;
 
-impl SimConfig {
-    /// The evaluation's configuration for a strategy and test.
-    pub fn new(strategy: Strategy, test: TestSpec) -> Self {
-        Self {
-            strategy,
-            test,
-            security_factor: None,
-            policy: PlacementPolicy::NearBestFitSim,
-            failure_model: FailureModel::default(),
-            grid_step: 60.0,
-            test_full_slots: false,
-            early_release: None,
-            condition_on_elapsed: false,
-            check_invariants: false,
-            measure_latency: false,
-        }
-    }
-}
+/// The former name of [`BatteryConfig`].
+#[deprecated(since = "0.1.0", note = "renamed to `BatteryConfig`")]
+pub type SimConfig = BatteryConfig;
 
 /// Final record of one job.
 #[derive(Debug, Clone, PartialEq)]
@@ -154,7 +102,7 @@ pub struct OverbookingEffect {
 }
 
 impl OverbookingEffect {
-    fn add(&mut self, job: &Job, o: &JobOutcome) {
+    fn add(&mut self, job: &SlaJob, o: &JobOutcome) {
         let node_hours = |t: Time| job.nodes as f64 * t as f64 / crate::job::SECONDS_PER_HOUR;
         if o.state == JobState::Dropped {
             return;
@@ -202,21 +150,21 @@ impl BatteryResult {
 ///
 /// ```
 /// use slarm_overbook::{acceptance::TestSpec, classes::{ClassRegistry, RegistryConfig},
-///     job::Job, sim::{simulate_battery, SimConfig}, strategy::Strategy};
-/// let jobs: Vec<Job> = (0..20)
-///     .map(|i| Job::with_sla(i, i as i64 * 100, 3600, 1200, 2, 1.0).unwrap())
+///     job::SlaJob, sim::{simulate_battery, BatteryConfig}, strategy::Strategy};
+/// let jobs: Vec<SlaJob> = (0..20)
+///     .map(|i| SlaJob::with_sla(i, i as i64 * 100, 3600, 1200, 2, 1.0).unwrap())
 ///     .collect();
 /// let reg = ClassRegistry::learn(&jobs, RegistryConfig::default()).unwrap();
-/// let cfg = SimConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
+/// let cfg = BatteryConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
 /// let r = simulate_battery(&jobs, 8, &reg, &[], &cfg).unwrap();
 /// assert_eq!(r.successful + r.failed + r.dropped, 20);
 /// ```
 pub fn simulate_battery(
-    jobs: &[Job],
+    jobs: &[SlaJob],
     cluster: usize,
     registry: &ClassRegistry,
     events: &[NodeEvent],
-    cfg: &SimConfig,
+    cfg: &BatteryConfig,
 ) -> Result<BatteryResult> {
     Ok(simulate_battery_plan(jobs, cluster, registry, events, cfg)?.into_result(jobs))
 }
@@ -235,7 +183,7 @@ pub struct BatteryRun<'r> {
 impl BatteryRun<'_> {
     /// The battery's totals and per-job outcomes, as [`simulate_battery`] returns them; `jobs`
     /// are the jobs the battery was simulated with.
-    pub fn into_result(self, jobs: &[Job]) -> BatteryResult {
+    pub fn into_result(self, jobs: &[SlaJob]) -> BatteryResult {
         result(
             jobs,
             &self.planner,
@@ -249,11 +197,11 @@ impl BatteryRun<'_> {
 /// [`simulate_battery`], keeping the final plan ([`BatteryRun`]) for a caller that needs more
 /// than the totals, e.g. where each job actually ran.
 pub fn simulate_battery_plan<'r>(
-    jobs: &[Job],
+    jobs: &[SlaJob],
     cluster: usize,
     registry: &'r ClassRegistry,
     events: &[NodeEvent],
-    cfg: &SimConfig,
+    cfg: &BatteryConfig,
 ) -> Result<BatteryRun<'r>> {
     for w in jobs.windows(2) {
         if w[1].occurrence < w[0].occurrence {
@@ -361,7 +309,7 @@ fn completes(e: &PlanEntry<'_>) -> bool {
 }
 
 fn result(
-    jobs: &[Job],
+    jobs: &[SlaJob],
     planner: &OnlinePlanner<'_>,
     keys: &[Option<JobKey>],
     offered: &[Time],
@@ -421,12 +369,14 @@ fn result(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::acceptance::TestSpec;
     use crate::classes::RegistryConfig;
+    use crate::strategy::Strategy;
 
     /// Statistics in which every job of the class ends at 10 % of its estimate.
     fn registry() -> Result<ClassRegistry> {
-        let history: Vec<Job> = (0..50)
-            .map(|i| Job::with_sla(i, 0, 2000, 200, 4, 1.0))
+        let history: Vec<SlaJob> = (0..50)
+            .map(|i| SlaJob::with_sla(i, 0, 2000, 200, 4, 1.0))
             .collect::<Result<_>>()?;
         ClassRegistry::learn(&history, RegistryConfig::default())
     }
@@ -435,10 +385,10 @@ mod tests {
     /// the 400 s before its deadline, so heuristic overbooking offers it 20 % of its estimate.
     fn battery(a_runtime: Time, b_runtime: Time) -> Result<BatteryResult> {
         let jobs = vec![
-            Job::with_sla(1, 0, 3600, a_runtime, 4, 1.0)?,
-            Job::with_sla(2, 0, 2000, b_runtime, 4, 1.0)?,
+            SlaJob::with_sla(1, 0, 3600, a_runtime, 4, 1.0)?,
+            SlaJob::with_sla(2, 0, 2000, b_runtime, 4, 1.0)?,
         ];
-        let mut cfg = SimConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
+        let mut cfg = BatteryConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.5 });
         cfg.check_invariants = true;
         simulate_battery(&jobs, 4, &registry()?, &[], &cfg)
     }

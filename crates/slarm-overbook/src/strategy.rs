@@ -18,6 +18,7 @@ pub enum Family {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum Strategy {
     /// Comprehensive (conservative) backfilling: full x only, nodes held until start + x.
     CompBackfill,
@@ -27,6 +28,21 @@ pub enum Strategy {
     CompOverbook,
     /// Heuristic overbooking (own class CDF).
     HeurOverbook,
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = OverbookError;
+    /// Parses the command-line spelling ([`Strategy::name`]).
+    fn from_str(s: &str) -> Result<Self> {
+        Strategy::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| OverbookError::Parse {
+                what: "strategy",
+                input: s.to_string(),
+                reason: "expected comp-backfill, heur-plan, comp-overbook or heur-overbook".into(),
+            })
+    }
 }
 
 impl Strategy {
@@ -58,16 +74,10 @@ impl Strategy {
         }
     }
 
-    /// Parses the CLI spelling.
+    /// Parses the command-line spelling ([`Strategy::name`]).
+    #[deprecated(since = "0.1.0", note = "use `str::parse` (`FromStr`)")]
     pub fn parse(s: &str) -> Result<Self> {
-        Strategy::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| OverbookError::Parse {
-                what: "strategy",
-                input: s.to_string(),
-                reason: "expected comp-backfill, heur-plan, comp-overbook or heur-overbook".into(),
-            })
+        s.parse()
     }
 
     /// Plan family.
@@ -104,6 +114,7 @@ impl Strategy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum PlacementPolicy {
     /// Highest PoS.
     Conservative,
@@ -193,9 +204,9 @@ mod tests {
         assert_eq!(f(PlacementPolicy::LastFit), Some(2));
         assert_eq!(f(PlacementPolicy::Conservative), Some(2));
         assert_eq!(f(PlacementPolicy::BestFit), Some(2));
-        assert!(Strategy::parse("nope").is_err());
+        assert!("nope".parse::<Strategy>().is_err());
         for s in Strategy::ALL {
-            assert_eq!(Strategy::parse(s.name()).unwrap(), s);
+            assert_eq!(s.name().parse::<Strategy>().unwrap(), s);
             assert!(!s.baseline().overbooks());
         }
     }

@@ -10,7 +10,7 @@ use rand_distr::{Distribution, Exp};
 use slarm_stats::rng::SimRng;
 
 use crate::error::{OverbookError, Result};
-use crate::job::Job;
+use crate::job::SlaJob;
 
 /// One PWA trace of the evaluation (Table 5.2 and the Chapter 6 text).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -259,8 +259,8 @@ pub fn prepare(
 }
 
 impl Prepared {
-    /// Training jobs as [`Job`]s (for the class registry).
-    pub fn training_jobs(&self) -> Result<Vec<Job>> {
+    /// Training jobs as [`SlaJob`]s (for the class registry).
+    pub fn training_jobs(&self) -> Result<Vec<SlaJob>> {
         self.training
             .iter()
             .map(|r| to_job(r, r.submit, 1.0))
@@ -274,7 +274,7 @@ impl Prepared {
 
     /// Battery `k` of `size` jobs: occurrence offsets from the battery's first job, multiplied by
     /// the factor (thesis §5.1.1), with the SLA synthesis of Table 5.1 and `penalty = ratio · fee`.
-    pub fn battery(&self, k: usize, size: usize, penalty_ratio: f64) -> Result<Vec<Job>> {
+    pub fn battery(&self, k: usize, size: usize, penalty_ratio: f64) -> Result<Vec<SlaJob>> {
         let lo = k.saturating_mul(size);
         let hi = lo.saturating_add(size).min(self.test.len());
         let slice = self.test.get(lo..hi).unwrap_or(&[]);
@@ -291,8 +291,8 @@ impl Prepared {
     }
 }
 
-fn to_job(r: &RawJob, occurrence: i64, ratio: f64) -> Result<Job> {
-    let mut j = Job::with_sla(r.id, occurrence, r.estimate, r.runtime, r.procs, ratio)?;
+fn to_job(r: &RawJob, occurrence: i64, ratio: f64) -> Result<SlaJob> {
+    let mut j = SlaJob::with_sla(r.id, occurrence, r.estimate, r.runtime, r.procs, ratio)?;
     j.user = r.user;
     j.app = r.app;
     Ok(j)

@@ -7,9 +7,9 @@
 use proptest::prelude::*;
 use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::{ClassRegistry, RegistryConfig};
-use slarm_overbook::job::{Job, JobState, Time};
+use slarm_overbook::job::{JobState, SlaJob, Time};
 use slarm_overbook::planner::{JobKey, OnlinePlanner, PlanEvent};
-use slarm_overbook::sim::SimConfig;
+use slarm_overbook::sim::BatteryConfig;
 use slarm_overbook::strategy::Strategy as Kind;
 use slarm_overbook::OverbookError;
 
@@ -17,11 +17,11 @@ const NODES: usize = 8;
 
 /// Statistics learned from a history where jobs use 20-100 % of their estimate.
 fn registry() -> ClassRegistry {
-    let history: Vec<Job> = (0..200)
+    let history: Vec<SlaJob> = (0..200)
         .map(|i| {
             let x = 600 + 300 * (i % 12);
             let frac = 0.2 + 0.8 * f64::from((i * 37 % 100) as u32) / 100.0;
-            Job::with_sla(
+            SlaJob::with_sla(
                 i as u64,
                 0,
                 x,
@@ -124,7 +124,7 @@ proptest! {
         ops in prop::collection::vec(op(), 1..100),
     ) {
         let reg = registry();
-        let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
+        let mut cfg = BatteryConfig::new(s, TestSpec::Pof { max: pof });
         cfg.check_invariants = true;
         let mut p = OnlinePlanner::new(NODES, &reg, cfg).unwrap();
         let mut id = 0u64;
@@ -133,7 +133,7 @@ proptest! {
                 Op::Arrive(n, minutes, frac, take) => {
                     id += 1;
                     let x = minutes * 60;
-                    let job = Job::with_sla(id, p.now(), x, (frac * x as f64) as Time, n, 1.0).unwrap();
+                    let job = SlaJob::with_sla(id, p.now(), x, (frac * x as f64) as Time, n, 1.0).unwrap();
                     let before = snapshot(&p);
                     let offer = match p.offer(&job, p.now()) {
                         Ok(o) => o,
@@ -188,10 +188,10 @@ proptest! {
 #[test]
 fn stale_and_bad_calls_are_typed_errors() {
     let reg = registry();
-    let cfg = SimConfig::new(Kind::CompOverbook, TestSpec::Pof { max: 0.3 });
+    let cfg = BatteryConfig::new(Kind::CompOverbook, TestSpec::Pof { max: 0.3 });
     let mut p = OnlinePlanner::new(4, &reg, cfg.clone()).unwrap();
     let mut other = OnlinePlanner::new(4, &reg, cfg).unwrap();
-    let job = Job::with_sla(1, 0, 3600, 1800, 2, 1.0).unwrap();
+    let job = SlaJob::with_sla(1, 0, 3600, 1800, 2, 1.0).unwrap();
     let offer = p.offer(&job, 0).unwrap();
     assert_eq!(offer.nodes().map(<[usize]>::len), Some(2));
     // Another planner refuses it; after a change of the plan it is stale.
@@ -227,7 +227,7 @@ fn stale_and_bad_calls_are_typed_errors() {
         p.finish(key, 20),
         Err(OverbookError::UnknownJob { .. })
     ));
-    let big = Job::with_sla(2, 10, 3600, 1800, 5, 1.0).unwrap();
+    let big = SlaJob::with_sla(2, 10, 3600, 1800, 5, 1.0).unwrap();
     assert!(matches!(
         p.offer(&big, 20),
         Err(OverbookError::Infeasible { .. })

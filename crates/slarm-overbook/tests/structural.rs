@@ -6,7 +6,7 @@ use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::StatsSource;
 use slarm_overbook::harness::{FailureMode, TraceSetup};
 use slarm_overbook::job::JobState;
-use slarm_overbook::sim::{BatteryResult, SimConfig};
+use slarm_overbook::sim::{BatteryConfig, BatteryResult};
 use slarm_overbook::strategy::Strategy;
 use slarm_overbook::workload::{prepare, synthetic_jobs};
 use slarm_stats::rng::RngStreams;
@@ -21,7 +21,7 @@ fn setup() -> TraceSetup {
 }
 
 fn run(s: &TraceSetup, strategy: Strategy, test: TestSpec, k: usize) -> BatteryResult {
-    let mut cfg = SimConfig::new(strategy, test);
+    let mut cfg = BatteryConfig::new(strategy, test);
     // A hot failure process so that crashes matter in a short test.
     cfg.failure_model = slarm_overbook::failure::FailureModel::default();
     s.run_battery(
@@ -94,7 +94,7 @@ fn a3_zero_threshold_degenerates_to_baseline() {
             assert_eq!(ob.overbooked, 0);
             assert_eq!(states(&ob), states(&base));
             let cob = run(&s, Strategy::CompOverbook, test, k);
-            let mut cfg = SimConfig::new(Strategy::CompBackfill, test);
+            let mut cfg = BatteryConfig::new(Strategy::CompBackfill, test);
             cfg.early_release = Some(true);
             let cbase = s
                 .run_battery(
@@ -153,7 +153,7 @@ mod invariants {
                 PlacementPolicy::BestFit,
             ][policy];
             for s in Strategy::ALL {
-                let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
+                let mut cfg = BatteryConfig::new(s, TestSpec::Pof { max: pof });
                 cfg.policy = policy;
                 cfg.check_invariants = true;
                 let r = simulate_battery(&battery, 32, &reg, &events, &cfg);
@@ -175,7 +175,7 @@ mod invariants {
             let reg = ClassRegistry::learn(&p.training_jobs().unwrap(), RegistryConfig::default()).unwrap();
             let battery = p.battery(0, 200, 1.0).unwrap();
             for s in Strategy::ALL {
-                let mut cfg = SimConfig::new(s, TestSpec::Pof { max: pof });
+                let mut cfg = BatteryConfig::new(s, TestSpec::Pof { max: pof });
                 cfg.check_invariants = true;
                 let r = simulate_battery(&battery, 32, &reg, &[], &cfg);
                 prop_assert!(r.is_ok(), "{s:?}: {:?}", r.err());

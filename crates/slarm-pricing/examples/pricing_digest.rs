@@ -11,7 +11,7 @@ use std::time::Instant;
 use slarm_pricing::admission::DeadlineTest;
 use slarm_pricing::metrics::{evaluate, Outcome};
 use slarm_pricing::node::{CommitMode, OverrunPolicy, RateMode};
-use slarm_pricing::scenario::{run_jobs, BaseWorkload, Policy, Settings};
+use slarm_pricing::scenario::{run_jobs, BaseWorkload, ClusterPolicy, Settings};
 use slarm_pricing::workload::synthesize;
 use slarm_pricing::Result as PricingResult;
 use slarm_stats::rng::RngStreams;
@@ -49,45 +49,57 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{}", base.label);
     let streams = RngStreams::new(1);
     type Tweak = fn(&mut Settings) -> PricingResult<()>;
-    let runs: [(&str, Policy, Tweak); 9] = [
-        ("libra-plus b0.1 f0.5", Policy::LibraPlus, |_| Ok(())),
-        ("libra-plus b1.0 f0.25", Policy::LibraPlus, |s| {
+    let runs: [(&str, ClusterPolicy, Tweak); 9] = [
+        ("libra-plus b0.1 f0.5", ClusterPolicy::LibraPlus, |_| Ok(())),
+        ("libra-plus b1.0 f0.25", ClusterPolicy::LibraPlus, |s| {
             s.beta = 1.0;
             s.qos = s.qos.with_delay_factor(0.25)?;
             Ok(())
         }),
-        ("libra f1.0", Policy::Libra, |s| {
+        ("libra f1.0", ClusterPolicy::Libra, |s| {
             s.qos = s.qos.with_delay_factor(1.0)?;
             Ok(())
         }),
-        ("libra-plus b0.5 wc -40%", Policy::LibraPlus, |s| {
+        ("libra-plus b0.5 wc -40%", ClusterPolicy::LibraPlus, |s| {
             s.beta = 0.5;
             s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
             s.control = s.control.with_rate_mode(RateMode::WorkConserving);
             Ok(())
         }),
-        ("libra wc -80%", Policy::Libra, |s| {
+        ("libra wc -80%", ClusterPolicy::Libra, |s| {
             s.qos = s.qos.with_inaccuracy_pct(-80.0)?;
             s.control = s.control.with_rate_mode(RateMode::WorkConserving);
             Ok(())
         }),
-        ("libra-plus capped -40% full", Policy::LibraPlus, |s| {
-            s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
-            Ok(())
-        }),
-        ("libra-plus capped -40% keep", Policy::LibraPlus, |s| {
-            s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
-            s.control = s.control.with_overrun(OverrunPolicy::KeepLastShare);
-            Ok(())
-        }),
-        ("libra-plus capped -40% leftover", Policy::LibraPlus, |s| {
-            s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
-            s.control = s.control.with_overrun(OverrunPolicy::LeftoverOnly);
-            Ok(())
-        }),
+        (
+            "libra-plus capped -40% full",
+            ClusterPolicy::LibraPlus,
+            |s| {
+                s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
+                Ok(())
+            },
+        ),
+        (
+            "libra-plus capped -40% keep",
+            ClusterPolicy::LibraPlus,
+            |s| {
+                s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
+                s.control = s.control.with_overrun(OverrunPolicy::KeepLastShare);
+                Ok(())
+            },
+        ),
+        (
+            "libra-plus capped -40% leftover",
+            ClusterPolicy::LibraPlus,
+            |s| {
+                s.qos = s.qos.with_inaccuracy_pct(-40.0)?;
+                s.control = s.control.with_overrun(OverrunPolicy::LeftoverOnly);
+                Ok(())
+            },
+        ),
         (
             "libra-plus resfree-only remaining",
-            Policy::LibraPlus,
+            ClusterPolicy::LibraPlus,
             |s| {
                 s.admission = s
                     .admission

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use slarm_pricing::backfill::LapseRule;
-use slarm_pricing::scenario::{run, BaseWorkload, Policy, Settings};
+use slarm_pricing::scenario::{run, BaseWorkload, ClusterPolicy, Settings};
 use slarm_stats::rng::RngStreams;
 
 mod common;
@@ -22,15 +22,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let base = BaseWorkload::from_swf(&path, 5000, 128)?;
     println!("{} {:?}", base.label, base.stats);
     for factor in [0.1, 0.25, 0.5, 1.0] {
-        for p in Policy::ALL {
+        for p in ClusterPolicy::ALL {
             let variants: &[(f64, LapseRule)] = match p {
-                Policy::LibraPlus => &[
+                ClusterPolicy::LibraPlus => &[
                     (0.0, LapseRule::DeadlinePassed),
                     (0.1, LapseRule::DeadlinePassed),
                     (0.5, LapseRule::DeadlinePassed),
                     (1.0, LapseRule::DeadlinePassed),
                 ],
-                Policy::Libra => &[(0.1, LapseRule::DeadlinePassed)],
+                ClusterPolicy::Libra => &[(0.1, LapseRule::DeadlinePassed)],
                 _ => &[
                     (0.1, LapseRule::DeadlinePassed),
                     (0.1, LapseRule::CannotFinish),

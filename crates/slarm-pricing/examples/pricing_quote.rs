@@ -9,7 +9,7 @@ use slarm_pricing::admission::Decision;
 use slarm_pricing::metrics::Outcome;
 use slarm_pricing::online::Cluster;
 use slarm_pricing::pricing::LibraPlusDollar;
-use slarm_pricing::spec::{Job, JobSpec, Urgency};
+use slarm_pricing::spec::{JobSpec, QosJob, UrgencyClass};
 use slarm_pricing::timeshare::TimeSharedConfig;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -27,11 +27,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ];
     println!("  t   job  procs  budget    price  decision");
     for (id, &(at, re, procs, d, budget)) in arrivals.iter().enumerate() {
-        let job = Job::new(
+        let job = QosJob::new(
             JobSpec::simple(id as u64, re, procs, d, budget)?,
             at,
             re,
-            Urgency::Low,
+            UrgencyClass::Low,
         )?;
         let quote = cluster.quote(&job, at)?;
         let price = quote

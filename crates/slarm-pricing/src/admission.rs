@@ -9,15 +9,15 @@
 use crate::error::Result;
 use crate::node::{CommitMode, Process, TimeSharedNode};
 use crate::pricing::{PriceQuote, PricingPolicy, ResourceWindow};
-use crate::spec::Job;
+use crate::spec::QosJob;
 
-/// Tolerance of the share test `Σ partitions + RE/D <= 1 + EPS` (see [`DeadlineTest`]).
-pub const SHARE_EPS: f64 = 1e-9;
+pub use crate::node::SHARE_EPS;
 
 /// Why a job was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum RejectReason {
     /// Fewer than PROC_i nodes have the memory/disk (Algorithm 1 line 6).
     CannotMeetResources,
@@ -187,10 +187,10 @@ pub enum Decision {
 /// use slarm_pricing::admission::{admit, AdmissionConfig, Decision};
 /// use slarm_pricing::node::{Node, TimeSharedNode};
 /// use slarm_pricing::pricing::LibraPlusDollar;
-/// use slarm_pricing::spec::{Job, JobSpec, Urgency};
+/// use slarm_pricing::spec::{QosJob, JobSpec, UrgencyClass};
 ///
 /// let nodes: Vec<_> = (0..2).map(|i| TimeSharedNode::new(Node::new(i, 168.0).unwrap())).collect();
-/// let job = Job::new(JobSpec::simple(0, 100.0, 2, 800.0, 400.0).unwrap(), 0.0, 100.0, Urgency::Low).unwrap();
+/// let job = QosJob::new(JobSpec::simple(0, 100.0, 2, 800.0, 400.0).unwrap(), 0.0, 100.0, UrgencyClass::Low).unwrap();
 /// let p = LibraPlusDollar::new(1.0, 0.1, 1.0).unwrap();
 /// match admit(&job, 0.0, &nodes, &p, &AdmissionConfig::default()).unwrap() {
 ///     Decision::Accept { nodes, cost } => {
@@ -201,7 +201,7 @@ pub enum Decision {
 /// }
 /// ```
 pub fn admit<P: PricingPolicy + ?Sized>(
-    job: &Job,
+    job: &QosJob,
     now: f64,
     nodes: &[TimeSharedNode],
     pricing: &P,
@@ -240,7 +240,7 @@ pub fn admit<P: PricingPolicy + ?Sized>(
 /// rejected for its budget (line 30). A job offering more may pay more, since best fit
 /// prefers fuller, dearer nodes. `Ok(Err(reason))` when no budget helps (line 6 or 14).
 pub fn min_budget<P: PricingPolicy + ?Sized>(
-    job: &Job,
+    job: &QosJob,
     now: f64,
     nodes: &[TimeSharedNode],
     pricing: &P,
@@ -272,7 +272,7 @@ struct Candidate {
 
 impl Candidate {
     /// `RE_ij · P_ij` on this node (eq. 6 for Libra+$).
-    fn cost<P: PricingPolicy + ?Sized>(&self, job: &Job, pricing: &P) -> Result<f64> {
+    fn cost<P: PricingPolicy + ?Sized>(&self, job: &QosJob, pricing: &P) -> Result<f64> {
         let d = job.spec.qos.deadline;
         let quote = PriceQuote {
             estimate: self.re,
@@ -287,7 +287,7 @@ impl Candidate {
 /// memory and disk that can finish `job` by its deadline, by RESFree ascending (ties by node
 /// id); or why fewer than PROC_i nodes qualify.
 fn feasible_nodes(
-    job: &Job,
+    job: &QosJob,
     now: f64,
     nodes: &[TimeSharedNode],
     cfg: &AdmissionConfig,
@@ -337,7 +337,7 @@ fn feasible_nodes(
 /// Starts one process of accepted job `job_index` on each of `alloc` (partition RE_ij/D_i).
 pub fn place(
     job_index: usize,
-    job: &Job,
+    job: &QosJob,
     alloc: &[usize],
     nodes: &mut [TimeSharedNode],
     reference_rating: f64,
@@ -367,7 +367,7 @@ mod tests {
     use crate::pricing::{LibraPlusDollar, LibraStatic};
     use crate::spec::{
         JobDetails, JobLength, JobSpec, QosConstraints, QosOptimization, ResourceRequirements,
-        Urgency,
+        UrgencyClass,
     };
 
     fn nodes(n: usize) -> Vec<TimeSharedNode> {
@@ -376,12 +376,12 @@ mod tests {
             .collect()
     }
 
-    fn job(id: u64, re: f64, procs: u32, d: f64, b: f64) -> Job {
-        Job::new(
+    fn job(id: u64, re: f64, procs: u32, d: f64, b: f64) -> QosJob {
+        QosJob::new(
             JobSpec::simple(id, re, procs, d, b).unwrap(),
             0.0,
             re,
-            Urgency::Low,
+            UrgencyClass::Low,
         )
         .unwrap()
     }
@@ -423,7 +423,7 @@ mod tests {
             QosOptimization::None,
         )
         .unwrap();
-        let j = Job::new(spec, 0.0, 10.0, Urgency::Low).unwrap();
+        let j = QosJob::new(spec, 0.0, 10.0, UrgencyClass::Low).unwrap();
         let d = admit(&j, 0.0, &ns, &libra_plus(0.1), &AdmissionConfig::default()).unwrap();
         assert_eq!(d, Decision::Reject(RejectReason::CannotMeetResources));
         // More processors than nodes is the same path.
@@ -584,7 +584,7 @@ mod tests {
         // New job RE 90, D 100: share 0.5 + 0.9 > 1 -> the default test rejects, while
         // RESFree = 100 - min(5, 0.5*100) - 90 = 5 > 0 -> ResFreeOnly accepts.
         let spec = JobSpec::simple(1, 90.0, 1, 100.0, 1e6).unwrap();
-        let j = Job::new(spec, 190.0, 90.0, Urgency::Low).unwrap();
+        let j = QosJob::new(spec, 190.0, 90.0, UrgencyClass::Low).unwrap();
         let share = AdmissionConfig::default();
         assert_eq!(
             admit(&j, 190.0, &ns, &libra_plus(0.1), &share).unwrap(),

@@ -19,13 +19,14 @@ use crate::error::{PricingError, Result};
 use crate::metrics::Outcome;
 use crate::node::reached;
 use crate::pricing::{FixedRate, PriceQuote, PricingPolicy, ResourceWindow};
-use crate::spec::Job;
+use crate::spec::QosJob;
 use crate::timeshare::collect_outcomes;
 
 /// Queue priority of an EASY baseline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Priority {
     /// FCFS-BF: arrival time.
     Fcfs,
@@ -39,6 +40,7 @@ pub enum Priority {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum LapseRule {
     /// The paper's rule: dropped once its deadline has passed (`now > DT_i`); a job that
     /// starts too late to finish in time still runs and earns nothing (default).
@@ -48,9 +50,25 @@ pub enum LapseRule {
     CannotFinish,
 }
 
+impl std::str::FromStr for LapseRule {
+    type Err = PricingError;
+    /// Parses `deadline-passed` or `cannot-finish`.
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "deadline-passed" => Ok(LapseRule::DeadlinePassed),
+            "cannot-finish" => Ok(LapseRule::CannotFinish),
+            _ => Err(PricingError::UnknownName {
+                what: "lapse rule",
+                input: s.to_string(),
+                expected: "deadline-passed or cannot-finish",
+            }),
+        }
+    }
+}
+
 impl LapseRule {
     /// The time after which a waiting `job` is dropped.
-    pub fn expiry(self, job: &Job) -> f64 {
+    pub fn expiry(self, job: &QosJob) -> f64 {
         match self {
             LapseRule::DeadlinePassed => job.absolute_deadline(),
             LapseRule::CannotFinish => job.absolute_deadline() - job.estimate(),
@@ -69,10 +87,10 @@ impl LapseRule {
 /// use slarm_pricing::backfill::{simulate_backfill, LapseRule, Priority};
 /// use slarm_pricing::metrics::Outcome;
 /// use slarm_pricing::pricing::FixedRate;
-/// use slarm_pricing::spec::{Job, JobSpec, Urgency};
+/// use slarm_pricing::spec::{QosJob, JobSpec, UrgencyClass};
 ///
-/// let j = |id, at: f64, d| Job::new(JobSpec::simple(id, 100.0, 2, d, 500.0).unwrap(), at, 100.0, Urgency::Low).unwrap();
-/// // Job 1 must wait for job 0 (both need 2 nodes); it starts at 100, before DT = 102 lapses.
+/// let j = |id, at: f64, d| QosJob::new(JobSpec::simple(id, 100.0, 2, d, 500.0).unwrap(), at, 100.0, UrgencyClass::Low).unwrap();
+/// // QosJob 1 must wait for job 0 (both need 2 nodes); it starts at 100, before DT = 102 lapses.
 /// let jobs = vec![j(0, 0.0, 200.0), j(1, 1.0, 101.0)];
 /// let fixed = FixedRate::new(1.0).unwrap();
 /// let out = simulate_backfill(&jobs, Priority::Fcfs, LapseRule::DeadlinePassed, 2, &fixed).unwrap();
@@ -83,7 +101,7 @@ impl LapseRule {
 /// assert!(matches!(out[1], Outcome::Rejected(_)));
 /// ```
 pub fn simulate_backfill(
-    jobs: &[Job],
+    jobs: &[QosJob],
     priority: Priority,
     lapse: LapseRule,
     nodes: u32,
@@ -101,7 +119,7 @@ pub fn simulate_backfill(
             )
         })
         .collect();
-    let deadlines: Vec<f64> = jobs.iter().map(Job::absolute_deadline).collect();
+    let deadlines: Vec<f64> = jobs.iter().map(QosJob::absolute_deadline).collect();
     let order = match priority {
         Priority::Fcfs => QueueOrder::Fcfs,
         Priority::Sjf => QueueOrder::ShortestEstimate,
@@ -114,8 +132,7 @@ pub fn simulate_backfill(
         &mut Easy::default(),
         &order,
         Some(&expiry),
-    )
-    .map_err(|e| PricingError::Simulation(e.to_string()))?;
+    )?;
     let mut out: Vec<Option<Outcome>> = vec![None; jobs.len()];
     for &i in &schedule.expired {
         if let Some(o) = out.get_mut(i) {
@@ -151,21 +168,21 @@ pub fn simulate_backfill(
 mod tests {
     use super::*;
     use crate::metrics::evaluate;
-    use crate::spec::{JobSpec, Urgency};
+    use crate::spec::{JobSpec, UrgencyClass};
 
-    fn job(id: u64, at: f64, re: f64, r: f64, procs: u32, d: f64) -> Job {
-        Job::new(
+    fn job(id: u64, at: f64, re: f64, r: f64, procs: u32, d: f64) -> QosJob {
+        QosJob::new(
             JobSpec::simple(id, re, procs, d, 10.0 * r).unwrap(),
             at,
             r,
-            Urgency::Low,
+            UrgencyClass::Low,
         )
         .unwrap()
     }
 
     /// 2 nodes. Job 0 occupies both until 100. Jobs 1 (long, late deadline) and 2 (short,
     /// early deadline) wait; job 3 lapses (DT = 52 + 40 < 100).
-    fn queue() -> Vec<Job> {
+    fn queue() -> Vec<QosJob> {
         vec![
             job(0, 0.0, 100.0, 100.0, 2, 1000.0),
             job(1, 1.0, 300.0, 300.0, 2, 2000.0),

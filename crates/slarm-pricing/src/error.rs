@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong when building or running a pricing / admission model.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum PricingError {
     /// A value that must be finite was NaN or infinite.
     #[error("{what} must be finite, got {value}")]
@@ -59,9 +60,26 @@ pub enum PricingError {
     /// A workload is empty or unusable.
     #[error("workload: {0}")]
     Workload(String),
-    /// The space-shared simulator reported an error.
+    /// `slarm-workload` refused a trace (reading, cleaning); the source is kept.
+    #[error("workload: {0}")]
+    Trace(#[from] slarm_workload::WorkloadError),
+    /// A simulation lost track of a job (an internal invariant, reported rather than panicking).
     #[error("space-shared simulation: {0}")]
     Simulation(String),
+    /// A name read from text (a policy, a lapse rule, an urgency class) is not one of the
+    /// accepted spellings.
+    #[error("unknown {what} {input:?} (expected {expected})")]
+    UnknownName {
+        /// What was being parsed.
+        what: &'static str,
+        /// The input.
+        input: String,
+        /// The accepted spellings.
+        expected: &'static str,
+    },
+    /// The space-shared simulator (`slarm-sim`) refused its input; the source is kept.
+    #[error("space-shared simulation: {0}")]
+    Sim(#[from] slarm_sim::SimError),
 }
 
 /// Result alias of this crate.

@@ -3,7 +3,7 @@
 //! ## Modules
 //!
 //! - [`spec`]: the four-segment job specification ([`spec::JobSpec`]) and a submitted job
-//!   with its arrival, real runtime and urgency class ([`spec::Job`]).
+//!   with its arrival, real runtime and urgency class ([`spec::QosJob`]).
 //! - [`pricing`]: the [`pricing::PricingPolicy`] trait with [`pricing::LibraPlusDollar`]
 //!   (`α·PBase + β·PUtil`, also over several resources), [`pricing::LibraStatic`]
 //!   (`γ·RE + δ·RE/D`) and [`pricing::FixedRate`] (`RE·PBase`).
@@ -22,6 +22,7 @@
 
 pub mod admission;
 pub mod backfill;
+pub mod config;
 pub mod error;
 pub mod metrics;
 pub mod node;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::admission::RejectReason;
 use crate::error::{PricingError, Result};
-use crate::spec::Job;
+use crate::spec::QosJob;
 
 /// Relative tolerance of the deadline test `FT <= DT`: `1e-6 · max(1, D)` seconds (processor
 /// clocks accumulate rounding over 10^5 s).
@@ -39,7 +39,7 @@ pub enum Outcome {
 }
 
 /// Whether a completed job met its QoS: FT <= DT (with tolerance) and C <= B (eq. 7).
-pub fn qos_met(job: &Job, finish: f64, cost: f64) -> bool {
+pub fn qos_met(job: &QosJob, finish: f64, cost: f64) -> bool {
     let d = job.spec.qos.deadline;
     finish <= job.absolute_deadline() + DEADLINE_TOL * d.max(1.0)
         && cost <= job.spec.qos.budget * (1.0 + 1e-12)
@@ -48,7 +48,7 @@ pub fn qos_met(job: &Job, finish: f64, cost: f64) -> bool {
 /// The metrics of one simulation run.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Metrics {
+pub struct QosMetrics {
     /// n: jobs submitted.
     pub submitted: usize,
     /// Jobs accepted (started).
@@ -73,12 +73,16 @@ pub struct Metrics {
     pub mean_price: f64,
 }
 
+/// The former name of [`QosMetrics`].
+#[deprecated(since = "0.1.0", note = "renamed to `QosMetrics`")]
+pub type Metrics = QosMetrics;
+
 /// Computes the metrics of `outcomes` (one per job of `jobs`, same order) on `nodes` nodes.
 ///
 /// ```
 /// use slarm_pricing::metrics::{evaluate, Outcome};
-/// use slarm_pricing::spec::{Job, JobSpec, Urgency};
-/// let j = |id, b| Job::new(JobSpec::simple(id, 10.0, 1, 20.0, b).unwrap(), 0.0, 10.0, Urgency::Low).unwrap();
+/// use slarm_pricing::spec::{QosJob, JobSpec, UrgencyClass};
+/// let j = |id, b| QosJob::new(JobSpec::simple(id, 10.0, 1, 20.0, b).unwrap(), 0.0, 10.0, UrgencyClass::Low).unwrap();
 /// let jobs = vec![j(0, 30.0), j(1, 10.0)];
 /// let out = vec![Outcome::Completed { start: 0.0, finish: 20.0, cost: 12.0 },
 ///                Outcome::Completed { start: 0.0, finish: 25.0, cost: 10.0 }];
@@ -86,7 +90,7 @@ pub struct Metrics {
 /// assert_eq!(m.qos_satisfaction, 0.5);          // job 1 is late
 /// assert!((m.profitability - 12.0 / 40.0).abs() < 1e-12);
 /// ```
-pub fn evaluate(jobs: &[Job], outcomes: &[Outcome], nodes: usize) -> Result<Metrics> {
+pub fn evaluate(jobs: &[QosJob], outcomes: &[Outcome], nodes: usize) -> Result<QosMetrics> {
     if jobs.is_empty() || jobs.len() != outcomes.len() {
         return Err(PricingError::Workload(format!(
             "{} jobs but {} outcomes",
@@ -132,7 +136,7 @@ pub fn evaluate(jobs: &[Job], outcomes: &[Outcome], nodes: usize) -> Result<Metr
     }
     let n = jobs.len() as f64;
     let span = last - first;
-    Ok(Metrics {
+    Ok(QosMetrics {
         submitted: jobs.len(),
         accepted,
         rejected,
@@ -158,14 +162,14 @@ pub fn evaluate(jobs: &[Job], outcomes: &[Outcome], nodes: usize) -> Result<Metr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{JobSpec, Urgency};
+    use crate::spec::{JobSpec, UrgencyClass};
 
-    fn j(id: u64, re: f64, d: f64, b: f64, at: f64) -> Job {
-        Job::new(
+    fn j(id: u64, re: f64, d: f64, b: f64, at: f64) -> QosJob {
+        QosJob::new(
             JobSpec::simple(id, re, 2, d, b).unwrap(),
             at,
             re,
-            Urgency::Low,
+            UrgencyClass::Low,
         )
         .unwrap()
     }

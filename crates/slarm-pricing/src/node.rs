@@ -12,6 +12,10 @@
 
 use crate::error::{non_negative, positive, Result};
 
+/// Tolerance of the share test `Σ partitions + RE/D <= 1 + EPS` of admission (Algorithm 1;
+/// see [`crate::admission::DeadlineTest`]) and of the capped-rate test of job control.
+pub const SHARE_EPS: f64 = 1e-9;
+
 /// How a node turns partitions into processor rates (the paper does not say whether unused
 /// capacity is redistributed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +33,7 @@ pub enum RateMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum OverrunPolicy {
     /// Best effort: demand 1.0 (default).
     FullDemand,
@@ -331,7 +336,7 @@ impl Process {
 
 /// Capped rates with demands summing to at most 1: partitions stay constant.
 fn steady(jc: &JobControl, demand_sum: f64) -> bool {
-    jc.rate_mode == RateMode::Capped && demand_sum <= 1.0 + crate::admission::SHARE_EPS
+    jc.rate_mode == RateMode::Capped && demand_sum <= 1.0 + SHARE_EPS
 }
 
 /// `x` has reached `target` up to rounding.

@@ -15,12 +15,12 @@
 //! partitions, so its control ticks are skipped (by Algorithm 2 they would change nothing).
 
 use crate::admission::{admit, min_budget, place, AdmissionConfig, Decision, RejectReason};
+use crate::config::TimeSharedConfig;
 use crate::error::{PricingError, Result};
 use crate::metrics::Outcome;
 use crate::node::{JobControl, TimeSharedNode};
 use crate::pricing::PricingPolicy;
-use crate::spec::Job;
-use crate::timeshare::TimeSharedConfig;
+use crate::spec::QosJob;
 
 /// What admission control would decide for a job now, and its price (see
 /// [`Cluster::quote`]).
@@ -175,7 +175,7 @@ impl<P: PricingPolicy> Cluster<P> {
     /// ```
     /// use slarm_pricing::online::Cluster;
     /// use slarm_pricing::pricing::LibraPlusDollar;
-    /// use slarm_pricing::spec::{Job, JobSpec, Urgency};
+    /// use slarm_pricing::spec::{QosJob, JobSpec, UrgencyClass};
     /// use slarm_pricing::timeshare::TimeSharedConfig;
     ///
     /// # fn main() -> Result<(), slarm_pricing::PricingError> {
@@ -183,7 +183,7 @@ impl<P: PricingPolicy> Cluster<P> {
     /// let mut cluster = Cluster::new(&cfg, LibraPlusDollar::new(1.0, 0.1, 1.0)?)?;
     /// // RE = 100 s, D = 800 s on an idle node: P = 1 + 0.1 · 800/700 per second (eq. 6).
     /// let spec = JobSpec::simple(0, 100.0, 1, 800.0, 200.0)?;
-    /// let job = Job::new(spec, 0.0, 100.0, Urgency::Low)?;
+    /// let job = QosJob::new(spec, 0.0, 100.0, UrgencyClass::Low)?;
     /// let q = cluster.quote(&job, 0.0)?;
     /// let price = 100.0 * (1.0 + 0.1 * 800.0 / 700.0);
     /// assert!(q.accepted());
@@ -194,14 +194,14 @@ impl<P: PricingPolicy> Cluster<P> {
     /// // The node is now half busy inside a second job's window: its price rises above
     /// // what a $110 budget covers, and the quote says what would be enough.
     /// let spec = JobSpec::simple(1, 100.0, 1, 400.0, 110.0)?;
-    /// let late = Job::new(spec, 10.0, 100.0, Urgency::Low)?;
+    /// let late = QosJob::new(spec, 10.0, 100.0, UrgencyClass::Low)?;
     /// let q = cluster.quote(&late, 10.0)?;
     /// assert!(!q.accepted());
     /// assert!(q.price().unwrap_or(0.0) > 110.0);
     /// # Ok(())
     /// # }
     /// ```
-    pub fn quote(&self, job: &Job, now: f64) -> Result<Quote> {
+    pub fn quote(&self, job: &QosJob, now: f64) -> Result<Quote> {
         self.check_submission(job, now)?;
         let jc = self.control;
         let mut nodes = self.nodes.clone();
@@ -222,7 +222,7 @@ impl<P: PricingPolicy> Cluster<P> {
     /// number of jobs submitted before it. Errors if `now` is not finite, lies before
     /// [`clock`](Self::clock), or is not the job's arrival time (its wall clock of
     /// Algorithm 2 starts there); nothing changes then.
-    pub fn submit(&mut self, job: &Job, now: f64) -> Result<Decision> {
+    pub fn submit(&mut self, job: &QosJob, now: f64) -> Result<Decision> {
         self.check_submission(job, now)?;
         self.advance_to(now)?;
         let decision = admit(job, now, &self.nodes, &self.pricing, &self.admission)?;
@@ -260,7 +260,7 @@ impl<P: PricingPolicy> Cluster<P> {
         Ok(())
     }
 
-    fn check_submission(&self, job: &Job, now: f64) -> Result<()> {
+    fn check_submission(&self, job: &QosJob, now: f64) -> Result<()> {
         self.check_time(now)?;
         if job.arrival.to_bits() != now.to_bits() {
             return Err(PricingError::InvalidJob {
@@ -345,25 +345,24 @@ fn run_node_until(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::pricing::{LibraPlusDollar, LibraStatic};
-    use crate::spec::{JobSpec, Urgency};
-    use crate::timeshare::simulate_time_shared;
+    use crate::spec::{JobSpec, UrgencyClass};
     use proptest::prelude::*;
 
-    fn job(id: u64, at: f64, re: f64, procs: u32, d: f64, b: f64, runtime: f64) -> Job {
-        Job::new(
+    fn job(id: u64, at: f64, re: f64, procs: u32, d: f64, b: f64, runtime: f64) -> QosJob {
+        QosJob::new(
             JobSpec::simple(id, re, procs, d, b).unwrap(),
             at,
             runtime,
-            Urgency::Low,
+            UrgencyClass::Low,
         )
         .unwrap()
     }
 
     /// (gap, RE, procs, D/RE, B/RE, R/RE): a random job stream, arrivals in order.
-    fn stream(seeds: &[(f64, f64, u32, f64, f64, f64)]) -> Vec<Job> {
+    pub(crate) fn stream(seeds: &[(f64, f64, u32, f64, f64, f64)]) -> Vec<QosJob> {
         let mut at = 0.0;
         seeds
             .iter()
@@ -375,7 +374,7 @@ mod tests {
             .collect()
     }
 
-    fn seeds() -> impl Strategy<Value = Vec<(f64, f64, u32, f64, f64, f64)>> {
+    pub(crate) fn seeds() -> impl Strategy<Value = Vec<(f64, f64, u32, f64, f64, f64)>> {
         prop::collection::vec(
             (
                 prop_oneof![Just(0.0), 0.0f64..150.0],
@@ -468,7 +467,6 @@ mod tests {
         let mut bad = good.clone();
         bad.control.control_interval = -60.0;
         assert!(Cluster::new(&bad, p).is_err());
-        assert!(simulate_time_shared(&[], &p, &bad).is_err());
     }
 
     proptest! {
@@ -528,21 +526,5 @@ mod tests {
             }
         }
 
-        // simulate_time_shared is the cluster driven by hand: same outcomes, bit for bit.
-        #[test]
-        fn simulator_is_the_cluster_driven_by_hand(spec in seeds(), beta in 0.0f64..1.5) {
-            let jobs = stream(&spec);
-            let cfg = TimeSharedConfig::homogeneous(4, 168.0).unwrap();
-            let p = LibraPlusDollar::new(1.0, beta, 1.0).unwrap();
-            let sim = simulate_time_shared(&jobs, &p, &cfg).unwrap();
-            let mut c = Cluster::new(&cfg, p).unwrap();
-            for j in &jobs {
-                c.submit(j, j.arrival).unwrap();
-            }
-            c.run_to_completion();
-            prop_assert_eq!(c.running(), 0);
-            let by_hand: Vec<Outcome> = c.outcomes().iter().map(|o| (*o).unwrap()).collect();
-            prop_assert_eq!(format!("{sim:?}"), format!("{by_hand:?}"));
-        }
     }
 }

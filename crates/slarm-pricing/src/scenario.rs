@@ -8,10 +8,10 @@ use slarm_stats::rng::RngStreams;
 use crate::admission::AdmissionConfig;
 use crate::backfill::{simulate_backfill, LapseRule, Priority};
 use crate::error::{PricingError, Result};
-use crate::metrics::{evaluate, Metrics, Outcome};
+use crate::metrics::{evaluate, Outcome, QosMetrics};
 use crate::node::JobControl;
 use crate::pricing::{FixedRate, LibraPlusDollar, LibraStatic};
-use crate::spec::Job;
+use crate::spec::QosJob;
 use crate::timeshare::{simulate_time_shared, TimeSharedConfig};
 use crate::workload::{last_n, synthesize, synthetic_trace, QosSynthesis, SubsetStats, TraceJob};
 
@@ -19,7 +19,8 @@ use crate::workload::{last_n, synthesize, synthetic_trace, QosSynthesis, SubsetS
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
-pub enum Policy {
+#[non_exhaustive]
+pub enum ClusterPolicy {
     /// Libra+$: Algorithm 1 with dynamic pricing, Algorithm 2 job control.
     LibraPlus,
     /// Libra: same skeleton with static pricing γ·RE + δ·RE/D.
@@ -32,49 +33,54 @@ pub enum Policy {
     EdfBf,
 }
 
-impl Policy {
+/// The former name of [`ClusterPolicy`].
+#[deprecated(since = "0.1.0", note = "renamed to `ClusterPolicy`")]
+pub type Policy = ClusterPolicy;
+
+impl ClusterPolicy {
     /// All policies in the order of Fig. 2's legend.
-    pub const ALL: [Policy; 5] = [
-        Policy::FcfsBf,
-        Policy::SjfBf,
-        Policy::EdfBf,
-        Policy::Libra,
-        Policy::LibraPlus,
+    pub const ALL: [ClusterPolicy; 5] = [
+        ClusterPolicy::FcfsBf,
+        ClusterPolicy::SjfBf,
+        ClusterPolicy::EdfBf,
+        ClusterPolicy::Libra,
+        ClusterPolicy::LibraPlus,
     ];
 
     /// CLI name (`libra-plus`, `libra`, `fcfs-bf`, `sjf-bf`, `edf-bf`).
     pub fn name(self) -> &'static str {
         match self {
-            Policy::LibraPlus => "libra-plus",
-            Policy::Libra => "libra",
-            Policy::FcfsBf => "fcfs-bf",
-            Policy::SjfBf => "sjf-bf",
-            Policy::EdfBf => "edf-bf",
+            ClusterPolicy::LibraPlus => "libra-plus",
+            ClusterPolicy::Libra => "libra",
+            ClusterPolicy::FcfsBf => "fcfs-bf",
+            ClusterPolicy::SjfBf => "sjf-bf",
+            ClusterPolicy::EdfBf => "edf-bf",
         }
     }
 
     /// Label as in the paper's legends.
     pub fn label(self) -> &'static str {
         match self {
-            Policy::LibraPlus => "Libra+$",
-            Policy::Libra => "Libra",
-            Policy::FcfsBf => "FCFS-BF",
-            Policy::SjfBf => "SJF-BF",
-            Policy::EdfBf => "EDF-BF",
+            ClusterPolicy::LibraPlus => "Libra+$",
+            ClusterPolicy::Libra => "Libra",
+            ClusterPolicy::FcfsBf => "FCFS-BF",
+            ClusterPolicy::SjfBf => "SJF-BF",
+            ClusterPolicy::EdfBf => "EDF-BF",
         }
     }
 }
 
-impl std::str::FromStr for Policy {
+impl std::str::FromStr for ClusterPolicy {
     type Err = PricingError;
+    /// Parses the command-line spelling ([`ClusterPolicy::name`]).
     fn from_str(s: &str) -> Result<Self> {
-        Policy::ALL
+        ClusterPolicy::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                PricingError::Workload(format!(
-                    "unknown policy {s:?} (expected libra, libra-plus, fcfs-bf, sjf-bf or edf-bf)"
-                ))
+            .ok_or_else(|| PricingError::UnknownName {
+                what: "policy",
+                input: s.to_string(),
+                expected: "libra, libra-plus, fcfs-bf, sjf-bf or edf-bf",
             })
     }
 }
@@ -147,11 +153,9 @@ impl BaseWorkload {
     /// The last `n` jobs of an SWF trace (cleaned by slarm-workload's drop rules on the
     /// header's machine size, and jobs without a submit time dropped), on `nodes` nodes.
     pub fn from_swf(path: &Path, n: usize, nodes: usize) -> Result<Self> {
-        let err = |e: slarm_workload::WorkloadError| PricingError::Workload(e.to_string());
         let trace =
-            slarm_workload::reader::read_trace(path, slarm_workload::ReadOptions::default())
-                .map_err(err)?;
-        let w = slarm_workload::Workload::from_trace(trace, None).map_err(err)?;
+            slarm_workload::reader::read_trace(path, slarm_workload::ReadOptions::default())?;
+        let w = slarm_workload::Workload::from_trace(trace, None)?;
         let all: Vec<TraceJob> = w
             .jobs
             .iter()
@@ -190,7 +194,7 @@ impl BaseWorkload {
 }
 
 /// Simulates already-synthesised `jobs` under `policy`.
-pub fn run_jobs(jobs: &[Job], policy: Policy, s: &Settings) -> Result<Vec<Outcome>> {
+pub fn run_jobs(jobs: &[QosJob], policy: ClusterPolicy, s: &Settings) -> Result<Vec<Outcome>> {
     let mut cfg = TimeSharedConfig::homogeneous(s.nodes, s.rating)?;
     cfg.admission = s.admission.with_reference_rating(s.rating)?;
     cfg.control = s.control;
@@ -198,12 +202,12 @@ pub fn run_jobs(jobs: &[Job], policy: Policy, s: &Settings) -> Result<Vec<Outcom
     let plus = LibraPlusDollar::new(s.alpha, s.beta, s.qos.pbase)?;
     let libra = LibraStatic::new(s.gamma, s.delta)?;
     match policy {
-        Policy::LibraPlus => simulate_time_shared(jobs, &plus, &cfg),
-        Policy::Libra => simulate_time_shared(jobs, &libra, &cfg),
-        Policy::FcfsBf | Policy::SjfBf | Policy::EdfBf => {
+        ClusterPolicy::LibraPlus => simulate_time_shared(jobs, &plus, &cfg),
+        ClusterPolicy::Libra => simulate_time_shared(jobs, &libra, &cfg),
+        ClusterPolicy::FcfsBf | ClusterPolicy::SjfBf | ClusterPolicy::EdfBf => {
             let prio = match policy {
-                Policy::FcfsBf => Priority::Fcfs,
-                Policy::SjfBf => Priority::Sjf,
+                ClusterPolicy::FcfsBf => Priority::Fcfs,
+                ClusterPolicy::SjfBf => Priority::Sjf,
                 _ => Priority::Edf,
             };
             let nodes = u32::try_from(s.nodes).map_err(|_| PricingError::InvalidParameter {
@@ -219,20 +223,20 @@ pub fn run_jobs(jobs: &[Job], policy: Policy, s: &Settings) -> Result<Vec<Outcom
 /// Synthesises the QoS of `base` with `streams` and runs `policy`; returns the metrics.
 ///
 /// ```
-/// use slarm_pricing::scenario::{run, BaseWorkload, Policy, Settings};
+/// use slarm_pricing::scenario::{run, BaseWorkload, ClusterPolicy, Settings};
 /// use slarm_stats::rng::RngStreams;
 /// let s = RngStreams::new(1);
 /// let base = BaseWorkload::synthetic(200, 128, &s).unwrap();
-/// let m = run(&base.jobs, Policy::LibraPlus, &Settings::table_i(), &s).unwrap();
+/// let m = run(&base.jobs, ClusterPolicy::LibraPlus, &Settings::table_i(), &s).unwrap();
 /// assert_eq!(m.submitted, 200);
 /// assert_eq!(m.deadline_misses, 0); // exact estimates: admitted jobs meet deadlines
 /// ```
 pub fn run(
     base: &[TraceJob],
-    policy: Policy,
+    policy: ClusterPolicy,
     s: &Settings,
     streams: &RngStreams,
-) -> Result<Metrics> {
+) -> Result<QosMetrics> {
     let jobs = synthesize(base, &s.qos, streams)?;
     let out = run_jobs(&jobs, policy, s)?;
     evaluate(&jobs, &out, s.nodes)
@@ -248,15 +252,15 @@ mod tests {
         let base = BaseWorkload::synthetic(400, 128, &st).unwrap();
         assert!(base.synthetic);
         let s = Settings::table_i();
-        for p in Policy::ALL {
-            assert_eq!(p.name().parse::<Policy>().unwrap(), p);
+        for p in ClusterPolicy::ALL {
+            assert_eq!(p.name().parse::<ClusterPolicy>().unwrap(), p);
             let m = run(&base.jobs, p, &s, &st).unwrap();
             assert_eq!(m.submitted, 400);
             assert!(m.qos_satisfaction >= 0.0 && m.qos_satisfaction <= 1.0);
             assert!(m.profitability >= 0.0 && m.profitability <= 1.0);
             assert_eq!(m.accepted + m.rejected.values().sum::<usize>(), 400);
         }
-        assert!("nope".parse::<Policy>().is_err());
+        assert!("nope".parse::<ClusterPolicy>().is_err());
     }
 
     /// A submit time of 1e11 s (a valid SWF integer): a completion 1e-6 s away rounded to the
@@ -281,7 +285,7 @@ mod tests {
             nodes: 8,
             ..Settings::table_i()
         };
-        for p in [Policy::Libra, Policy::LibraPlus] {
+        for p in [ClusterPolicy::Libra, ClusterPolicy::LibraPlus] {
             let m = run(&jobs, p, &s, &RngStreams::new(1)).unwrap();
             assert_eq!(m.submitted, 20);
             assert_eq!(m.deadline_misses, 0, "{p:?}");

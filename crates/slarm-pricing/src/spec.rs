@@ -211,17 +211,37 @@ impl JobSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum Urgency {
+pub enum UrgencyClass {
     /// Short deadline, large budget.
     High,
     /// Long deadline, small budget.
     Low,
 }
 
+impl std::str::FromStr for UrgencyClass {
+    type Err = PricingError;
+    /// Parses `high` or `low`.
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "high" => Ok(UrgencyClass::High),
+            "low" => Ok(UrgencyClass::Low),
+            _ => Err(PricingError::UnknownName {
+                what: "urgency class",
+                input: s.to_string(),
+                expected: "high or low",
+            }),
+        }
+    }
+}
+
+/// The former name of [`UrgencyClass`].
+#[deprecated(since = "0.1.0", note = "renamed to `UrgencyClass`")]
+pub type Urgency = UrgencyClass;
+
 /// A submitted job of a simulation: its specification, arrival time, real runtime and class.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Job {
+pub struct QosJob {
     /// The submission specification (RE, procs, D, B, ...).
     pub spec: JobSpec,
     /// Arrival time AT (seconds).
@@ -229,12 +249,16 @@ pub struct Job {
     /// Real runtime R on a reference node (seconds); RE may under-estimate it.
     pub runtime: f64,
     /// Urgency class.
-    pub urgency: Urgency,
+    pub urgency: UrgencyClass,
 }
 
-impl Job {
+/// The former name of [`QosJob`].
+#[deprecated(since = "0.1.0", note = "renamed to `QosJob`")]
+pub type Job = QosJob;
+
+impl QosJob {
     /// A validated job: arrival finite and >= 0, runtime finite and > 0.
-    pub fn new(spec: JobSpec, arrival: f64, runtime: f64, urgency: Urgency) -> Result<Self> {
+    pub fn new(spec: JobSpec, arrival: f64, runtime: f64, urgency: UrgencyClass) -> Result<Self> {
         non_negative("arrival time", arrival)?;
         positive("runtime", runtime)?;
         Ok(Self {
@@ -274,9 +298,9 @@ mod tests {
         assert!(JobSpec::simple(1, 10.0, 1, 20.0, 0.0).is_err());
         assert!(JobSpec::simple(1, 10.0, 1, 5.0, 5.0).is_err());
         let j = JobSpec::simple(1, 10.0, 1, 20.0, 5.0).unwrap();
-        assert!(Job::new(j.clone(), -1.0, 10.0, Urgency::Low).is_err());
-        assert!(Job::new(j.clone(), 0.0, 0.0, Urgency::Low).is_err());
-        let job = Job::new(j, 5.0, 10.0, Urgency::High).unwrap();
+        assert!(QosJob::new(j.clone(), -1.0, 10.0, UrgencyClass::Low).is_err());
+        assert!(QosJob::new(j.clone(), 0.0, 0.0, UrgencyClass::Low).is_err());
+        let job = QosJob::new(j, 5.0, 10.0, UrgencyClass::High).unwrap();
         assert_eq!(job.absolute_deadline(), 25.0);
     }
 

@@ -7,136 +7,17 @@
 //! A node whose demands sum to at most 1 under capped rates keeps constant partitions, so
 //! its control ticks are skipped (by Algorithm 2 they would change nothing).
 
-use crate::admission::AdmissionConfig;
 use crate::error::{PricingError, Result};
 use crate::metrics::Outcome;
-use crate::node::{JobControl, Node};
+
 use crate::online::Cluster;
 use crate::pricing::PricingPolicy;
-use crate::spec::Job;
+use crate::spec::QosJob;
 
-/// The cluster and the options of the time-shared simulation, built by
-/// [`TimeSharedConfig::new`] or [`homogeneous`](TimeSharedConfig::homogeneous) and changed with
-/// the `with_*` methods (also validated when deserialized).
-///
-/// ```
-/// use slarm_pricing::node::{JobControl, RateMode};
-/// use slarm_pricing::timeshare::TimeSharedConfig;
-///
-/// let cfg = TimeSharedConfig::homogeneous(4, 168.0)?
-///     .with_control(JobControl::default().with_rate_mode(RateMode::WorkConserving));
-/// assert_eq!(cfg.nodes().len(), 4);
-/// assert!(TimeSharedConfig::new(vec![], *cfg.admission(), *cfg.control()).is_err());
-/// # Ok::<(), slarm_pricing::PricingError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(try_from = "TimeSharedConfigRaw"))]
-pub struct TimeSharedConfig {
-    pub(crate) nodes: Vec<Node>,
-    pub(crate) admission: AdmissionConfig,
-    pub(crate) control: JobControl,
-}
-
-/// The fields of [`TimeSharedConfig`], for deserialization (each one is validated by its own
-/// type; the node list is checked here).
-#[cfg(feature = "serde")]
-#[derive(serde::Deserialize)]
-struct TimeSharedConfigRaw {
-    nodes: Vec<Node>,
-    admission: AdmissionConfig,
-    control: JobControl,
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<TimeSharedConfigRaw> for TimeSharedConfig {
-    type Error = PricingError;
-    fn try_from(r: TimeSharedConfigRaw) -> Result<Self> {
-        Self::new(r.nodes, r.admission, r.control)
-    }
-}
-
-impl TimeSharedConfig {
-    /// A validated configuration: at least one node, and every part as in
-    /// [`validate`](Self::validate).
-    pub fn new(nodes: Vec<Node>, admission: AdmissionConfig, control: JobControl) -> Result<Self> {
-        if nodes.is_empty() {
-            return Err(PricingError::InvalidParameter {
-                name: "nodes",
-                value: 0.0,
-                reason: "need at least one node",
-            });
-        }
-        let cfg = Self {
-            nodes,
-            admission,
-            control,
-        };
-        cfg.validate()?;
-        Ok(cfg)
-    }
-
-    /// The compute nodes.
-    pub fn nodes(&self) -> &[Node] {
-        &self.nodes
-    }
-
-    /// Algorithm 1 options.
-    pub fn admission(&self) -> &AdmissionConfig {
-        &self.admission
-    }
-
-    /// Algorithm 2 / node-model options.
-    pub fn control(&self) -> &JobControl {
-        &self.control
-    }
-
-    /// The same cluster with other admission options.
-    pub fn with_admission(self, admission: AdmissionConfig) -> Self {
-        Self { admission, ..self }
-    }
-
-    /// The same cluster with other job-control options.
-    pub fn with_control(self, control: JobControl) -> Self {
-        Self { control, ..self }
-    }
-
-    /// `count` homogeneous nodes of `rating` with the default options (rating = reference).
-    pub fn homogeneous(count: usize, rating: f64) -> Result<Self> {
-        if count == 0 {
-            return Err(PricingError::InvalidParameter {
-                name: "nodes",
-                value: 0.0,
-                reason: "need at least one node",
-            });
-        }
-        Ok(Self {
-            nodes: (0..count)
-                .map(|i| Node::new(i, rating))
-                .collect::<Result<_>>()?,
-            admission: AdmissionConfig {
-                reference_rating: rating,
-                ..AdmissionConfig::default()
-            },
-            control: JobControl::default(),
-        })
-    }
-
-    /// Checks every option: the node ratings (finite, > 0) and capacities (>= 0, infinity
-    /// allowed), [`AdmissionConfig::validate`] and [`JobControl::validate`]; always true of a
-    /// config built by this crate's constructors. [`Cluster::new`] and
-    /// [`simulate_time_shared`] call it.
-    pub fn validate(&self) -> Result<()> {
-        for n in &self.nodes {
-            n.validate()?;
-        }
-        self.admission.validate()?;
-        self.control.validate()
-    }
-}
+pub use crate::config::TimeSharedConfig;
 
 /// Order of arrivals: by arrival time, then job id, then index.
-pub(crate) fn arrival_order(jobs: &[Job]) -> Vec<usize> {
+pub(crate) fn arrival_order(jobs: &[QosJob]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by(|&a, &b| {
         jobs[a]
@@ -153,18 +34,18 @@ pub(crate) fn arrival_order(jobs: &[Job]) -> Vec<usize> {
 ///
 /// ```
 /// use slarm_pricing::pricing::LibraPlusDollar;
-/// use slarm_pricing::spec::{Job, JobSpec, Urgency};
+/// use slarm_pricing::spec::{QosJob, JobSpec, UrgencyClass};
 /// use slarm_pricing::timeshare::{simulate_time_shared, TimeSharedConfig};
 /// use slarm_pricing::metrics::Outcome;
 ///
 /// let cfg = TimeSharedConfig::homogeneous(2, 168.0).unwrap();
-/// let jobs = vec![Job::new(JobSpec::simple(0, 100.0, 2, 400.0, 500.0).unwrap(), 0.0, 100.0, Urgency::Low).unwrap()];
+/// let jobs = vec![QosJob::new(JobSpec::simple(0, 100.0, 2, 400.0, 500.0).unwrap(), 0.0, 100.0, UrgencyClass::Low).unwrap()];
 /// let out = simulate_time_shared(&jobs, &LibraPlusDollar::new(1.0, 0.1, 1.0).unwrap(), &cfg).unwrap();
 /// match out[0] { Outcome::Completed { finish, .. } => assert!((finish - 400.0).abs() < 1e-6),
 ///                _ => unreachable!() }
 /// ```
 pub fn simulate_time_shared<P: PricingPolicy + ?Sized>(
-    jobs: &[Job],
+    jobs: &[QosJob],
     pricing: &P,
     cfg: &TimeSharedConfig,
 ) -> Result<Vec<Outcome>> {
@@ -189,7 +70,7 @@ pub fn simulate_time_shared<P: PricingPolicy + ?Sized>(
 
 /// Every job's outcome, or a [`PricingError::Simulation`] naming the first job without one.
 pub(crate) fn collect_outcomes(
-    jobs: &[Job],
+    jobs: &[QosJob],
     outcomes: Vec<Option<Outcome>>,
     missing: &str,
 ) -> Result<Vec<Outcome>> {
@@ -208,15 +89,15 @@ mod tests {
     use crate::admission::RejectReason;
     use crate::metrics::{evaluate, qos_met};
     use crate::pricing::{LibraPlusDollar, LibraStatic};
-    use crate::spec::{JobSpec, Urgency};
+    use crate::spec::{JobSpec, UrgencyClass};
     use proptest::prelude::*;
 
-    fn job(id: u64, at: f64, re: f64, procs: u32, d: f64, b: f64) -> Job {
-        Job::new(
+    fn job(id: u64, at: f64, re: f64, procs: u32, d: f64, b: f64) -> QosJob {
+        QosJob::new(
             JobSpec::simple(id, re, procs, d, b).unwrap(),
             at,
             re,
-            Urgency::Low,
+            UrgencyClass::Low,
         )
         .unwrap()
     }
@@ -244,7 +125,7 @@ mod tests {
     /// The simulator as it was before [`Cluster`] existed: one event loop with its own
     /// ledger, kept to check that the refactored simulator is bit-identical.
     fn reference_simulation<P: PricingPolicy + ?Sized>(
-        jobs: &[Job],
+        jobs: &[QosJob],
         pricing: &P,
         cfg: &TimeSharedConfig,
     ) -> Vec<Outcome> {
@@ -309,7 +190,7 @@ mod tests {
         outcomes.into_iter().map(Option::unwrap).collect()
     }
 
-    fn random_jobs(seeds: &[(f64, f64, u32, f64, f64)]) -> Vec<Job> {
+    fn random_jobs(seeds: &[(f64, f64, u32, f64, f64)]) -> Vec<QosJob> {
         let mut at = 0.0;
         seeds
             .iter()
@@ -379,6 +260,35 @@ mod tests {
             let a = simulate_time_shared(&jobs, &LibraPlusDollar::new(1.0, 0.0, 1.0).unwrap(), &cfg).unwrap();
             let b = simulate_time_shared(&jobs, &LibraStatic::new(1.0, 0.0).unwrap(), &cfg).unwrap();
             prop_assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn invalid_config_rejected() {
+        let p = LibraPlusDollar::new(1.0, 0.1, 1.0).unwrap();
+        let mut bad = TimeSharedConfig::homogeneous(2, 168.0).unwrap();
+        bad.control.control_interval = -60.0;
+        assert!(simulate_time_shared(&[], &p, &bad).is_err());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        // simulate_time_shared is the cluster driven by hand: same outcomes, bit for bit.
+        #[test]
+        fn simulator_is_the_cluster_driven_by_hand(spec in crate::online::tests::seeds(), beta in 0.0f64..1.5) {
+            let jobs = crate::online::tests::stream(&spec);
+            let cfg = TimeSharedConfig::homogeneous(4, 168.0).unwrap();
+            let p = LibraPlusDollar::new(1.0, beta, 1.0).unwrap();
+            let sim = simulate_time_shared(&jobs, &p, &cfg).unwrap();
+            let mut c = Cluster::new(&cfg, p).unwrap();
+            for j in &jobs {
+                c.submit(j, j.arrival).unwrap();
+            }
+            c.run_to_completion();
+            prop_assert_eq!(c.running(), 0);
+            let by_hand: Vec<Outcome> = c.outcomes().iter().map(|o| (*o).unwrap()).collect();
+            prop_assert_eq!(format!("{sim:?}"), format!("{by_hand:?}"));
         }
     }
 }

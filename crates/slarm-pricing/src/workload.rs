@@ -8,7 +8,7 @@ use rand_distr::{Distribution, Exp, LogNormal, StandardNormal};
 use slarm_stats::rng::{label, RngStreams};
 
 use crate::error::{positive, PricingError, Result};
-use crate::spec::{Job, JobSpec, Urgency};
+use crate::spec::{JobSpec, QosJob, UrgencyClass};
 
 /// File name of the trace in the shared trace folder.
 pub const SDSC_SP2: &str = "SDSC-SP2-1998-4.2-cln.swf.gz";
@@ -150,12 +150,16 @@ pub fn synthetic_trace(n: usize, max_procs: u32, streams: &RngStreams) -> Result
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum ClassAssignment {
+pub enum UrgencyAssignment {
     /// Exactly round(p·n) high-urgency jobs placed by a seeded random permutation (default).
     Exact,
     /// Each job independently high with probability p.
     Bernoulli,
 }
+
+/// The former name of [`UrgencyAssignment`].
+#[deprecated(since = "0.1.0", note = "renamed to `UrgencyAssignment`")]
+pub type ClassAssignment = UrgencyAssignment;
 
 /// The QoS-synthesis and workload parameters of Table I (§VII.B), built by [`Default`] (Table I)
 /// and changed with the validating `with_*` methods (also validated when deserialized).
@@ -182,7 +186,7 @@ pub struct QosSynthesis {
     pub(crate) delay_factor: f64,
     pub(crate) inaccuracy_pct: f64,
     pub(crate) pbase: f64,
-    pub(crate) assignment: ClassAssignment,
+    pub(crate) assignment: UrgencyAssignment,
 }
 
 /// The unvalidated fields of [`QosSynthesis`], for deserialization.
@@ -198,7 +202,7 @@ struct QosSynthesisRaw {
     delay_factor: f64,
     inaccuracy_pct: f64,
     pbase: f64,
-    assignment: ClassAssignment,
+    assignment: UrgencyAssignment,
 }
 
 #[cfg(feature = "serde")]
@@ -234,7 +238,7 @@ impl Default for QosSynthesis {
             delay_factor: 0.5,
             inaccuracy_pct: 0.0,
             pbase: 1.0,
-            assignment: ClassAssignment::Exact,
+            assignment: UrgencyAssignment::Exact,
         }
     }
 }
@@ -365,12 +369,12 @@ impl QosSynthesis {
     }
 
     /// Class assignment.
-    pub fn assignment(&self) -> ClassAssignment {
+    pub fn assignment(&self) -> UrgencyAssignment {
         self.assignment
     }
 
     /// The same parameters with another class assignment.
-    pub fn with_assignment(self, assignment: ClassAssignment) -> Self {
+    pub fn with_assignment(self, assignment: UrgencyAssignment) -> Self {
         Self { assignment, ..self }
     }
 
@@ -397,16 +401,16 @@ impl QosSynthesis {
         positive("delay factor", self.delay_factor)?;
         positive("PBase", self.pbase)?;
         for (name, mean) in [
-            ("deadline mean", self.deadline_mean(Urgency::High)),
-            ("deadline mean", self.deadline_mean(Urgency::Low)),
+            ("deadline mean", self.deadline_mean(UrgencyClass::High)),
+            ("deadline mean", self.deadline_mean(UrgencyClass::Low)),
         ] {
             if mean.is_nan() || mean <= 1.0 || !mean.is_finite() {
                 return bad(name, mean, "deadline factors must exceed 1 (D > R)");
             }
         }
         for (name, mean) in [
-            ("budget mean", self.budget_mean(Urgency::High)),
-            ("budget mean", self.budget_mean(Urgency::Low)),
+            ("budget mean", self.budget_mean(UrgencyClass::High)),
+            ("budget mean", self.budget_mean(UrgencyClass::Low)),
         ] {
             if mean.is_nan() || mean < 1.0 || !mean.is_finite() {
                 return bad(
@@ -427,18 +431,18 @@ impl QosSynthesis {
     }
 
     /// Mean D/R of a class.
-    pub fn deadline_mean(&self, u: Urgency) -> f64 {
+    pub fn deadline_mean(&self, u: UrgencyClass) -> f64 {
         match u {
-            Urgency::High => self.deadline_low_mean,
-            Urgency::Low => self.deadline_low_mean * self.deadline_ratio,
+            UrgencyClass::High => self.deadline_low_mean,
+            UrgencyClass::Low => self.deadline_low_mean * self.deadline_ratio,
         }
     }
 
     /// Mean B/f(R) of a class.
-    pub fn budget_mean(&self, u: Urgency) -> f64 {
+    pub fn budget_mean(&self, u: UrgencyClass) -> f64 {
         match u {
-            Urgency::High => self.budget_low_mean * self.budget_ratio,
-            Urgency::Low => self.budget_low_mean,
+            UrgencyClass::High => self.budget_low_mean * self.budget_ratio,
+            UrgencyClass::Low => self.budget_low_mean,
         }
     }
 }
@@ -465,7 +469,11 @@ fn truncated_factor<R: Rng>(
 /// Builds the submitted jobs of one run from a trace subset: arrivals scaled by the delay
 /// factor from AT = 0, classes, deadlines D = (D/R)·R, budgets B = (B/f)·PBase·R and
 /// estimates RE = R·(1 + inaccuracy/100). Randomness from `streams` only.
-pub fn synthesize(trace: &[TraceJob], q: &QosSynthesis, streams: &RngStreams) -> Result<Vec<Job>> {
+pub fn synthesize(
+    trace: &[TraceJob],
+    q: &QosSynthesis,
+    streams: &RngStreams,
+) -> Result<Vec<QosJob>> {
     q.validate()?;
     let first = trace.iter().map(|t| t.submit).fold(f64::INFINITY, f64::min);
     if !first.is_finite() {
@@ -476,7 +484,7 @@ pub fn synthesize(trace: &[TraceJob], q: &QosSynthesis, streams: &RngStreams) ->
     let mut high = vec![false; n];
     let mut crng = streams.stream(&[label("classes")]);
     match q.assignment {
-        ClassAssignment::Exact => {
+        UrgencyAssignment::Exact => {
             let k = (p * n as f64).round() as usize;
             let mut idx: Vec<usize> = (0..n).collect();
             idx.shuffle(&mut crng);
@@ -484,7 +492,7 @@ pub fn synthesize(trace: &[TraceJob], q: &QosSynthesis, streams: &RngStreams) ->
                 high[i] = true;
             }
         }
-        ClassAssignment::Bernoulli => {
+        UrgencyAssignment::Bernoulli => {
             for h in &mut high {
                 *h = crng.gen::<f64>() < p;
             }
@@ -495,13 +503,17 @@ pub fn synthesize(trace: &[TraceJob], q: &QosSynthesis, streams: &RngStreams) ->
         .enumerate()
         .map(|(i, t)| {
             let mut rng = streams.stream(&[label("qos"), i as u64]);
-            let u = if high[i] { Urgency::High } else { Urgency::Low };
+            let u = if high[i] {
+                UrgencyClass::High
+            } else {
+                UrgencyClass::Low
+            };
             let df = truncated_factor(&mut rng, q.deadline_mean(u), q.sigma_frac, 1.0, false);
             let bf = truncated_factor(&mut rng, q.budget_mean(u), q.sigma_frac, 1.0, true);
             let re = t.runtime * (1.0 + q.inaccuracy_pct / 100.0);
             let spec =
                 JobSpec::simple(t.id, re, t.procs, df * t.runtime, bf * q.pbase * t.runtime)?;
-            Job::new(spec, q.delay_factor * (t.submit - first), t.runtime, u)
+            QosJob::new(spec, q.delay_factor * (t.submit - first), t.runtime, u)
         })
         .collect()
 }
@@ -550,7 +562,10 @@ mod tests {
         let t = synthetic_trace(5000, 128, &RngStreams::new(4)).unwrap();
         let q = QosSynthesis::default();
         let jobs = synthesize(&t, &q, &RngStreams::new(5)).unwrap();
-        let high: Vec<&Job> = jobs.iter().filter(|j| j.urgency == Urgency::High).collect();
+        let high: Vec<&QosJob> = jobs
+            .iter()
+            .filter(|j| j.urgency == UrgencyClass::High)
+            .collect();
         assert_eq!(high.len(), 1000); // exactly 20 % (Table I)
         let mean = |it: &mut dyn Iterator<Item = f64>| {
             let v: Vec<f64> = it.collect();
@@ -561,13 +576,13 @@ mod tests {
         let dl = mean(
             &mut jobs
                 .iter()
-                .filter(|j| j.urgency == Urgency::Low)
+                .filter(|j| j.urgency == UrgencyClass::Low)
                 .map(|j| j.spec.qos.deadline / j.runtime),
         );
         let bl = mean(
             &mut jobs
                 .iter()
-                .filter(|j| j.urgency == Urgency::Low)
+                .filter(|j| j.urgency == UrgencyClass::Low)
                 .map(|j| j.spec.qos.budget / j.runtime),
         );
         // Table I: high (2, 8), low (8, 2); truncation shifts the 2.0 means up slightly.
@@ -622,14 +637,14 @@ mod tests {
             );
         }
         let b = QosSynthesis {
-            assignment: ClassAssignment::Bernoulli,
+            assignment: UrgencyAssignment::Bernoulli,
             high_urgency_pct: 100.0,
             ..QosSynthesis::default()
         };
         assert!(synthesize(&t, &b, &RngStreams::new(5))
             .unwrap()
             .iter()
-            .all(|j| j.urgency == Urgency::High));
+            .all(|j| j.urgency == UrgencyClass::High));
     }
 
     #[test]

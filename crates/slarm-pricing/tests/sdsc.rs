@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use slarm_pricing::admission::RejectReason;
 use slarm_pricing::metrics::{evaluate, qos_met, Outcome};
-use slarm_pricing::scenario::{run_jobs, BaseWorkload, Policy, Settings};
+use slarm_pricing::scenario::{run_jobs, BaseWorkload, ClusterPolicy, Settings};
 use slarm_pricing::workload::{synthesize, SDSC_SP2};
 use slarm_stats::RngStreams;
 
@@ -73,12 +73,12 @@ fn beta_zero_accepts_exactly_libras_jobs_and_admitted_jobs_meet_qos() {
         s.qos = s.qos.with_delay_factor(factor).unwrap();
         s.beta = 0.0;
         let jobs = synthesize(&base.jobs, &s.qos, &RngStreams::new(7)).unwrap();
-        let plus = run_jobs(&jobs, Policy::LibraPlus, &s).unwrap();
+        let plus = run_jobs(&jobs, ClusterPolicy::LibraPlus, &s).unwrap();
         // With α = 1, β = 0 the Libra+$ cost RE·PBase equals Libra's γ·RE with
         // δ = 0, and both use the same best-fit node order: the very same schedule.
         let mut s0 = s.clone();
         s0.delta = 0.0;
-        let libra0 = run_jobs(&jobs, Policy::Libra, &s0).unwrap();
+        let libra0 = run_jobs(&jobs, ClusterPolicy::Libra, &s0).unwrap();
         for ((j, a), b) in jobs.iter().zip(&plus).zip(&libra0) {
             assert!(
                 same_schedule(a, b) && cost(a) == cost(b),
@@ -97,7 +97,7 @@ fn beta_zero_accepts_exactly_libras_jobs_and_admitted_jobs_meet_qos() {
         // With Table I's δ = 1 the costs differ by RE/D, which can push a job with
         // RE <= B < RE + RE/D (a short job: RE/D is in dollars) over its budget. Up to the
         // first such job the schedules are identical; that job is Libra's budget rejection.
-        let libra = run_jobs(&jobs, Policy::Libra, &s).unwrap();
+        let libra = run_jobs(&jobs, ClusterPolicy::Libra, &s).unwrap();
         let mut order: Vec<usize> = (0..jobs.len()).collect();
         order.sort_by(|&a, &b| jobs[a].arrival.total_cmp(&jobs[b].arrival).then(a.cmp(&b)));
         for &i in &order {
@@ -130,7 +130,7 @@ fn beta_zero_accepts_exactly_libras_jobs_and_admitted_jobs_meet_qos() {
         // At 0 % inaccuracy every admitted job meets its deadline and pays at most its
         // budget, whatever beta.
         s.beta = 0.5;
-        let plus5 = run_jobs(&jobs, Policy::LibraPlus, &s).unwrap();
+        let plus5 = run_jobs(&jobs, ClusterPolicy::LibraPlus, &s).unwrap();
         for out in [&plus, &libra, &plus5] {
             for (j, o) in jobs.iter().zip(out.iter()) {
                 if let Outcome::Completed { finish, cost, .. } = *o {

@@ -8,11 +8,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::{ClassRegistry, RegistryConfig, StatsSource};
-use slarm_overbook::job::Job;
+use slarm_overbook::job::SlaJob;
 use slarm_overbook::planner::{
     JobKey, Offer as RustOffer, OnlinePlanner as RustPlanner, PlanEvent,
 };
-use slarm_overbook::sim::SimConfig;
+use slarm_overbook::sim::BatteryConfig;
 use slarm_overbook::strategy::Strategy;
 
 use crate::error::value_error;
@@ -101,9 +101,9 @@ fn job(
     penalty_ratio: f64,
     user: Option<i64>,
     app: Option<i64>,
-) -> PyResult<Job> {
+) -> PyResult<SlaJob> {
     let mut j =
-        Job::with_sla(id, now, estimate, runtime, nodes, penalty_ratio).map_err(value_error)?;
+        SlaJob::with_sla(id, now, estimate, runtime, nodes, penalty_ratio).map_err(value_error)?;
     j.user = user;
     j.app = app;
     Ok(j)
@@ -141,10 +141,10 @@ impl OnlinePlanner {
         {
             return Err(value_error("the history columns need one value per job"));
         }
-        let strategy = Strategy::parse(strategy).map_err(value_error)?;
-        let test = TestSpec::parse(test).map_err(value_error)?;
+        let strategy = strategy.parse::<Strategy>().map_err(value_error)?;
+        let test = test.parse::<TestSpec>().map_err(value_error)?;
         let mut config = RegistryConfig {
-            source: StatsSource::parse(stats).map_err(value_error)?,
+            source: stats.parse::<StatsSource>().map_err(value_error)?,
             ..RegistryConfig::default()
         };
         if let Some(m) = min_samples {
@@ -164,10 +164,10 @@ impl OnlinePlanner {
                 )
                 .map_err(|e| value_error(format!("history job {i}: {e}")))
             })
-            .collect::<PyResult<Vec<Job>>>()?;
+            .collect::<PyResult<Vec<SlaJob>>>()?;
         let planner = py.detach(|| {
             let registry = ClassRegistry::learn(&training, config)?;
-            RustPlanner::owning(nodes, registry, SimConfig::new(strategy, test))
+            RustPlanner::owning(nodes, registry, BatteryConfig::new(strategy, test))
         });
         Ok(Self {
             planner: planner.map_err(value_error)?,

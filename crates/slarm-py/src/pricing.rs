@@ -8,7 +8,7 @@ use slarm_pricing::metrics::Outcome;
 use slarm_pricing::online::Cluster as RustCluster;
 use slarm_pricing::pricing::{FixedRate, LibraPlusDollar, LibraStatic, PricingPolicy};
 use slarm_pricing::scenario::Settings;
-use slarm_pricing::spec::{Job, JobSpec, Urgency};
+use slarm_pricing::spec::{QosJob, JobSpec, UrgencyClass};
 use slarm_pricing::timeshare::TimeSharedConfig;
 
 use crate::error::value_error;
@@ -30,10 +30,10 @@ fn job(
     budget: f64,
     runtime: Option<f64>,
     urgency: &str,
-) -> PyResult<Job> {
+) -> PyResult<QosJob> {
     let urgency = match urgency {
-        "high" => Urgency::High,
-        "low" => Urgency::Low,
+        "high" => UrgencyClass::High,
+        "low" => UrgencyClass::Low,
         other => {
             return Err(value_error(format!(
                 "urgency must be \"high\" or \"low\", got {other:?}"
@@ -41,7 +41,7 @@ fn job(
         }
     };
     let spec = JobSpec::simple(job_id, estimate, procs, deadline, budget).map_err(value_error)?;
-    Job::new(spec, now, runtime.unwrap_or(estimate), urgency).map_err(value_error)
+    QosJob::new(spec, now, runtime.unwrap_or(estimate), urgency).map_err(value_error)
 }
 
 fn decision<'py>(py: Python<'py>, d: &Decision) -> PyResult<Bound<'py, PyDict>> {

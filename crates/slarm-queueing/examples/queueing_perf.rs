@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use slarm_queueing::difference::{g_thesis, LambdaGrid};
 use slarm_queueing::erlang::{erlang_c, response_cdf_given_c, Mmm};
-use slarm_queueing::sim::{simulate, Discipline, SimConfig};
+use slarm_queueing::sim::{simulate, Discipline, QueueSimConfig};
 use slarm_queueing::sizing::min_nodes_waiting;
 use slarm_queueing::{min_nodes, JobClass, Sla};
 
@@ -97,7 +97,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         JobClass::new(15.0, Sla::new(4.5, 0.8)?)?,
         JobClass::new(5.0, Sla::new(2.5, 0.9)?)?,
     ];
-    let cfg = SimConfig::default();
+    let cfg = QueueSimConfig::default();
     for d in [
         Discipline::Fcfs,
         Discipline::Hol { order: vec![1, 0] },

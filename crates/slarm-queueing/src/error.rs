@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Why a queueing computation could not produce an answer.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum QueueError {
     /// An input that must be a finite number was NaN or infinite.
     #[error("{name} must be finite, got {value}")]

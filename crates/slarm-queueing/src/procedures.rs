@@ -15,7 +15,7 @@ use crate::heuristics::{
 };
 use crate::partition::{all_strategies, m_da, m_sa, nodes_for_partition, pool_nodes, Partition};
 use crate::sampling::{draw_classes, Setting};
-use crate::sim::{min_nodes_drawn, stability_floor, Discipline, DrawnJobs, SimConfig};
+use crate::sim::{min_nodes_drawn, stability_floor, Discipline, DrawnJobs, QueueSimConfig};
 use crate::sizing::min_nodes;
 use crate::sla::JobClass;
 
@@ -69,8 +69,8 @@ struct Sample {
 
 impl Sample {
     /// `sim` with this sample's seed.
-    fn sim_config(&self, sim: &SimConfig) -> SimConfig {
-        SimConfig {
+    fn sim_config(&self, sim: &QueueSimConfig) -> QueueSimConfig {
+        QueueSimConfig {
             seed: self.sim_seed,
             ..*sim
         }
@@ -230,7 +230,7 @@ pub fn procedure2(
     setting: &Setting,
     l: usize,
     cfg: &HeuristicConfig,
-    sim: &SimConfig,
+    sim: &QueueSimConfig,
     streams: &RngStreams,
 ) -> Result<Procedure2> {
     let rows: Vec<Disciplines2> = over_samples(0..l as u64, 2, setting, cfg.mu, streams, |s| {
@@ -454,7 +454,7 @@ pub fn procedure5(
     setting: &Setting,
     l: usize,
     cfg: &HeuristicConfig,
-    sim: &SimConfig,
+    sim: &QueueSimConfig,
     streams: &RngStreams,
 ) -> Result<Procedure5> {
     let rows: Vec<Disciplines3> =
@@ -547,7 +547,7 @@ mod tests {
     #[test]
     fn procedure2_orders_disciplines() {
         let cfg = HeuristicConfig::default();
-        let sim = SimConfig {
+        let sim = QueueSimConfig {
             horizon: 1_500.0,
             warmup: 100.0,
             replications: 2,
@@ -567,7 +567,7 @@ mod tests {
     #[test]
     fn procedure5_fcfs_top_wherever_it_sits_at_the_floor() {
         let cfg = HeuristicConfig::default();
-        let sim = SimConfig {
+        let sim = QueueSimConfig {
             horizon: 1_000.0,
             warmup: 100.0,
             replications: 1,

@@ -29,6 +29,7 @@ use crate::sla::JobClass;
 /// Service discipline of a shared pool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Discipline {
     /// First come, first served across all classes.
     Fcfs,
@@ -55,7 +56,7 @@ impl Discipline {
 /// Run-length settings of a simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SimConfig {
+pub struct QueueSimConfig {
     /// Arrivals stop at this time (thesis: 20,000 with mu = 1).
     pub horizon: f64,
     /// Jobs arriving before this time are not measured (default 1,000; the thesis states none).
@@ -66,7 +67,11 @@ pub struct SimConfig {
     pub seed: u64,
 }
 
-impl Default for SimConfig {
+/// The former name of [`QueueSimConfig`].
+#[deprecated(since = "0.1.0", note = "renamed to `QueueSimConfig`")]
+pub type SimConfig = QueueSimConfig;
+
+impl Default for QueueSimConfig {
     fn default() -> Self {
         Self {
             horizon: 20_000.0,
@@ -77,7 +82,7 @@ impl Default for SimConfig {
     }
 }
 
-impl SimConfig {
+impl QueueSimConfig {
     fn validate(&self) -> Result<()> {
         positive("horizon", self.horizon)?;
         non_negative("warmup", self.warmup)?;
@@ -392,7 +397,12 @@ struct Arrival {
 /// The jobs of replication `rep` in arrival order, up to the horizon: epochs and classes from
 /// stream `[rep, 0]`, service times from `[rep, 1]`. They depend on neither the pool size nor
 /// the discipline (common random numbers), so a search over pool sizes draws them once.
-fn draw_arrivals(classes: &[JobClass], mu: f64, cfg: &SimConfig, rep: u32) -> Result<Vec<Arrival>> {
+fn draw_arrivals(
+    classes: &[JobClass],
+    mu: f64,
+    cfg: &QueueSimConfig,
+    rep: u32,
+) -> Result<Vec<Arrival>> {
     let n = classes.len();
     let total_rate: f64 = classes.iter().map(|c| c.lambda()).sum();
     let streams = RngStreams::new(cfg.seed);
@@ -447,7 +457,7 @@ pub fn run_replication(
     mu: f64,
     m: u64,
     discipline: &Discipline,
-    cfg: &SimConfig,
+    cfg: &QueueSimConfig,
     rep: u32,
     sample_every: u64,
 ) -> Result<Replication> {
@@ -525,7 +535,7 @@ fn replay<O: Observer>(
     classes: &[JobClass],
     m: u64,
     discipline: &Discipline,
-    cfg: &SimConfig,
+    cfg: &QueueSimConfig,
     rep: u32,
     jobs: &[Arrival],
     observer: &mut O,
@@ -640,9 +650,9 @@ fn half_width(w: &Welford) -> Option<f64> {
 /// jobs; intervals over replication values).
 ///
 /// ```
-/// use slarm_queueing::{sim::{simulate, Discipline, SimConfig}, JobClass, Mmm, Sla};
+/// use slarm_queueing::{sim::{simulate, Discipline, QueueSimConfig}, JobClass, Mmm, Sla};
 /// let c = [JobClass::new(3.0, Sla::new(3.0, 0.9).unwrap()).unwrap()];
-/// let cfg = SimConfig { horizon: 3_000.0, warmup: 100.0, replications: 4, seed: 7 };
+/// let cfg = QueueSimConfig { horizon: 3_000.0, warmup: 100.0, replications: 4, seed: 7 };
 /// let r = simulate(&c, 1.0, 5, &Discipline::Fcfs, &cfg).unwrap();
 /// let exact = Mmm::new(3.0, 1.0, 5).unwrap().mean_in_system();
 /// assert!((r.mean_in_system - exact).abs() < 0.15);
@@ -652,7 +662,7 @@ pub fn simulate(
     mu: f64,
     m: u64,
     discipline: &Discipline,
-    cfg: &SimConfig,
+    cfg: &QueueSimConfig,
 ) -> Result<SimResult> {
     // Zero replications would pool nothing and report every SLA as met.
     cfg.validate()?;
@@ -702,7 +712,7 @@ struct SlaVerdict {
 
 impl SlaVerdict {
     /// The verdict before any completion, of the jobs `drawn[r]` of replication `r`.
-    fn new(classes: &[JobClass], cfg: &SimConfig, drawn: &[Vec<Arrival>]) -> Self {
+    fn new(classes: &[JobClass], cfg: &QueueSimConfig, drawn: &[Vec<Arrival>]) -> Self {
         let n = classes.len();
         let mut left = vec![0u64; n];
         for jobs in drawn.iter().take(cfg.replications as usize) {
@@ -825,7 +835,7 @@ pub fn min_nodes_sim(
     classes: &[JobClass],
     mu: f64,
     discipline: &Discipline,
-    cfg: &SimConfig,
+    cfg: &QueueSimConfig,
     start: u64,
     max_extra: u64,
 ) -> Result<u64> {
@@ -844,13 +854,13 @@ pub fn min_nodes_sim(
 /// without drawing the jobs again.
 ///
 /// ```
-/// use slarm_queueing::sim::{min_nodes_drawn, min_nodes_sim, Discipline, DrawnJobs, SimConfig};
+/// use slarm_queueing::sim::{min_nodes_drawn, min_nodes_sim, Discipline, DrawnJobs, QueueSimConfig};
 /// use slarm_queueing::{JobClass, Sla};
 /// let c = [
 ///     JobClass::new(3.0, Sla::new(2.0, 0.8).unwrap()).unwrap(),
 ///     JobClass::new(2.0, Sla::new(4.0, 0.9).unwrap()).unwrap(),
 /// ];
-/// let cfg = SimConfig { horizon: 2_000.0, warmup: 200.0, replications: 2, seed: 5 };
+/// let cfg = QueueSimConfig { horizon: 2_000.0, warmup: 200.0, replications: 2, seed: 5 };
 /// let jobs = DrawnJobs::draw(&c, 1.0, &cfg).unwrap();
 /// for d in [Discipline::Fcfs, Discipline::Pdp] {
 ///     let m = min_nodes_drawn(&jobs, &d, 6, 20).unwrap();
@@ -861,7 +871,7 @@ pub fn min_nodes_sim(
 pub struct DrawnJobs {
     classes: Vec<JobClass>,
     mu: f64,
-    cfg: SimConfig,
+    cfg: QueueSimConfig,
     /// Per replication, its jobs in arrival order.
     reps: Vec<Vec<Arrival>>,
     /// The SLA verdict before any completion (measured counts per class), the same for every
@@ -871,7 +881,7 @@ pub struct DrawnJobs {
 
 impl DrawnJobs {
     /// Draws the jobs of `cfg.replications` replications of `classes` at service rate `mu`.
-    pub fn draw(classes: &[JobClass], mu: f64, cfg: &SimConfig) -> Result<Self> {
+    pub fn draw(classes: &[JobClass], mu: f64, cfg: &QueueSimConfig) -> Result<Self> {
         positive("mu", mu)?;
         cfg.validate()?;
         let reps: Vec<Vec<Arrival>> = (0..cfg.replications)
@@ -954,12 +964,12 @@ mod tests {
     #[test]
     fn rejects_bad_input() {
         let c = [class(3.0, 3.0, 0.9)];
-        let cfg = SimConfig::default();
+        let cfg = QueueSimConfig::default();
         assert!(matches!(
             simulate(&c, 1.0, 3, &Discipline::Fcfs, &cfg),
             Err(QueueError::Unstable { .. })
         ));
-        let bad = SimConfig {
+        let bad = QueueSimConfig {
             warmup: 10.0,
             horizon: 5.0,
             ..cfg
@@ -969,7 +979,7 @@ mod tests {
         let hol = Discipline::Hol { order: vec![0, 0] };
         assert!(simulate(&two, 1.0, 5, &hol, &cfg).is_err());
         // Zero replications pool nothing: an error, not an SLA reported as met.
-        let none = SimConfig {
+        let none = QueueSimConfig {
             replications: 0,
             ..cfg
         };
@@ -994,7 +1004,7 @@ mod tests {
         ];
         let mut verdicts = [0usize; 2];
         for (k, c) in sets.iter().enumerate() {
-            let cfg = SimConfig {
+            let cfg = QueueSimConfig {
                 horizon: 800.0,
                 warmup: 80.0,
                 replications: 3,
@@ -1068,7 +1078,7 @@ mod tests {
     #[test]
     fn same_seed_same_result() {
         let c = [class(2.0, 3.0, 0.9), class(1.0, 4.0, 0.8)];
-        let cfg = SimConfig {
+        let cfg = QueueSimConfig {
             horizon: 500.0,
             warmup: 50.0,
             replications: 2,

@@ -1,7 +1,7 @@
 //! Statistical tests of the simulator against M/M/m theory, fixed seeds.
 #![allow(clippy::unwrap_used)]
 
-use slarm_queueing::sim::{run_replication, simulate, Discipline, SimConfig};
+use slarm_queueing::sim::{run_replication, simulate, Discipline, QueueSimConfig};
 use slarm_queueing::{JobClass, Mmm, Sla};
 use slarm_stats::gof::ks_test;
 
@@ -9,8 +9,8 @@ fn class(l: f64, x: f64, y: f64) -> JobClass {
     JobClass::new(l, Sla::new(x, y).unwrap()).unwrap()
 }
 
-fn cfg(seed: u64, reps: u32, horizon: f64) -> SimConfig {
-    SimConfig {
+fn cfg(seed: u64, reps: u32, horizon: f64) -> QueueSimConfig {
+    QueueSimConfig {
         horizon,
         warmup: 200.0,
         replications: reps,
@@ -182,7 +182,7 @@ fn pdp_hol_fcfs_ordering_on_the_spec_cases() {
         ([(0.6, 3.0, 0.95), (3.6, 5.0, 0.80)], 10, 7, 7),
         ([(30.0, 3.0, 0.80), (5.0, 4.0, 0.90)], 36, 36, 36),
     ];
-    let sim = SimConfig {
+    let sim = QueueSimConfig {
         horizon: 5_000.0,
         warmup: 500.0,
         replications: 2,

@@ -7,8 +7,8 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, harness::*, sim::SimConfig,
-    strategy::Strategy, workload::PWA_TRACES,
+    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, harness::*,
+    sim::BatteryConfig, strategy::Strategy, workload::PWA_TRACES,
 };
 use slarm_repro::papers::birkenheuer2012::RATIOS;
 
@@ -68,7 +68,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             k,
                             BATTERY_SIZE,
                             src,
-                            &SimConfig::new(s, t),
+                            &BatteryConfig::new(s, t),
                             FailureMode::Synthetic,
                             1,
                         )

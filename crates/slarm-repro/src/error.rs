@@ -6,6 +6,7 @@ use thiserror::Error;
 
 /// Why a reproduction or merge failed.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ReproError {
     /// The user's request was inconsistent (bad shard, unknown paper, mixed configurations).
     #[error("{0}")]

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use slarm_report::{Cell, Check, PaperReport, Table, Value, Verdict};
 
-use crate::run::PaperConfig;
+use crate::config::PaperConfig;
 
 /// Escapes text for HTML.
 fn esc(s: &str) -> String {

@@ -23,6 +23,7 @@
 //! through (the `slarm` command line uses it for its own output files too).
 
 mod compare;
+mod config;
 mod error;
 mod fsutil;
 mod html;

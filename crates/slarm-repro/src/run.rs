@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use slarm_report::{CellOutput, CellSpec, Experiment, RunConfig, Scale};
+use slarm_report::{CellOutput, CellSpec, Experiment, RunConfig};
 
+use crate::config::{is_safe_id, PaperConfig};
 use crate::fsutil::{
     clear_outputs, ensure_dir, process_cpu_seconds, read, sha256_file, to_json_bytes, write_atomic,
 };
@@ -58,36 +59,6 @@ pub struct RunSummary {
     pub cpu_seconds: Option<f64>,
 }
 
-/// The configuration a paper's cells were computed under, stored as `config.json` beside them;
-/// shards and resumed runs must agree on it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct PaperConfig {
-    pub paper: String,
-    pub scale: Scale,
-    pub seed: u64,
-    pub traces: Option<PathBuf>,
-    pub trace_sha256: BTreeMap<String, String>,
-    /// The background trace file and its SHA-256: part of the configuration like the traces,
-    /// so a resume or merge with another file (or other contents) is refused.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub background: Option<PathBuf>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub background_sha256: Option<String>,
-    pub revision: String,
-    pub cells: Vec<String>,
-}
-
-impl PaperConfig {
-    pub(crate) fn run_config(&self) -> RunConfig {
-        RunConfig {
-            scale: self.scale,
-            seed: self.seed,
-            traces: self.traces.clone(),
-            background: self.background.clone(),
-        }
-    }
-}
-
 /// Wall-clock seconds of each cell of a paper, by cell id, as measured by the run that computed
 /// it: `DIR/<paper>/timings.json`, rewritten after every cell so an interrupted run keeps the
 /// timings of the cells it finished. Like `DIR/timings.json`, the only kind of file that differs
@@ -120,15 +91,6 @@ impl PaperTimings {
 /// Name of the files that hold wall-clock timings (`DIR/timings.json`,
 /// `DIR/<paper>/timings.json`): the only files allowed to differ between two runs.
 pub const TIMINGS: &str = "timings.json";
-
-/// Whether `id` is a safe file-name stem: `[A-Za-z0-9._-]`, not empty, no leading dot.
-pub(crate) fn is_safe_id(id: &str) -> bool {
-    !id.is_empty()
-        && !id.starts_with('.')
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-}
 
 fn cell_path(out: &Path, paper: &str, id: &str) -> PathBuf {
     out.join(paper).join("cells").join(format!("{id}.json"))

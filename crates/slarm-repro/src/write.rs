@@ -5,9 +5,9 @@ use std::path::Path;
 use serde_json::json;
 use slarm_report::{Experiment, PaperReport, Table};
 
+use crate::config::{is_safe_id, PaperConfig};
 use crate::fsutil::{list_dir, read, to_json_bytes, write_atomic};
 use crate::html::{index_html, summary_markdown};
-use crate::run::{is_safe_id, PaperConfig};
 use crate::svg::render_svg;
 use crate::ReproError;
 

@@ -356,6 +356,13 @@ pub fn convolve(a: &GridDist, b: &GridDist) -> Result<GridDist> {
     }
 }
 
+impl GridDist {
+    /// Distribution of the sum with an independent `other` ([`convolve`]).
+    pub fn convolve(&self, other: &GridDist) -> Result<GridDist> {
+        convolve(self, other)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

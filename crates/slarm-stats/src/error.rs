@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong when building or querying a statistical object.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum StatsError {
     /// A value that must be finite was NaN or infinite.
     #[error("{what} must be finite, got {value}")]

@@ -503,11 +503,6 @@ impl GridDist {
             _ => Self::from_valid_parts(self.origin, self.step, vec![0.0]),
         }
     }
-
-    /// Distribution of the sum with an independent `other` (see [`crate::convolution`]).
-    pub fn convolve(&self, other: &GridDist) -> Result<GridDist> {
-        crate::convolution::convolve(self, other)
-    }
 }
 
 /// Checks that two steps are equal within a relative `1e-9`.

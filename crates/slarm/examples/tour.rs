@@ -6,7 +6,7 @@
 
 use slarm::pricing::online::Cluster;
 use slarm::pricing::pricing::LibraStatic;
-use slarm::pricing::spec::{Job as SlaJob, JobSpec, Urgency};
+use slarm::pricing::spec::{JobSpec, QosJob, UrgencyClass};
 use slarm::pricing::timeshare::TimeSharedConfig;
 use slarm::queueing::erlang::Mmm;
 use slarm::sim::batch::{simulate, BatchConfig};
@@ -36,11 +36,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &TimeSharedConfig::homogeneous(4, 168.0)?,
         LibraStatic::new(1.0, 1.0)?,
     )?;
-    let job = SlaJob::new(
+    let job = QosJob::new(
         JobSpec::simple(0, 100.0, 2, 800.0, 150.0)?,
         0.0,
         100.0,
-        Urgency::Low,
+        UrgencyClass::Low,
     )?;
     let quote = cluster.quote(&job, 0.0)?;
     println!(

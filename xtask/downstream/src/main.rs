@@ -7,11 +7,11 @@
 use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::{ClassRegistry, RegistryConfig};
 use slarm_overbook::planner::OnlinePlanner;
-use slarm_overbook::sim::SimConfig;
+use slarm_overbook::sim::BatteryConfig;
 use slarm_overbook::strategy::Strategy;
 use slarm_pricing::online::Cluster;
 use slarm_pricing::pricing::LibraPlusDollar;
-use slarm_pricing::spec::{Job as PricedJob, JobSpec, Urgency};
+use slarm_pricing::spec::{QosJob, JobSpec, UrgencyClass};
 use slarm_pricing::timeshare::TimeSharedConfig;
 use slarm_queueing::sizing::{min_nodes_batch, SizingQuery};
 use slarm_queueing::{min_nodes, Mmm, Sla};
@@ -75,10 +75,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     // EASY backfilling of 300 jobs on 32 processors.
-    let jobs: Vec<Job> = (0..300u64)
+    let jobs: Vec<QosJob> = (0..300u64)
         .map(|i| {
             let runtime = 20.0 + ((i * 37) % 400) as f64;
-            Job::new(i, i as f64 * 9.0, runtime, 1 + (i % 16) as i64, runtime * 1.5)
+            QosJob::new(i, i as f64 * 9.0, runtime, 1 + (i % 16) as i64, runtime * 1.5)
         })
         .collect();
     let s = simulate(&jobs, 32, &BatchConfig::new(PolicyKind::Easy))?;
@@ -101,7 +101,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     // Libra+$: a quote changes nothing, and the submission decides what the quote said.
     let mut cluster = Cluster::new(&TimeSharedConfig::homogeneous(2, 168.0)?, LibraPlusDollar::new(1.0, 0.1, 1.0)?)?;
-    let priced = PricedJob::new(JobSpec::simple(0, 100.0, 1, 400.0, 125.0)?, 0.0, 100.0, Urgency::Low)?;
+    let priced = QosJob::new(JobSpec::simple(0, 100.0, 1, 400.0, 125.0)?, 0.0, 100.0, UrgencyClass::Low)?;
     let quote = cluster.quote(&priced, 0.0)?;
     let price = quote.price().ok_or("the quote has no price")?;
     if cluster.submit(&priced, 0.0)? != quote.decision {
@@ -109,16 +109,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     // Online overbooking: a job on a busy 8-node cluster is offered a later start, accepted,
     // and placed exactly as offered.
-    let history: Vec<slarm_overbook::job::Job> = (0..40)
-        .map(|i| slarm_overbook::job::Job::with_sla(i, 0, 3600, 1800, 2, 1.0))
+    let history: Vec<slarm_overbook::job::SlaJob> = (0..40)
+        .map(|i| slarm_overbook::job::SlaJob::with_sla(i, 0, 3600, 1800, 2, 1.0))
         .collect::<Result<_, _>>()?;
     let registry = ClassRegistry::learn(&history, RegistryConfig::default())?;
-    let cfg = SimConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.2 });
+    let cfg = BatteryConfig::new(Strategy::HeurOverbook, TestSpec::Pof { max: 0.2 });
     let mut planner = OnlinePlanner::owning(8, registry, cfg)?;
-    let first = slarm_overbook::job::Job::with_sla(1, 0, 3600, 3000, 8, 1.0)?;
+    let first = slarm_overbook::job::SlaJob::with_sla(1, 0, 3600, 3000, 8, 1.0)?;
     let offer = planner.offer(&first, 0)?;
     planner.accept(offer)?;
-    let second = slarm_overbook::job::Job::with_sla(2, 0, 3600, 3000, 8, 1.0)?;
+    let second = slarm_overbook::job::SlaJob::with_sla(2, 0, 3600, 3000, 8, 1.0)?;
     let offer = planner.offer(&second, 0)?;
     let (start, allotted) = (offer.start(), offer.allotted());
     let key = planner.accept(offer)?;

@@ -22,7 +22,7 @@
 //! customer in Ciw; over 3,600 measured time units the effect is far below the tolerances).
 
 use serde_json::{json, Value};
-use slarm::queueing::sim::{run_replication, Discipline as SimDiscipline, SimConfig};
+use slarm::queueing::sim::{run_replication, Discipline as SimDiscipline, QueueSimConfig};
 use slarm::queueing::{JobClass, Mmm, Sla};
 use slarm::stats::gof::kolmogorov_critical;
 use slarm::stats::{ks_critical_value, ks_test, ConfidenceInterval};
@@ -237,7 +237,7 @@ fn ours(s: &Scenario) -> Result<Vec<CiwClass>, String> {
             order: (0..classes.len()).collect(),
         },
     };
-    let cfg = SimConfig {
+    let cfg = QueueSimConfig {
         horizon: HORIZON,
         warmup: WARMUP,
         replications: REPLICATIONS as u32,

@@ -8,25 +8,19 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use slarm::pricing::backfill::LapseRule;
-use slarm::pricing::scenario::{run as run_scenario, BaseWorkload, Policy, Settings};
+use slarm::pricing::scenario::{run as run_scenario, BaseWorkload, ClusterPolicy, Settings};
 use slarm::stats::RngStreams;
 
 use crate::error::{num, CliError, CliResult};
 use crate::limits;
 use crate::output::Output;
 
-fn parse_policy(s: &str) -> Result<Policy, String> {
-    s.parse::<Policy>().map_err(|e| e.to_string())
+fn parse_policy(s: &str) -> Result<ClusterPolicy, String> {
+    s.parse::<ClusterPolicy>().map_err(|e| e.to_string())
 }
 
 fn parse_lapse(s: &str) -> Result<LapseRule, String> {
-    match s {
-        "deadline-passed" => Ok(LapseRule::DeadlinePassed),
-        "cannot-finish" => Ok(LapseRule::CannotFinish),
-        _ => Err(format!(
-            "unknown lapse rule {s:?} (expected deadline-passed or cannot-finish)"
-        )),
-    }
+    s.parse::<LapseRule>().map_err(|e| e.to_string())
 }
 
 /// Arguments of `slarm libra`.
@@ -37,7 +31,7 @@ pub struct LibraArgs {
     trace: PathBuf,
     /// Policy: libra, libra-plus, fcfs-bf, sjf-bf or edf-bf.
     #[arg(long, value_parser = parse_policy, allow_hyphen_values = true)]
-    policy: Policy,
+    policy: ClusterPolicy,
     /// Libra+$ static pricing factor alpha (Table I: 1.0).
     #[arg(long, allow_hyphen_values = true, default_value_t = 1.0)]
     alpha: f64,

@@ -12,7 +12,7 @@ use slarm::overbook::{
     harness::{
         latency_quantiles_ms, summarize, FailureMode, Metric, TraceSetup, BATTERY_SIZE, TEST_JOBS,
     },
-    sim::SimConfig,
+    sim::BatteryConfig,
     strategy::Strategy,
     workload::{prepare, read_usable, PWA_TRACES},
     OverbookError,
@@ -107,12 +107,12 @@ fn check_ranges(args: &OverbookArgs) -> CliResult<()> {
 /// Runs `slarm overbook`.
 pub fn run(args: &OverbookArgs) -> CliResult<Output> {
     check_ranges(args)?;
-    let strategy = Strategy::parse(&args.strategy).map_err(bad)?;
-    let source = StatsSource::parse(&args.stats).map_err(bad)?;
+    let strategy = args.strategy.parse::<Strategy>().map_err(bad)?;
+    let source = args.stats.parse::<StatsSource>().map_err(bad)?;
     if !matches!(source, StatsSource::Runtime | StatsSource::Resources) {
         return Err(CliError::bad_input("--stats must be runtime or resources"));
     }
-    let test = TestSpec::parse(&args.test).map_err(bad)?;
+    let test = args.test.parse::<TestSpec>().map_err(bad)?;
     let failures = match args.failures.as_str() {
         "synthetic" => Failures::Model(FailureMode::Synthetic),
         "none" => Failures::Model(FailureMode::None),
@@ -146,7 +146,7 @@ pub fn run(args: &OverbookArgs) -> CliResult<Output> {
             "the trace has too few usable jobs for one battery",
         ));
     }
-    let mut cfg = SimConfig::new(strategy, test);
+    let mut cfg = BatteryConfig::new(strategy, test);
     cfg.measure_latency = true;
     cfg.condition_on_elapsed = args.condition_on_elapsed;
     let results = (0..count)

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use slarm::queueing::heuristics::{heuristic_partition, HeuristicConfig};
 use slarm::queueing::partition::all_strategies;
 use slarm::queueing::procedures::hol_order;
-use slarm::queueing::sim::{min_nodes_sim, simulate, Discipline, SimConfig};
+use slarm::queueing::sim::{min_nodes_sim, simulate, Discipline, QueueSimConfig};
 use slarm::queueing::sizing::{min_nodes_batch, SizingQuery};
 use slarm::queueing::{min_nodes, nodes_for_partition, JobClass, Mmm, Partition, QueueError, Sla};
 use std::io::BufRead;
@@ -236,8 +236,8 @@ fn check_sim(a: &SimArgs, classes: &[JobClass]) -> CliResult<()> {
     )
 }
 
-fn sim_config(a: &SimArgs) -> SimConfig {
-    SimConfig {
+fn sim_config(a: &SimArgs) -> QueueSimConfig {
+    QueueSimConfig {
         horizon: a.horizon,
         warmup: a.warmup,
         replications: a.replications,

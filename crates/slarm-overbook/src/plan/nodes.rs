@@ -237,9 +237,8 @@ pub(crate) fn best_slot(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::plan::sweep::tests::arb_plan;
     use proptest::prelude::*;
 
     /// The plain definition of the candidate starts: every node's ends, sorted and deduplicated.
@@ -252,6 +251,35 @@ mod tests {
         c.sort_unstable();
         c.dedup();
         c
+    }
+
+    /// A plan of up to 12 nodes with non-overlapping reservations, and which nodes are usable.
+    pub(crate) fn arb_plan() -> impl Strategy<Value = (NodePlan, Vec<bool>)> {
+        arb_plan_of(12)
+    }
+
+    /// [`arb_plan`] with up to `max_nodes` nodes.
+    pub(crate) fn arb_plan_of(max_nodes: usize) -> impl Strategy<Value = (NodePlan, Vec<bool>)> {
+        prop::collection::vec(
+            (
+                prop::collection::vec((0i64..30, 1i64..40), 0..5),
+                prop::bool::weighted(0.85),
+            ),
+            1..max_nodes,
+        )
+        .prop_map(|nodes| {
+            let mut p = NodePlan::new(nodes.len());
+            let mut usable = Vec::new();
+            for (n, (gaps, up)) in nodes.iter().enumerate() {
+                let mut t = 0;
+                for (j, &(gap, len)) in gaps.iter().enumerate() {
+                    p.reserve(n * 10 + j, &[n], t + gap, t + gap + len);
+                    t += gap + len;
+                }
+                usable.push(*up);
+            }
+            (p, usable)
+        })
     }
 
     proptest! {

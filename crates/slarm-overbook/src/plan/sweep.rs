@@ -234,38 +234,10 @@ const BLOCK: usize = 64;
 const HEAP_SHARE: usize = 4;
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
+    use crate::plan::nodes::tests::{arb_plan, arb_plan_of};
     use proptest::prelude::*;
-
-    /// A plan of up to 12 nodes with non-overlapping reservations, and which nodes are usable.
-    pub(crate) fn arb_plan() -> impl Strategy<Value = (NodePlan, Vec<bool>)> {
-        arb_plan_of(12)
-    }
-
-    /// [`arb_plan`] with up to `max_nodes` nodes.
-    pub(crate) fn arb_plan_of(max_nodes: usize) -> impl Strategy<Value = (NodePlan, Vec<bool>)> {
-        prop::collection::vec(
-            (
-                prop::collection::vec((0i64..30, 1i64..40), 0..5),
-                prop::bool::weighted(0.85),
-            ),
-            1..max_nodes,
-        )
-        .prop_map(|nodes| {
-            let mut p = NodePlan::new(nodes.len());
-            let mut usable = Vec::new();
-            for (n, (gaps, up)) in nodes.iter().enumerate() {
-                let mut t = 0;
-                for (j, &(gap, len)) in gaps.iter().enumerate() {
-                    p.reserve(n * 10 + j, &[n], t + gap, t + gap + len);
-                    t += gap + len;
-                }
-                usable.push(*up);
-            }
-            (p, usable)
-        })
-    }
 
     proptest! {
         // Against the plain definition: at every time of an increasing sequence, the sweep

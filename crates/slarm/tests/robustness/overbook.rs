@@ -9,9 +9,9 @@ use slarm::overbook::failure::{
     SyntheticPoisson, TraceReplay,
 };
 use slarm::overbook::grid::TimeGrid;
-use slarm::overbook::job::Job;
+use slarm::overbook::job::SlaJob;
 use slarm::overbook::pos::{comprehensive_pos, fits_within, heuristic_pos, ComprehensiveSlot};
-use slarm::overbook::sim::{simulate_battery, SimConfig};
+use slarm::overbook::sim::{simulate_battery, BatteryConfig};
 use slarm::overbook::strategy::Strategy;
 use slarm::overbook::workload::{prepare, read_usable, RawJob};
 use slarm::stats::{GridDist, RatioDist, Rounding};
@@ -122,11 +122,11 @@ fn acceptance_tests_grids_and_ratios() {
             assert!(e.is_nan() || e.is_finite() || e.is_infinite(), "{at}");
         }
         let text: String = (0..g.below(4)).map(|_| *g.pick(&WORDS)).collect();
-        if let Some(spec) = t.call(TestSpec::parse(&text)) {
+        if let Some(spec) = t.call(text.parse::<TestSpec>()) {
             t.call(spec.build(g.nasty()));
         }
-        t.call(Strategy::parse(&text));
-        t.call(StatsSource::parse(&text));
+        t.call(text.parse::<Strategy>());
+        t.call(text.parse::<StatsSource>());
         if let Some(grid) = t.call(TimeGrid::new(g.nasty())) {
             assert!(grid.step() > 0.0 && grid.step().is_finite(), "{at}");
             let v = g.below(1 << 20) as i64;
@@ -174,7 +174,7 @@ fn jobs_classes_and_workloads() {
             let at = t.at();
             let mut jobs = Vec::new();
             for id in 0..g.below(40) {
-                let j = Job::with_sla(
+                let j = SlaJob::with_sla(
                     id,
                     g.u64() as i64 % 1_000_000,
                     g.u64() as i64 % 100_000,
@@ -305,13 +305,13 @@ fn every_strategy_accounts_for_every_job() {
             let cluster = 1 + g.below(8) as usize;
             let n = 4 + g.below(21);
             let mut time = 0i64;
-            let jobs: Vec<Job> = (0..n)
+            let jobs: Vec<SlaJob> = (0..n)
                 .map(|i| {
                     time += g.below(1800) as i64;
                     let est = 60 * (1 + g.below(120) as i64);
                     let run = (est as f64 * (0.1 + 1.1 * g.unit())).max(1.0) as i64;
                     let nodes = 1 + g.below(cluster as u64 + 1) as usize;
-                    Job::with_sla(i, time, est, run, nodes, 2.0 * g.unit()).unwrap()
+                    SlaJob::with_sla(i, time, est, run, nodes, 2.0 * g.unit()).unwrap()
                 })
                 .collect();
             let reg = ClassRegistry::learn(&jobs, RegistryConfig::default()).unwrap();
@@ -328,7 +328,7 @@ fn every_strategy_accounts_for_every_job() {
                         ratio: 2.0 * g.unit(),
                     },
                 ] {
-                    let cfg = SimConfig::new(strategy, test);
+                    let cfg = BatteryConfig::new(strategy, test);
                     let what = format!("{} {strategy:?} {test:?} cluster {cluster}", t.at());
                     let r = simulate_battery(&jobs, cluster, &reg, &[], &cfg)
                         .unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -355,7 +355,7 @@ fn every_strategy_accounts_for_every_job() {
             }
             // The same battery under a hostile configuration: a typed error or a result.
             let mut cfg =
-                SimConfig::new(Strategy::CompOverbook, TestSpec::Risk { ratio: g.nasty() });
+                BatteryConfig::new(Strategy::CompOverbook, TestSpec::Risk { ratio: g.nasty() });
             cfg.security_factor = Some(g.nasty());
             cfg.grid_step = g.nasty();
             cfg.failure_model = FailureModel::Exponential {

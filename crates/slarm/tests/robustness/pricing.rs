@@ -8,10 +8,10 @@ use slarm::pricing::pricing::{
     utilization_rate, FixedRate, LibraPlusDollar, LibraStatic, PriceQuote, PricingPolicy,
     ResourceCharge, ResourceWindow,
 };
-use slarm::pricing::scenario::{run_jobs, BaseWorkload, Policy, Settings};
+use slarm::pricing::scenario::{run_jobs, BaseWorkload, ClusterPolicy, Settings};
 use slarm::pricing::spec::{
-    Job, JobDetails, JobLength, JobSpec, QosConstraints, QosOptimization, ResourceRequirements,
-    Urgency,
+    JobDetails, JobLength, JobSpec, QosConstraints, QosJob, QosOptimization, ResourceRequirements,
+    UrgencyClass,
 };
 use slarm::pricing::timeshare::TimeSharedConfig;
 use slarm::pricing::workload::{synthesize, synthetic_trace, QosSynthesis, SubsetStats, TraceJob};
@@ -76,7 +76,7 @@ fn jobs_nodes_and_configurations() {
             let at = t.at();
             if let Some(spec) = t.call(JobSpec::simple(1, est, procs, deadline, budget)) {
                 assert!(procs > 0 && spec.qos.deadline >= est, "{at}");
-                t.call(Job::new(spec, g.nasty(), g.nasty(), Urgency::High));
+                t.call(QosJob::new(spec, g.nasty(), g.nasty(), UrgencyClass::High));
             }
             let length = if g.coin() {
                 JobLength::LengthMi(g.nasty())
@@ -154,7 +154,7 @@ fn jobs_nodes_and_configurations() {
 
 /// Random small workloads: 1-14 jobs on 1-6 nodes, estimates exact or not, deadlines 1-6x
 /// the estimate, budgets 0.5-6x.
-fn workload(g: &mut Gen, nodes: u32, exact: bool) -> Vec<Job> {
+fn workload(g: &mut Gen, nodes: u32, exact: bool) -> Vec<QosJob> {
     let mut at = 0.0;
     (0..g.range(1, 14))
         .map(|id| {
@@ -174,11 +174,11 @@ fn workload(g: &mut Gen, nodes: u32, exact: bool) -> Vec<Job> {
             )
             .unwrap();
             let urgency = if g.coin() {
-                Urgency::High
+                UrgencyClass::High
             } else {
-                Urgency::Low
+                UrgencyClass::Low
             };
-            Job::new(spec, at, run, urgency).unwrap()
+            QosJob::new(spec, at, run, urgency).unwrap()
         })
         .collect()
 }
@@ -186,7 +186,14 @@ fn workload(g: &mut Gen, nodes: u32, exact: bool) -> Vec<Job> {
 /// Outcome invariants of every policy; the space-shared baselines also never use more nodes
 /// than the cluster has; Libra and Libra+$ with exact estimates meet every accepted
 /// deadline.
-fn check(jobs: &[Job], out: &[Outcome], policy: Policy, nodes: u32, exact: bool, at: &str) {
+fn check(
+    jobs: &[QosJob],
+    out: &[Outcome],
+    policy: ClusterPolicy,
+    nodes: u32,
+    exact: bool,
+    at: &str,
+) {
     assert_eq!(out.len(), jobs.len(), "{at}: one outcome per job");
     let mut events: Vec<(f64, i64)> = Vec::new();
     for (j, o) in jobs.iter().zip(out) {
@@ -208,7 +215,7 @@ fn check(jobs: &[Job], out: &[Outcome], policy: Policy, nodes: u32, exact: bool,
                     j.spec.id
                 );
                 assert!(cost.is_finite() && cost >= 0.0, "{at}: cost {cost}");
-                if exact && matches!(policy, Policy::Libra | Policy::LibraPlus) {
+                if exact && matches!(policy, ClusterPolicy::Libra | ClusterPolicy::LibraPlus) {
                     let slack = 1e-6 * j.spec.qos.deadline.max(1.0);
                     assert!(
                         finish <= j.absolute_deadline() + slack,
@@ -226,7 +233,7 @@ fn check(jobs: &[Job], out: &[Outcome], policy: Policy, nodes: u32, exact: bool,
             }
         }
     }
-    if !matches!(policy, Policy::Libra | Policy::LibraPlus) {
+    if !matches!(policy, ClusterPolicy::Libra | ClusterPolicy::LibraPlus) {
         assert_within_capacity(events, i64::from(nodes), at);
     }
 }
@@ -245,7 +252,7 @@ fn libra_and_baselines_on_random_workloads() {
                 nodes: nodes as usize,
                 ..Settings::table_i()
             };
-            for policy in Policy::ALL {
+            for policy in ClusterPolicy::ALL {
                 let at = format!("{} {}", t.at(), policy.name());
                 // Valid workloads: an error would be a defect.
                 let out = run_jobs(&jobs, policy, &s).unwrap_or_else(|e| panic!("{at}: {e}"));

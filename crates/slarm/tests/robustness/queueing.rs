@@ -8,7 +8,7 @@ use slarm::queueing::erlang::{p0, response_cdf_thesis, ErlangB};
 use slarm::queueing::heuristics::{algorithm2, algorithm3, g_of, HeuristicConfig, Structure3Fix};
 use slarm::queueing::partition::{all_strategies, m_da, m_sa, pool_nodes};
 use slarm::queueing::sampling::{draw_classes, LambdaDist, Setting};
-use slarm::queueing::sim::{min_nodes_sim, run_replication, simulate, Discipline, SimConfig};
+use slarm::queueing::sim::{min_nodes_sim, run_replication, simulate, Discipline, QueueSimConfig};
 use slarm::queueing::sizing::{min_nodes_capped, min_nodes_from, min_nodes_sweep};
 use slarm::queueing::{
     erlang_b, erlang_c, min_nodes, nodes_for_partition, optimal_partition, JobClass, Mmm,
@@ -213,7 +213,7 @@ fn multiclass_simulator() {
         let mu = g.mostly(0.5, 2.0);
         let m = g.count(30).min(200);
         let horizon = g.mostly(10.0, 200.0).min(200.0);
-        let cfg = SimConfig {
+        let cfg = QueueSimConfig {
             horizon,
             warmup: g.mostly(0.0, 20.0),
             replications: g.count(3).min(3) as u32,

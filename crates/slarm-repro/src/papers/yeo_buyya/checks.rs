@@ -8,7 +8,7 @@ use super::data::{FigureData, Metric};
 use super::{
     lp, strict, CP_TOLERANCE, FACTORS, HIGH_PCT, INACC, PUBLISHED_CP, SIGMAS, SWEEP_BETAS,
 };
-use slarm_pricing::scenario::Policy;
+use slarm_pricing::scenario::ClusterPolicy;
 
 /// Why our Fig. 4(b) values (§VII-D) may differ (attached to the checks that differ).
 const CP_GAP: &str = "σ of the QoS draws is not given by Yeo & Buyya (§VII-B) (ours: 0.25 × \
@@ -124,10 +124,10 @@ impl FigureData {
     /// §VII-C, Fig. 2: the workload sweep over the five policies.
     fn fig2_checks(&self) -> Vec<Check> {
         let lp1 = lp(0.1).name();
-        let pols: Vec<String> = Policy::ALL
+        let pols: Vec<String> = ClusterPolicy::ALL
             .iter()
             .map(|&p| match p {
-                Policy::LibraPlus => lp1.clone(),
+                ClusterPolicy::LibraPlus => lp1.clone(),
                 p => p.label().to_string(),
             })
             .collect();
@@ -188,7 +188,10 @@ impl FigureData {
             at(hi_load),
         );
         out.push(if c.verdict == Verdict::Differs {
-            let (sjf, edf) = (strict(Policy::SjfBf).name(), strict(Policy::EdfBf).name());
+            let (sjf, edf) = (
+                strict(ClusterPolicy::SjfBf).name(),
+                strict(ClusterPolicy::EdfBf).name(),
+            );
             c.with_reason(format!(
                 "under the paper's lapse rule (drop once now > DT) the baselines start jobs that \
                  can no longer finish in time ({:.0} late EDF-BF jobs per run); with the strict \

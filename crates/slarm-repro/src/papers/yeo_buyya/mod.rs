@@ -19,7 +19,7 @@ use slarm_report::{
 use slarm_stats::Welford;
 
 use slarm_pricing::backfill::LapseRule;
-use slarm_pricing::scenario::{run, BaseWorkload, Policy, Settings};
+use slarm_pricing::scenario::{run, BaseWorkload, ClusterPolicy, Settings};
 use slarm_pricing::workload::SDSC_SP2;
 use slarm_pricing::PricingError;
 
@@ -50,7 +50,7 @@ const SIGMA_FACTORS: [f64; 2] = [0.25, 1.0];
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SeriesSpec {
     /// Policy.
-    pub policy: Policy,
+    pub policy: ClusterPolicy,
     /// β (used by Libra+$ only).
     pub beta: f64,
     /// Arrival delay factor of this series (Table I's otherwise).
@@ -62,7 +62,7 @@ pub struct SeriesSpec {
 impl SeriesSpec {
     fn name(&self) -> String {
         let mut name = match self.policy {
-            Policy::LibraPlus => format!("Libra+$ beta={}", self.beta),
+            ClusterPolicy::LibraPlus => format!("Libra+$ beta={}", self.beta),
             p => p.label().to_string(),
         };
         if let Some(f) = self.factor {
@@ -125,14 +125,14 @@ pub struct CellResult {
 
 fn lp(beta: f64) -> SeriesSpec {
     SeriesSpec {
-        policy: Policy::LibraPlus,
+        policy: ClusterPolicy::LibraPlus,
         beta,
         factor: None,
         lapse: LapseRule::DeadlinePassed,
     }
 }
 
-fn other(p: Policy) -> SeriesSpec {
+fn other(p: ClusterPolicy) -> SeriesSpec {
     SeriesSpec {
         policy: p,
         beta: 0.1,
@@ -143,7 +143,7 @@ fn other(p: Policy) -> SeriesSpec {
 
 /// A baseline under the strict lapse rule, our alternative reading of §VII-B's "not to run
 /// any waiting jobs that have exceeded their deadlines": "EDF-BF strict".
-fn strict(p: Policy) -> SeriesSpec {
+fn strict(p: ClusterPolicy) -> SeriesSpec {
     SeriesSpec {
         lapse: LapseRule::CannotFinish,
         ..other(p)
@@ -151,17 +151,21 @@ fn strict(p: Policy) -> SeriesSpec {
 }
 
 /// The backfilling baselines.
-const BASELINES: [Policy; 3] = [Policy::FcfsBf, Policy::SjfBf, Policy::EdfBf];
+const BASELINES: [ClusterPolicy; 3] = [
+    ClusterPolicy::FcfsBf,
+    ClusterPolicy::SjfBf,
+    ClusterPolicy::EdfBf,
+];
 
 /// Series of each figure (per the captions and text of §VII-C to §VII-E; the sweep values are
 /// ours where the paper gives none); Fig. 2 also shows the baselines under the strict
 /// lapse rule.
 fn series_of(figure: &str) -> Vec<SeriesSpec> {
     match figure {
-        "fig2" => Policy::ALL
+        "fig2" => ClusterPolicy::ALL
             .iter()
             .map(|&p| {
-                if p == Policy::LibraPlus {
+                if p == ClusterPolicy::LibraPlus {
                     lp(0.1)
                 } else {
                     other(p)
@@ -171,15 +175,15 @@ fn series_of(figure: &str) -> Vec<SeriesSpec> {
             .collect(),
         "fig3" => vec![lp(f64::NAN)],
         "fig3ref" => vec![
-            other(Policy::FcfsBf),
-            other(Policy::SjfBf),
-            other(Policy::EdfBf),
-            other(Policy::Libra),
+            other(ClusterPolicy::FcfsBf),
+            other(ClusterPolicy::SjfBf),
+            other(ClusterPolicy::EdfBf),
+            other(ClusterPolicy::Libra),
         ],
         "fig4" | "fig6" => SWEEP_BETAS
             .iter()
             .map(|&b| lp(b))
-            .chain([other(Policy::Libra)])
+            .chain([other(ClusterPolicy::Libra)])
             .collect(),
         "sigma" => SIGMA_FACTORS
             .iter()
