@@ -229,11 +229,10 @@ pub fn strip_comments_and_strings(text: &str) -> String {
             i = end;
         } else if c == '\'' {
             // a character literal ('x', '\n', '\u{..}') or a lifetime ('a)
-            let is_char = match (next, b.get(i + 2)) {
-                (Some('\\'), _) => true,
-                (Some(_), Some('\'')) => true,
-                _ => false,
-            };
+            let is_char = matches!(
+                (next, b.get(i + 2)),
+                (Some('\\'), _) | (Some(_), Some('\''))
+            );
             if is_char {
                 let mut j = i + 1;
                 if b[j] == '\\' {

@@ -53,8 +53,14 @@ pub mod prelude {
         load_level, paper_model, run_at_level, run_scenario, BackgroundSpec, LoadDefinition,
         LoadLevel, Scenario, ScenarioResult,
     };
+    #[allow(deprecated)]
+    pub use crate::sched::PolicyKind;
     pub use crate::sched::{BotPolicy, BotScheduler, DynamicPerBot, DynamicPerTask, Ect};
+    #[allow(deprecated)]
+    pub use crate::sim::SimConfig;
     pub use crate::sim::{simulate, BusyShare, CostModel, GridConfig, LrmPolicy, RunResult};
+    #[allow(deprecated)]
+    pub use crate::workload::Workload;
     pub use crate::workload::{
         ArrivalScale, BackgroundSource, GridWorkload, IosupBotModel, SyntheticBackground,
     };
