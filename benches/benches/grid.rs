@@ -11,7 +11,7 @@ use slarm::grid::run::BackgroundSpec;
 use slarm::stats::RngStreams;
 use slarm_repro::papers::yigitbasi2010::{experiment_background, experiment_model};
 
-fn scenario(s: StrategyKind, k: f64, policy: PolicyKind) -> Scenario {
+fn scenario(s: StrategyKind, k: f64, policy: BotPolicy) -> Scenario {
     let mut sc = Scenario::paper(s, k);
     sc.model = experiment_model();
     sc.background = BackgroundSpec::Synthetic(experiment_background());
@@ -28,12 +28,12 @@ fn simulations(c: &mut Criterion) {
         ("all_k2", StrategyKind::All, 2.0),
         ("dynamic_k2", StrategyKind::Dynamic, 2.0),
     ] {
-        let sc = scenario(s, k, PolicyKind::DynPerTask);
+        let sc = scenario(s, k, BotPolicy::DynPerTask);
         g.bench_function(name, |b| {
             b.iter(|| run_scenario(black_box(&sc), &streams).map(|r| r.consistency.c_d))
         });
     }
-    let ect = scenario(StrategyKind::None, 1.0, PolicyKind::Ect);
+    let ect = scenario(StrategyKind::None, 1.0, BotPolicy::Ect);
     g.bench_function("ect_k1", |b| {
         b.iter(|| run_scenario(black_box(&ect), &streams).map(|r| r.consistency.c_d))
     });

@@ -1,6 +1,7 @@
 //! Developer automation for slarm (`cargo xtask <task>`).
 //!
-//! - `ci`: the same steps as `.ci/run` (fmt, clippy `-D warnings`, tests, docs, bench build).
+//! - `ci`: the same steps as `.ci/run` (fmt, clippy `-D warnings`, tests, names, circles,
+//!   docs, bench build).
 //! - `report-check [DIR]`: renders the reproduction report in headless Chromium and checks it.
 //! - `repro-doc DIR`: regenerates the summary in docs/reproduction.md from a run's summary.md.
 //! - `repro-identity [--shards N] [--whole DIR] [PAPER...]`: sharded + merged equals one run,
@@ -9,6 +10,10 @@
 //! - `slurm-smoke [PAPER...]`: a one-node Slurm cluster runs docs/scale-out.md's job array.
 //! - `deps`: the model crates' dependency budget (at most 35 packages and no serde/rayon
 //!   without default features, no application crate ever), as a Markdown table.
+//! - `names`: no public type name defined in two model crates (deprecated aliases and `Result`
+//!   aliases exempt); every clash is listed.
+//! - `circles`: no circle between two or more files of any crate, from the module paths each
+//!   file names; every circle is listed with its files.
 //! - `downstream`: a project outside the workspace uses the model crates without default
 //!   features (a sizing query and an EASY simulation).
 //! - `hostile`: every subcommand x every numeric option x hostile values (and hostile input
@@ -24,6 +29,7 @@
 //! - `oracle`: cross-checks against independent tools (scipy, pyworkforce, Ciw, a reference EASY).
 
 mod anchors;
+mod api_checks;
 mod big_trace;
 mod deps;
 mod downstream;
@@ -62,6 +68,16 @@ const CI_STEPS: &[CiStep] = &[
         &[],
     ),
     ("test", &["test", "--workspace"], &[]),
+    (
+        "names",
+        &["run", "--quiet", "--package", "xtask", "--", "names"],
+        &[],
+    ),
+    (
+        "circles",
+        &["run", "--quiet", "--package", "xtask", "--", "circles"],
+        &[],
+    ),
     (
         "oracle",
         &["run", "--quiet", "--package", "xtask", "--", "oracle"],
@@ -123,6 +139,8 @@ fn main() -> ExitCode {
         Some("oracle") => oracle::run(&args[1..]),
         Some("downstream") => downstream::run(&args[1..]),
         Some("deps") => deps::run(&args[1..]),
+        Some("names") => api_checks::run_names(&args[1..]),
+        Some("circles") => api_checks::run_circles(&args[1..]),
         Some("hostile") => hostile::run(&args[1..]),
         Some("anchors") => anchors::run(&args[1..]),
         Some("big-trace") => big_trace::run(&args[1..]),
@@ -133,7 +151,7 @@ fn main() -> ExitCode {
         Some("repro-identity") => repro_identity::run(&args[1..]),
         Some("repro-timings") => repro_timings::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  hostile [--bin PATH] [--timeout S] [--threads N]  every subcommand x numeric option x hostile value, and hostile files, against the release binary: exit 0 or 2 only\n  anchors [--reps N] [--before OLD_SLARM] [--paper]  our commands against the Python anchors and goals of docs/performance.md (EASY, FFT, sizing, conservative on HPC2N prefixes, Sung p_max = 30; --paper: the paper-scale run), one run, ratios\n  big-trace [--copies N] [--trace FILE] --out FILE  N time-shifted copies of a log (default $SLARM_TRACES/HPC2N, 10) as one SWF log\n  scale-bench --trace FILE [--reps N] [--bin SLARM]  EASY / conservative / both on a large log: wall, CPU, peak RSS a job, paired ratios, goals\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  names    no public type name defined in two model crates (deprecated aliases and Result exempt)\n  circles  no circle between two or more files of any crate (module graph from crate::/super::/self:: paths)\n  hostile [--bin PATH] [--timeout S] [--threads N]  every subcommand x numeric option x hostile value, and hostile files, against the release binary: exit 0 or 2 only\n  anchors [--reps N] [--before OLD_SLARM] [--paper]  our commands against the Python anchors and goals of docs/performance.md (EASY, FFT, sizing, conservative on HPC2N prefixes, Sung p_max = 30; --paper: the paper-scale run), one run, ratios\n  big-trace [--copies N] [--trace FILE] --out FILE  N time-shifted copies of a log (default $SLARM_TRACES/HPC2N, 10) as one SWF log\n  scale-bench --trace FILE [--reps N] [--bin SLARM]  EASY / conservative / both on a large log: wall, CPU, peak RSS a job, paired ratios, goals\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
             ExitCode::from(2)
         }
     }

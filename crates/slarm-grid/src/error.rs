@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong when building or running a grid model.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum GridError {
     /// A numeric parameter is NaN, infinite or outside its valid range.
     #[error("invalid parameter {name} = {value}: {reason}")]
@@ -50,7 +51,25 @@ pub enum GridError {
     UndefinedMetric(String),
     /// The discrete-event kernel rejected an event (a time in the past, NaN, ...).
     #[error("simulation kernel: {0}")]
-    Kernel(String),
+    Kernel(#[from] slarm_sim::SimError),
+    /// The event queue ran empty while BoTs were still unfinished (a bug in the model, never
+    /// an input error).
+    #[error("simulation kernel: event queue drained before every BoT completed")]
+    QueueDrained,
+}
+
+/// A name read from text (a scheduling policy, an overprovisioning strategy) is not one
+/// this crate knows.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown {what} {given:?} (expected {expected})")]
+#[non_exhaustive]
+pub struct GridNameError {
+    /// What was being read (`"policy"`, `"strategy"`).
+    pub what: &'static str,
+    /// The text as given.
+    pub given: String,
+    /// The accepted names.
+    pub expected: &'static str,
 }
 
 /// Result alias of this crate.
@@ -97,10 +116,4 @@ pub(crate) fn check_fraction(name: &'static str, value: f64) -> Result<f64> {
         });
     }
     Ok(value)
-}
-
-impl From<slarm_sim::SimError> for GridError {
-    fn from(e: slarm_sim::SimError) -> Self {
-        GridError::Kernel(e.to_string())
-    }
 }

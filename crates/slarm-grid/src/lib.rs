@@ -23,18 +23,21 @@
 //! - [`utilisation`] measures the utilisation a background load demands per site and overall
 //!   (the paper's Fig. 2).
 
+pub mod config;
 pub mod error;
 pub mod kappa;
 pub mod metrics;
 pub mod platform;
 pub mod provision;
+pub mod result;
 pub mod run;
 pub mod sched;
 pub mod sim;
+pub mod site;
 pub mod utilisation;
 pub mod workload;
 
-pub use error::{GridError, Result};
+pub use error::{GridError, GridNameError, Result};
 
 /// The main types in one import.
 pub mod prelude {
@@ -50,9 +53,15 @@ pub mod prelude {
         load_level, paper_model, run_at_level, run_scenario, BackgroundSpec, LoadDefinition,
         LoadLevel, Scenario, ScenarioResult,
     };
-    pub use crate::sched::{BotScheduler, DynamicPerBot, DynamicPerTask, Ect, PolicyKind};
-    pub use crate::sim::{simulate, BusyShare, CostModel, LrmPolicy, RunResult, SimConfig};
+    #[allow(deprecated)]
+    pub use crate::sched::PolicyKind;
+    pub use crate::sched::{BotPolicy, BotScheduler, DynamicPerBot, DynamicPerTask, Ect};
+    #[allow(deprecated)]
+    pub use crate::sim::SimConfig;
+    pub use crate::sim::{simulate, BusyShare, CostModel, GridConfig, LrmPolicy, RunResult};
+    #[allow(deprecated)]
+    pub use crate::workload::Workload;
     pub use crate::workload::{
-        ArrivalScale, BackgroundSource, IosupBotModel, SyntheticBackground, Workload,
+        ArrivalScale, BackgroundSource, GridWorkload, IosupBotModel, SyntheticBackground,
     };
 }

@@ -1,7 +1,7 @@
 //! Overprovisioning strategies behind one trait (Yigitbasi & Epema 2010, §III): None, the three static layouts
 //! (pure functions of the platform and κ), Dynamic auto-scaling and the feedback controller.
 
-use crate::error::{check_fraction, check_positive, GridError, Result};
+use crate::error::{check_fraction, check_positive, GridError, GridNameError, Result};
 use crate::kappa::Kappa;
 use crate::metrics::percentile_nearest_rank;
 use crate::platform::{largest_remainder, Platform, SiteKind};
@@ -400,10 +400,33 @@ impl Provisioner for FeedbackController {
     }
 }
 
+impl std::str::FromStr for StrategyKind {
+    type Err = GridNameError;
+    /// Parses `none` (or `no`), `all`, `largest`, `number`, `dynamic` and `feedback`.
+    fn from_str(s: &str) -> std::result::Result<Self, GridNameError> {
+        Ok(match s {
+            "none" | "no" => Self::None,
+            "all" => Self::All,
+            "largest" => Self::Largest,
+            "number" => Self::Number,
+            "dynamic" => Self::Dynamic,
+            "feedback" => Self::Feedback,
+            _ => {
+                return Err(GridNameError {
+                    what: "strategy",
+                    given: s.to_owned(),
+                    expected: "none, all, largest, number, dynamic or feedback",
+                })
+            }
+        })
+    }
+}
+
 /// The strategy names of the CLI and the experiments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum StrategyKind {
     /// Initial system.
     None,
@@ -421,16 +444,25 @@ pub enum StrategyKind {
 
 impl StrategyKind {
     /// Parses `none|all|largest|number|dynamic|feedback`.
+    #[deprecated(
+        since = "0.2.0",
+        note = "use str::parse (FromStr), whose error names the value"
+    )]
     pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "none" | "no" => Self::None,
-            "all" => Self::All,
-            "largest" => Self::Largest,
-            "number" => Self::Number,
-            "dynamic" => Self::Dynamic,
-            "feedback" => Self::Feedback,
-            _ => return None,
-        })
+        s.parse().ok()
+    }
+
+    /// The name [`str::parse`] reads (`none`, `all`, `largest`, `number`, `dynamic`,
+    /// `feedback`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::All => "all",
+            Self::Largest => "largest",
+            Self::Number => "number",
+            Self::Dynamic => "dynamic",
+            Self::Feedback => "feedback",
+        }
     }
 
     /// The name used in tables.

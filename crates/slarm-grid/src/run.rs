@@ -11,11 +11,11 @@ use crate::metrics::{
 };
 use crate::platform::Platform;
 use crate::provision::{DynamicSettings, StrategyKind};
-use crate::sched::PolicyKind;
-use crate::sim::{simulate, BusyShare, RunResult, SimConfig};
+use crate::sched::BotPolicy;
+use crate::sim::{simulate, BusyShare, GridConfig, RunResult};
 use crate::workload::{
-    ArrivalScale, BackgroundJob, BackgroundSource, IosupBotModel, RuntimeSharing,
-    SyntheticBackground, Workload, WorkloadSummary, TABLE2_MEAN_IAT_S, TABLE2_MEAN_RUNTIME_S,
+    ArrivalScale, BackgroundJob, BackgroundSource, GridWorkload, IosupBotModel, RuntimeSharing,
+    SyntheticBackground, WorkloadSummary, TABLE2_MEAN_IAT_S, TABLE2_MEAN_RUNTIME_S,
 };
 
 /// Background load of a scenario.
@@ -59,7 +59,7 @@ pub struct Scenario {
     /// Number of BoTs.
     pub n_bots: usize,
     /// GRM policy.
-    pub policy: PolicyKind,
+    pub policy: BotPolicy,
     /// Background load.
     pub background: BackgroundSpec,
     /// BoT model and its interpretation switches.
@@ -70,7 +70,7 @@ pub struct Scenario {
     #[cfg_attr(feature = "serde", serde(default))]
     pub dynamic: DynamicSettings,
     /// Simulation parameters.
-    pub sim: SimConfig,
+    pub sim: GridConfig,
 }
 
 fn default_mean_iat() -> f64 {
@@ -109,12 +109,12 @@ impl Scenario {
             load_definition: LoadDefinition::Arrivals,
             mean_iat_s: TABLE2_MEAN_IAT_S,
             n_bots: 1650,
-            policy: PolicyKind::DynPerTask,
+            policy: BotPolicy::DynPerTask,
             background: BackgroundSpec::Synthetic(SyntheticBackground::default()),
             model: paper_model(),
             feedback_s: (300.0 * 60.0, 250.0 * 60.0),
             dynamic: DynamicSettings::default(),
-            sim: SimConfig::default(),
+            sim: GridConfig::default(),
         }
     }
 }
@@ -229,7 +229,7 @@ pub fn build_workload(
     sc: &Scenario,
     scale: ArrivalScale,
     streams: &RngStreams,
-) -> Result<Workload> {
+) -> Result<GridWorkload> {
     let bots = sc.model.generate_scaled(
         sc.n_bots,
         scale,
@@ -251,7 +251,7 @@ pub fn build_workload(
             (jobs.clone(), BackgroundSource::Trace(label.clone()))
         }
     };
-    Workload::new(bots, jobs, source)
+    GridWorkload::new(bots, jobs, source)
 }
 
 /// Runs a scenario: the workload from `streams` (see [`build_workload`]), the simulation's own
@@ -298,7 +298,7 @@ pub fn run_at_level(
 fn simulate_workload(
     sc: &Scenario,
     strategy: StrategyKind,
-    workload: &Workload,
+    workload: &GridWorkload,
     sim_streams: &RngStreams,
 ) -> Result<RunResult> {
     let kappa = Kappa::from_f64(sc.kappa)?;

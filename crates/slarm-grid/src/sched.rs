@@ -4,9 +4,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::error::Result;
+use crate::error::{GridNameError, Result};
 use crate::platform::largest_remainder;
-use crate::sim::{Dispatch, SiteState};
+use crate::site::{Dispatch, SiteState};
 use crate::workload::Bot;
 
 /// A BoT-level scheduling policy: decides the site of every task of an arriving BoT and
@@ -22,7 +22,8 @@ pub trait BotScheduler {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum PolicyKind {
+#[non_exhaustive]
+pub enum BotPolicy {
     /// Static proportional partitioning.
     Static,
     /// Dynamic Per Task (least-loaded site per task); used for Tables III, IV, VI.
@@ -33,24 +34,32 @@ pub enum PolicyKind {
     Ect,
 }
 
-impl PolicyKind {
+impl BotPolicy {
     /// All four, in the order of Fig. 3.
-    pub const ALL: [PolicyKind; 4] = [
-        PolicyKind::Static,
-        PolicyKind::DynPerTask,
-        PolicyKind::DynPerBot,
-        PolicyKind::Ect,
+    pub const ALL: [BotPolicy; 4] = [
+        BotPolicy::Static,
+        BotPolicy::DynPerTask,
+        BotPolicy::DynPerBot,
+        BotPolicy::Ect,
     ];
 
     /// Parses `static|dyn-per-task|dyn-per-bot|ect`.
+    #[deprecated(
+        since = "0.2.0",
+        note = "use str::parse (FromStr), whose error names the value"
+    )]
     pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "static" => Self::Static,
-            "dyn-per-task" | "dynamic-per-task" | "per-task" => Self::DynPerTask,
-            "dyn-per-bot" | "dynamic-per-bot" | "per-bot" => Self::DynPerBot,
-            "ect" => Self::Ect,
-            _ => return None,
-        })
+        s.parse().ok()
+    }
+
+    /// The name [`str::parse`] reads (`static`, `dyn-per-task`, `dyn-per-bot`, `ect`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Static => "static",
+            Self::DynPerTask => "dyn-per-task",
+            Self::DynPerBot => "dyn-per-bot",
+            Self::Ect => "ect",
+        }
     }
 
     /// Label used in tables.
@@ -73,6 +82,31 @@ impl PolicyKind {
         }
     }
 }
+
+impl std::str::FromStr for BotPolicy {
+    type Err = GridNameError;
+    /// Parses `static`, `dyn-per-task` (or `dynamic-per-task`, `per-task`), `dyn-per-bot` (or
+    /// `dynamic-per-bot`, `per-bot`) and `ect`.
+    fn from_str(s: &str) -> std::result::Result<Self, GridNameError> {
+        Ok(match s {
+            "static" => Self::Static,
+            "dyn-per-task" | "dynamic-per-task" | "per-task" => Self::DynPerTask,
+            "dyn-per-bot" | "dynamic-per-bot" | "per-bot" => Self::DynPerBot,
+            "ect" => Self::Ect,
+            _ => {
+                return Err(GridNameError {
+                    what: "policy",
+                    given: s.to_owned(),
+                    expected: "static, dyn-per-task, dyn-per-bot or ect",
+                })
+            }
+        })
+    }
+}
+
+/// The former name of [`BotPolicy`].
+#[deprecated(since = "0.2.0", note = "renamed to BotPolicy")]
+pub type PolicyKind = BotPolicy;
 
 /// Least-loaded eligible site by (used/size, queued demand/size, larger size, lower index)
 /// (§IV-B: load = fraction of used processors; ties, which the paper leaves open, by queued demand, then the larger site, then the index); `None` if no site has ready processors.

@@ -4,285 +4,24 @@
 //! Event order at equal times (kernel classes): task/job completions, cloud releases, cloud
 //! processors becoming ready, background arrivals, BoT arrivals, monitoring ticks.
 
-use std::collections::{BTreeMap, VecDeque};
-
 use rand::Rng;
 use slarm_sim::policy::{easy_pass, Candidate, RunningSet};
 use slarm_sim::Simulation;
 use slarm_stats::{RngStreams, SimRng};
 
-use crate::error::{check_min, GridError, Result};
+use crate::config::validate_cfg;
+use crate::error::{GridError, Result};
 use crate::metrics::{lease_hours, BotRecord};
-use crate::platform::{Platform, SiteKind, REFERENCE_SPEED_GHZ};
+use crate::platform::{Platform, SiteKind};
 use crate::provision::{CloudAction, PoolView, Provisioner};
 use crate::sched::BotScheduler;
-use crate::workload::{BackgroundSource, Workload};
+use crate::workload::GridWorkload;
 
-/// Which cost figure [`RunResult::cpu_hours`] reports (Yigitbasi & Epema 2010, §V-C and Table IV).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum CostModel {
-    /// Every processor charged while provisioned: grid × T plus ceiled cloud leases.
-    ProvisionedAll,
-    /// Default for Table IV: static = provisioned × T; elastic = busy grid time plus ceiled
-    /// cloud leases.
-    BusyGridPlusCloudLeases,
-    /// Busy processor time only (sensitivity).
-    BusyOnly,
-}
-
-/// Queue discipline of every local resource manager (§IV-A; FCFS unless stated).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum LrmPolicy {
-    /// First come, first served without backfilling (the default).
-    #[default]
-    Fcfs,
-    /// EASY backfilling: a later job may start now if it fits in the free processors and
-    /// does not delay the head job's reservation. Runtime estimates are the actual runtimes
-    /// (the model has no user estimates); ECT's what-if still assumes FCFS. The pass is
-    /// `slarm_sim`'s ([`slarm_sim::policy::easy_pass`]), for sites of up to `u32::MAX`
-    /// processors.
-    EasyBackfill,
-}
-
-/// Simulation parameters besides platform, workload and policies.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SimConfig {
-    /// Reference processor speed for runtimes and NSL (2.2 GHz).
-    pub reference_speed_ghz: f64,
-    /// Cloud acquisition overhead, uniform bounds in seconds (69, 126).
-    pub acquisition_s: (f64, f64),
-    /// Cloud release overhead, uniform bounds in seconds (18, 23).
-    pub release_s: (f64, f64),
-    /// Cost horizon T in seconds; `None` = first to last BoT arrival.
-    pub horizon_s: Option<f64>,
-    /// Cost model of [`RunResult::cpu_hours`].
-    pub cost_model: CostModel,
-    /// Cold-start prediction of the ECT predictor (2^2.73 s).
-    pub cold_prediction_s: f64,
-    /// Local queue discipline (FCFS by default).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub lrm: LrmPolicy,
-}
-
-impl Default for SimConfig {
-    fn default() -> Self {
-        Self {
-            reference_speed_ghz: REFERENCE_SPEED_GHZ,
-            acquisition_s: (69.0, 126.0),
-            release_s: (18.0, 23.0),
-            horizon_s: None,
-            cost_model: CostModel::BusyGridPlusCloudLeases,
-            cold_prediction_s: 2f64.powf(2.73),
-            lrm: LrmPolicy::Fcfs,
-        }
-    }
-}
-
-/// A running job as the schedulers see it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RunningJob {
-    /// Start time.
-    pub start_s: f64,
-    /// Processors held.
-    pub procs: u64,
-    /// BoT task (true) or background job.
-    pub is_task: bool,
-}
-
-/// A queued job as the schedulers see it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct QueuedJob {
-    id: usize,
-    /// Processors needed.
-    pub procs: u64,
-    /// BoT task (true) or background job.
-    pub is_task: bool,
-}
-
-/// State of one site's local resource manager (FCFS, no backfilling, no preemption).
-#[derive(Debug, Clone, PartialEq)]
-pub struct SiteState {
-    speed_ghz: f64,
-    kind: SiteKind,
-    size: u64,
-    used: u64,
-    queued_demand: u64,
-    queue: VecDeque<QueuedJob>,
-    running: BTreeMap<usize, RunningJob>,
-}
-
-impl SiteState {
-    fn new(size: u64, speed_ghz: f64, kind: SiteKind) -> Self {
-        Self {
-            speed_ghz,
-            kind,
-            size,
-            used: 0,
-            queued_demand: 0,
-            queue: VecDeque::new(),
-            running: BTreeMap::new(),
-        }
-    }
-    /// Ready processors.
-    pub fn size(&self) -> u64 {
-        self.size
-    }
-    /// Busy processors.
-    pub fn used(&self) -> u64 {
-        self.used
-    }
-    /// Processors requested by queued jobs.
-    pub fn queued_demand(&self) -> u64 {
-        self.queued_demand
-    }
-    /// Processor speed, GHz.
-    pub fn speed_ghz(&self) -> f64 {
-        self.speed_ghz
-    }
-    /// Grid or cloud.
-    pub fn kind(&self) -> SiteKind {
-        self.kind
-    }
-    /// Running jobs.
-    pub fn running(&self) -> impl Iterator<Item = &RunningJob> {
-        self.running.values()
-    }
-    /// Queued jobs in FCFS order.
-    pub fn queued(&self) -> impl Iterator<Item = &QueuedJob> {
-        self.queue.iter()
-    }
-}
-
-/// What a scheduler may read and do while placing a BoT.
-pub trait Dispatch {
-    /// Current time.
-    fn now(&self) -> f64;
-    /// Sites in index order (the cloud pool, if any, is last).
-    fn sites(&self) -> &[SiteState];
-    /// Current runtime prediction (reference processor) of the last-two-average predictor.
-    fn predicted_runtime_s(&self) -> f64;
-    /// Reference speed, GHz.
-    fn reference_speed_ghz(&self) -> f64;
-    /// Submits task `task` of the BoT being placed to `site`'s LRM.
-    fn submit(&mut self, site: usize, task: usize) -> Result<()>;
-}
-
-/// A cloud lease: from the acquisition request to the end of the release.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Lease {
-    /// Time the processor was requested.
-    pub requested_s: f64,
-    /// Time it became ready.
-    pub ready_s: Option<f64>,
-    /// Time its release completed (`None`: still leased at the end).
-    pub ended_s: Option<f64>,
-}
-
-/// CPU-hours of one run under every cost model (§V-C).
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct CostBreakdown {
-    /// [`CostModel::ProvisionedAll`].
-    pub provisioned_all: f64,
-    /// [`CostModel::BusyGridPlusCloudLeases`].
-    pub busy_grid_plus_cloud_leases: f64,
-    /// [`CostModel::BusyOnly`].
-    pub busy_only: f64,
-    /// Busy grid processor-hours within the horizon.
-    pub grid_busy_hours: f64,
-    /// Busy cloud processor-hours within the horizon.
-    pub cloud_busy_hours: f64,
-    /// Σ ⌈lease hours⌉ within the horizon.
-    pub cloud_lease_hours: u64,
-    /// Number of leases.
-    pub leases: usize,
-}
-
-/// Everything one simulation run reports.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RunResult {
-    /// Provisioning strategy name.
-    pub strategy: String,
-    /// Scheduling policy name.
-    pub policy: String,
-    /// Target κ, if any.
-    pub kappa_target: Option<f64>,
-    /// One record per BoT, in arrival order.
-    pub bots: Vec<BotRecord>,
-    /// Processors of the initial grid S.
-    pub base_procs: u64,
-    /// Processors of the deployed (static) grid.
-    pub grid_procs: u64,
-    /// Cost horizon T, seconds.
-    pub horizon_s: f64,
-    /// Time the last BoT completed.
-    pub end_s: f64,
-    /// CPU-hours under the configured cost model.
-    pub cpu_hours: f64,
-    /// CPU-hours under every cost model.
-    pub cost: CostBreakdown,
-    /// κ(t) steps `(t, κ)`.
-    pub kappa_series: Vec<(f64, f64)>,
-    /// Time average of κ over the horizon.
-    pub kappa_time_avg: f64,
-    /// Largest κ reached (while monitoring ran; see [`simulate`]).
-    pub kappa_max: f64,
-    /// Mean min/max accuracy of the last-two-average runtime prediction over BoT tasks.
-    pub predictor_accuracy: f64,
-    /// Background jobs wider than their site, clamped to the site size.
-    pub clamped_background: usize,
-    /// Cloud acquisitions requested.
-    pub cloud_acquisitions: u64,
-    /// Cloud releases done.
-    pub cloud_releases: u64,
-    /// Where the background load came from.
-    pub background: BackgroundSource,
-    /// First to last BoT arrival, seconds (the span over which load is measured).
-    pub arrival_span_s: f64,
-    /// Processor-seconds busy with BoT tasks within the arrival span (grid and cloud).
-    pub bot_busy_s: f64,
-    /// Processor-seconds busy with background jobs within the arrival span.
-    pub background_busy_s: f64,
-}
-
-/// Busy processor-time of one run within its arrival span (first to last BoT arrival), as
-/// fractions of the initial system's processors × span, split by the work that kept them busy.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct BusyShare {
-    /// BoT tasks. On the initial system this is the realised load of Yigitbasi & Epema 2010,
-    /// §V-A ("load … in the initial system"); on an overprovisioned system it may exceed 1.
-    pub bot: f64,
-    /// Background jobs.
-    pub background: f64,
-}
-
-impl RunResult {
-    /// The run's [`BusyShare`] (zero for a workload whose BoTs all arrive at one instant).
-    pub fn busy_share(&self) -> BusyShare {
-        let capacity = self.base_procs as f64 * self.arrival_span_s;
-        if capacity > 0.0 {
-            BusyShare {
-                bot: self.bot_busy_s / capacity,
-                background: self.background_busy_s / capacity,
-            }
-        } else {
-            BusyShare {
-                bot: 0.0,
-                background: 0.0,
-            }
-        }
-    }
-}
+#[allow(deprecated)]
+pub use crate::config::SimConfig;
+pub use crate::config::{CostModel, GridConfig, LrmPolicy};
+pub use crate::result::{BusyShare, CostBreakdown, Lease, RunResult};
+pub use crate::site::{Dispatch, QueuedJob, RunningJob, SiteState};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Ev {
@@ -333,8 +72,8 @@ struct BotProgress {
 
 struct State<'a> {
     sim: Simulation<Ev>,
-    workload: &'a Workload,
-    cfg: &'a SimConfig,
+    workload: &'a GridWorkload,
+    cfg: &'a GridConfig,
     sites: Vec<SiteState>,
     cloud: Option<usize>,
     jobs: Vec<Job>,
@@ -657,22 +396,6 @@ impl Dispatch for State<'_> {
     }
 }
 
-fn validate_cfg(cfg: &SimConfig) -> Result<()> {
-    crate::error::check_positive("reference speed", cfg.reference_speed_ghz)?;
-    for (name, (lo, hi)) in [
-        ("acquisition overhead", cfg.acquisition_s),
-        ("release overhead", cfg.release_s),
-    ] {
-        check_min(name, lo, 0.0)?;
-        check_min(name, hi, lo)?;
-    }
-    if let Some(h) = cfg.horizon_s {
-        crate::error::check_positive("cost horizon", h)?;
-    }
-    crate::error::check_positive("cold prediction", cfg.cold_prediction_s)?;
-    Ok(())
-}
-
 /// Simulates `workload` on `platform` overprovisioned by `provisioner` and scheduled by
 /// `scheduler` until every BoT has completed. Randomness (cloud overheads) comes from
 /// `streams`. Periodic monitoring (Dynamic) stops once the cost horizon has passed, every
@@ -687,20 +410,20 @@ fn validate_cfg(cfg: &SimConfig) -> Result<()> {
 /// let bots = IosupBotModel::default()
 ///     .generate(40, 0.8, &platform, &mut streams.stream(&[0]))
 ///     .unwrap();
-/// let workload = Workload::new(bots, vec![], BackgroundSource::None).unwrap();
+/// let workload = GridWorkload::new(bots, vec![], BackgroundSource::None).unwrap();
 /// let mut prov = StaticAll(Kappa::from_f64(2.0).unwrap());
 /// let mut sched = DynamicPerTask;
-/// let r = simulate(&platform, &workload, &mut prov, &mut sched, &SimConfig::default(), &streams)
+/// let r = simulate(&platform, &workload, &mut prov, &mut sched, &GridConfig::default(), &streams)
 ///     .unwrap();
 /// assert_eq!(r.bots.len(), 40);
 /// assert_eq!(r.grid_procs, 1088);
 /// ```
 pub fn simulate(
     platform: &Platform,
-    workload: &Workload,
+    workload: &GridWorkload,
     provisioner: &mut dyn Provisioner,
     scheduler: &mut dyn BotScheduler,
-    cfg: &SimConfig,
+    cfg: &GridConfig,
     streams: &RngStreams,
 ) -> Result<RunResult> {
     validate_cfg(cfg)?;
@@ -797,9 +520,7 @@ pub fn simulate(
     let mut arrivals_left = n_bots + workload.background.len();
     while st.completed < n_bots {
         let Some(ev) = st.sim.step() else {
-            return Err(GridError::Kernel(
-                "event queue drained before every BoT completed".into(),
-            ));
+            return Err(GridError::QueueDrained);
         };
         let now = ev.time;
         match ev.event {
@@ -976,7 +697,7 @@ mod tests {
     use crate::kappa::Kappa;
     use crate::provision::{DynamicAutoScale, NoOverprovisioning, StaticAll};
     use crate::sched::{DynamicPerBot, DynamicPerTask, StaticProportional};
-    use crate::workload::{BackgroundJob, Bot, Task};
+    use crate::workload::{BackgroundJob, BackgroundSource, Bot, Task};
 
     fn bot(id: usize, at: f64, rts: &[f64]) -> Bot {
         Bot {
@@ -989,11 +710,11 @@ mod tests {
     /// One run with the default configuration and seed 1.
     fn run(
         platform: &Platform,
-        w: &Workload,
+        w: &GridWorkload,
         prov: &mut dyn Provisioner,
         sched: &mut dyn BotScheduler,
     ) -> RunResult {
-        let cfg = SimConfig::default();
+        let cfg = GridConfig::default();
         simulate(platform, w, prov, sched, &cfg, &RngStreams::new(1)).unwrap()
     }
 
@@ -1008,7 +729,7 @@ mod tests {
         // a: two tasks 0..100; b: one task 0..50. Makespan 100, NSL 100/300.
         // BoT 1 at t=10 with 1 task of 40 s: loads a=1.0, b=1.0; queued equal (0); larger
         // site a wins; it queues behind and starts at 100, ends 140: makespan 130.
-        let w = Workload::new(
+        let w = GridWorkload::new(
             vec![bot(0, 0.0, &[100.0; 3]), bot(1, 10.0, &[40.0])],
             vec![],
             BackgroundSource::None,
@@ -1031,7 +752,7 @@ mod tests {
     fn static_policy_and_background_fcfs() {
         // Background job of 2 procs on a at t=0 for 50 s; BoT of 3 tasks at t=1 split 2/1
         // by size: a's tasks wait until 50 and end at 150; b's ends at 1+50.
-        let w = Workload::new(
+        let w = GridWorkload::new(
             vec![bot(0, 1.0, &[100.0; 3]), bot(1, 2.0, &[10.0])],
             vec![BackgroundJob {
                 submit_s: 0.0,
@@ -1069,16 +790,16 @@ mod tests {
             procs,
             site: 0,
         };
-        let w = Workload::new(
+        let w = GridWorkload::new(
             vec![bot(0, 2.0, &[50.0]), bot(1, 3.0, &[500.0])],
             vec![bg(0.0, 100.0, 3), bg(1.0, 10.0, 4)],
             BackgroundSource::Synthetic,
         )
         .unwrap();
         let run = |lrm| {
-            let cfg = SimConfig {
+            let cfg = GridConfig {
                 lrm,
-                ..SimConfig::default()
+                ..GridConfig::default()
             };
             simulate(
                 &one,
@@ -1113,15 +834,15 @@ mod tests {
             procs,
             site: 0,
         };
-        let w = Workload::new(
+        let w = GridWorkload::new(
             vec![bot(0, 2.0, &[500.0])],
             vec![bg(0.0, 100.0, 2), bg(0.0, 100.0, 2), bg(1.0, 10.0, 3)],
             BackgroundSource::Synthetic,
         )
         .unwrap();
-        let cfg = SimConfig {
+        let cfg = GridConfig {
             lrm: LrmPolicy::EasyBackfill,
-            ..SimConfig::default()
+            ..GridConfig::default()
         };
         let r = simulate(
             &one,
@@ -1138,7 +859,7 @@ mod tests {
 
     #[test]
     fn static_kappa_and_cost() {
-        let w = Workload::new(
+        let w = GridWorkload::new(
             vec![bot(0, 0.0, &[10.0]), bot(1, 7200.0, &[10.0])],
             vec![],
             BackgroundSource::None,
@@ -1158,7 +879,7 @@ mod tests {
         let bots: Vec<Bot> = (0..50)
             .map(|i| bot(i, i as f64 * 600.0, &[100.0, 200.0]))
             .collect();
-        let w = Workload::new(bots, vec![], BackgroundSource::None).unwrap();
+        let w = GridWorkload::new(bots, vec![], BackgroundSource::None).unwrap();
         let mut d = DynamicAutoScale::paper(Kappa::from_f64(2.0).unwrap());
         let r = run(&Platform::das3(), &w, &mut d, &mut DynamicPerTask);
         assert!(r
@@ -1194,9 +915,9 @@ mod tests {
                 .iter()
                 .map(|&(at, rt, site)| BackgroundJob { submit_s: at, runtime_s: rt, procs: 1, site })
                 .collect();
-            let w = Workload::new(bots, background, BackgroundSource::Synthetic).unwrap();
+            let w = GridWorkload::new(bots, background, BackgroundSource::Synthetic).unwrap();
             let run_with = |lrm| {
-                let cfg = SimConfig { lrm, ..SimConfig::default() };
+                let cfg = GridConfig { lrm, ..GridConfig::default() };
                 simulate(&tiny(), &w, &mut NoOverprovisioning, &mut DynamicPerTask, &cfg, &RngStreams::new(1))
                     .unwrap()
             };
@@ -1216,7 +937,7 @@ mod tests {
         // A 1e10-s task (≈ 317 years) would need 1.7e8 monitoring ticks; past the horizon with
         // empty queues and no arrivals left the Dynamic strategy stops ticking, so the run
         // ends at once. The long task runs on the cloud (the largest idle site, 2.2 GHz).
-        let w = Workload::new(
+        let w = GridWorkload::new(
             vec![bot(0, 0.0, &[1e10, 5.0]), bot(1, 600.0, &[50.0])],
             vec![],
             BackgroundSource::None,
@@ -1246,7 +967,7 @@ mod tests {
 
     #[test]
     fn bad_inputs_are_typed_errors() {
-        let w = Workload::new(
+        let w = GridWorkload::new(
             vec![bot(0, 0.0, &[1.0])],
             vec![BackgroundJob {
                 submit_s: 0.0,
@@ -1262,15 +983,16 @@ mod tests {
             &w,
             &mut NoOverprovisioning,
             &mut DynamicPerTask,
-            &SimConfig::default(),
+            &GridConfig::default(),
             &RngStreams::new(1)
         )
         .is_err());
-        let cfg = SimConfig {
+        let cfg = GridConfig {
             acquisition_s: (10.0, 5.0),
-            ..SimConfig::default()
+            ..GridConfig::default()
         };
-        let w = Workload::new(vec![bot(0, 0.0, &[1.0])], vec![], BackgroundSource::None).unwrap();
+        let w =
+            GridWorkload::new(vec![bot(0, 0.0, &[1.0])], vec![], BackgroundSource::None).unwrap();
         assert!(simulate(
             &tiny(),
             &w,

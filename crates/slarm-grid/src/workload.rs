@@ -90,10 +90,14 @@ pub enum BackgroundSource {
     Synthetic,
 }
 
+/// The former name of [`GridWorkload`] (slarm-workload's `Workload` is a trace of batch jobs).
+#[deprecated(since = "0.2.0", note = "renamed to GridWorkload")]
+pub type Workload = GridWorkload;
+
 /// BoTs plus background jobs.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Workload {
+pub struct GridWorkload {
     /// BoTs in arrival order.
     pub bots: Vec<Bot>,
     /// Background jobs in submission order.
@@ -127,7 +131,7 @@ pub struct WorkloadSummary {
     pub background_jobs: usize,
 }
 
-impl Workload {
+impl GridWorkload {
     /// Validates and wraps BoTs (sorted by arrival) and background jobs.
     pub fn new(
         mut bots: Vec<Bot>,
@@ -1020,7 +1024,7 @@ mod tests {
         let bots = IosupBotModel::default()
             .generate(300, 0.8, &p, &mut rng)
             .unwrap();
-        let w = Workload::new(bots, vec![], BackgroundSource::None).unwrap();
+        let w = GridWorkload::new(bots, vec![], BackgroundSource::None).unwrap();
         assert!((w.offered_load(&p) - 0.8).abs() < 1e-9);
         assert_eq!(w.bots[0].arrival_s, 0.0);
     }
@@ -1137,13 +1141,13 @@ mod tests {
         assert!(m.generate(1, 0.8, &p, &mut rng).is_err());
         assert!(m.generate(10, f64::NAN, &p, &mut rng).is_err());
         assert!(m.generate(10, -0.1, &p, &mut rng).is_err());
-        assert!(Workload::new(vec![], vec![], BackgroundSource::None).is_err());
+        assert!(GridWorkload::new(vec![], vec![], BackgroundSource::None).is_err());
         let empty = Bot {
             id: 0,
             arrival_s: 0.0,
             tasks: vec![],
         };
-        assert!(Workload::new(vec![empty], vec![], BackgroundSource::None).is_err());
+        assert!(GridWorkload::new(vec![empty], vec![], BackgroundSource::None).is_err());
         let bg = SyntheticBackground {
             utilisation: 1.5,
             ..SyntheticBackground::default()

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong when configuring or running Sung's provisioning model.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum ProvisionError {
     /// A parameter lies outside its admissible range.
     #[error("invalid parameter {name} = {value}: {reason}")]

@@ -44,5 +44,7 @@ pub use cost::{Cost, CostFunction, CostShape};
 pub use error::{ProvisionError, Result};
 pub use gtable::GTable;
 pub use params::{NextTable, Params, TieBreak, MAX_GAMMA};
-pub use policy::{Policy, PolicyKind};
+#[allow(deprecated)]
+pub use policy::PolicyKind;
+pub use policy::{Heuristic, Policy};
 pub use tables::{McSizes, Tables};

@@ -29,7 +29,8 @@ pub trait Policy: Send {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum PolicyKind {
+#[non_exhaustive]
+pub enum Heuristic {
     /// Threshold-responding (Algorithm 1).
     H1,
     /// Delayed threshold-responding (Algorithm 2).
@@ -44,18 +45,19 @@ pub enum PolicyKind {
     Static(usize),
 }
 
-impl PolicyKind {
-    /// Parses `h1..h5` or `static:K`.
-    pub fn parse(s: &str) -> Result<Self> {
+impl std::str::FromStr for Heuristic {
+    type Err = ProvisionError;
+    /// Parses `h1..h5` or `static:K` (case-insensitive).
+    fn from_str(s: &str) -> Result<Self> {
         let low = s.trim().to_ascii_lowercase();
         Ok(match low.as_str() {
-            "h1" => PolicyKind::H1,
-            "h2" => PolicyKind::H2,
-            "h3" => PolicyKind::H3,
-            "h4" => PolicyKind::H4,
-            "h5" => PolicyKind::H5,
+            "h1" => Heuristic::H1,
+            "h2" => Heuristic::H2,
+            "h3" => Heuristic::H3,
+            "h4" => Heuristic::H4,
+            "h5" => Heuristic::H5,
             _ => match low.strip_prefix("static:").map(str::parse::<usize>) {
-                Some(Ok(k)) if k >= 1 => PolicyKind::Static(k),
+                Some(Ok(k)) if k >= 1 => Heuristic::Static(k),
                 _ => {
                     return Err(ProvisionError::invalid(
                         "heuristic",
@@ -66,18 +68,30 @@ impl PolicyKind {
             },
         })
     }
+}
+
+/// The former name of [`Heuristic`].
+#[deprecated(since = "0.2.0", note = "renamed to Heuristic")]
+pub type PolicyKind = Heuristic;
+
+impl Heuristic {
+    /// Parses `h1..h5` or `static:K`.
+    #[deprecated(since = "0.2.0", note = "use str::parse (FromStr)")]
+    pub fn parse(s: &str) -> Result<Self> {
+        s.parse()
+    }
 
     /// Display label.
     pub fn label(self) -> String {
         match self {
-            PolicyKind::Static(k) => format!("static-{k}"),
+            Heuristic::Static(k) => format!("static-{k}"),
             other => format!("{other:?}"),
         }
     }
 
     /// Whether the policy needs the cost tables.
     pub fn is_cost_aware(self) -> bool {
-        matches!(self, PolicyKind::H3 | PolicyKind::H4 | PolicyKind::H5)
+        matches!(self, Heuristic::H3 | Heuristic::H4 | Heuristic::H5)
     }
 
     /// Instantiates the policy. `plan` is required for H3-H5, `g` for H1/H2.
@@ -93,24 +107,24 @@ impl PolicyKind {
             })
         };
         Ok(match self {
-            PolicyKind::H1 => Box::new(H1 {
+            Heuristic::H1 => Box::new(H1 {
                 params: params.clone(),
                 g: g.clone(),
             }),
-            PolicyKind::H2 => Box::new(H2::new(params.clone(), g.clone())),
-            PolicyKind::H3 => Box::new(CostAware {
+            Heuristic::H2 => Box::new(H2::new(params.clone(), g.clone())),
+            Heuristic::H3 => Box::new(CostAware {
                 plan: need_plan()?,
                 variant: Variant::H3,
             }),
-            PolicyKind::H4 => Box::new(CostAware {
+            Heuristic::H4 => Box::new(CostAware {
                 plan: need_plan()?,
                 variant: Variant::H4,
             }),
-            PolicyKind::H5 => Box::new(CostAware {
+            Heuristic::H5 => Box::new(CostAware {
                 plan: need_plan()?,
                 variant: Variant::H5,
             }),
-            PolicyKind::Static(k) => Box::new(Static {
+            Heuristic::Static(k) => Box::new(Static {
                 params: params.clone(),
                 k,
             }),
@@ -281,13 +295,13 @@ mod tests {
 
     #[test]
     fn parse_kinds() {
-        assert_eq!(PolicyKind::parse("H3").unwrap(), PolicyKind::H3);
+        assert_eq!(str::parse::<Heuristic>("H3").unwrap(), Heuristic::H3);
         assert_eq!(
-            PolicyKind::parse("static:4").unwrap(),
-            PolicyKind::Static(4)
+            str::parse::<Heuristic>("static:4").unwrap(),
+            Heuristic::Static(4)
         );
-        assert!(PolicyKind::parse("static:0").is_err());
-        assert!(PolicyKind::parse("h6").is_err());
+        assert!(str::parse::<Heuristic>("static:0").is_err());
+        assert!(str::parse::<Heuristic>("h6").is_err());
         let mut st = Static::new(params(), 9);
         assert_eq!(st.decide(1, 0, 1).unwrap(), 2);
     }

@@ -36,6 +36,7 @@ use crate::policy::{
 /// Priority order of the waiting queue; ties always break by submit time, then job number.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum QueueOrder {
     /// Submit time, then job number.
     Fcfs,

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong when building or running a simulation.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum SimError {
     /// A time that must be finite was NaN or infinite.
     #[error("{what} must be a finite time, got {value}")]
@@ -70,4 +71,13 @@ pub(crate) fn check_time(what: &'static str, value: f64) -> Result<f64> {
     } else {
         Err(SimError::NonFiniteTime { what, value })
     }
+}
+
+/// A scheduling policy name read from text is not `fcfs`, `easy` or `conservative`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown policy {given:?} (expected fcfs, easy or conservative)")]
+#[non_exhaustive]
+pub struct PolicyNameError {
+    /// The text as given.
+    pub given: String,
 }

@@ -22,6 +22,7 @@ use crate::error::{check_time, Result, SimError};
 /// Whether a node goes down or comes back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum FailureKind {
     /// The node fails.
     Fail,

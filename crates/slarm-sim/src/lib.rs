@@ -35,5 +35,5 @@ pub mod profile;
 pub mod replication;
 mod timeline;
 
-pub use error::{Result, SimError};
+pub use error::{PolicyNameError, Result, SimError};
 pub use kernel::{EventId, EventQueue, Handler, Simulation};

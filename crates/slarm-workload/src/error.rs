@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong when reading, writing or transforming a workload.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum WorkloadError {
     /// The file could not be opened, read or written.
     #[error("{file}: {message}")]

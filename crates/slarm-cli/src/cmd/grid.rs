@@ -326,13 +326,13 @@ fn background(
 /// Runs `slarm grid`.
 pub fn run(args: &GridArgs) -> CliResult<Output> {
     check_ranges(args)?;
-    let strategy = StrategyKind::parse(&args.strategy).ok_or_else(|| {
+    let strategy = args.strategy.parse::<StrategyKind>().map_err(|_| {
         CliError::bad_input(format!(
             "--strategy {}: expected none|all|largest|number|dynamic|feedback",
             args.strategy
         ))
     })?;
-    let policy = PolicyKind::parse(&args.policy).ok_or_else(|| {
+    let policy = args.policy.parse::<BotPolicy>().map_err(|_| {
         CliError::bad_input(format!(
             "--policy {}: expected static|dyn-per-task|dyn-per-bot|ect",
             args.policy

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::json;
 use slarm::provision::{
     dp::Plan, evaluate::evaluate, gtable::g_table, ArrivalProfile, Cost, CostShape, GTable,
-    McSizes, NextTable, Params, PolicyKind, ProvisionError, Tables, TieBreak,
+    Heuristic, McSizes, NextTable, Params, ProvisionError, Tables, TieBreak,
 };
 use slarm::stats::RngStreams;
 
@@ -171,7 +171,7 @@ fn cost(args: &ProvisionArgs, d: usize) -> CliResult<(Cost, String)> {
 
 /// The tables a policy needs: `g` (H1-H5) and the plan (H3-H5).
 fn tables(
-    kind: PolicyKind,
+    kind: Heuristic,
     params: &Params,
     profile: &ArrivalProfile,
     cost: &Cost,
@@ -184,7 +184,7 @@ fn tables(
         return Ok((t.g.clone(), Some(plan)));
     }
     let g = match kind {
-        PolicyKind::Static(_) => GTable::empty(params.p_min, params.p_max),
+        Heuristic::Static(_) => GTable::empty(params.p_min, params.p_max),
         _ => g_table(params, profile, &streams.child(&[1]), &sizes.g).map_err(model_err)?,
     };
     Ok((Arc::new(g), None))
@@ -223,7 +223,7 @@ fn check_ranges(args: &ProvisionArgs) -> CliResult<()> {
 
 /// The size of the work `slarm provision`'s options ask for, checked before any table is
 /// built.
-fn check_work(args: &ProvisionArgs, params: &Params, kind: PolicyKind) -> CliResult<()> {
+fn check_work(args: &ProvisionArgs, params: &Params, kind: Heuristic) -> CliResult<()> {
     let epochs = args.runs as f64 * args.d as f64;
     limits::work(
         "simulated decision epochs",
@@ -243,7 +243,7 @@ fn check_work(args: &ProvisionArgs, params: &Params, kind: PolicyKind) -> CliRes
             num(params.x_units())
         ),
     )?;
-    if !matches!(kind, PolicyKind::Static(_)) {
+    if !matches!(kind, Heuristic::Static(_)) {
         let counts = params.n_counts() as f64;
         let table = params.d as f64 * counts * counts * (gamma.floor() + 1.0);
         limits::work(
@@ -283,7 +283,7 @@ fn check_confidence(params: &Params, sizes: &McSizes) -> CliResult<()> {
 pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
     check_ranges(args)?;
     let params = params(args)?;
-    let kind = PolicyKind::parse(&args.heuristic).map_err(model_err)?;
+    let kind = args.heuristic.parse::<Heuristic>().map_err(model_err)?;
     check_work(args, &params, kind)?;
     let sizes = choice(
         "--tables",

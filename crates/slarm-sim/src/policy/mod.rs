@@ -179,6 +179,7 @@ impl<P: SchedulingPolicy + ?Sized> SchedulingPolicy for Box<P> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum PolicyKind {
     /// First come, first served without backfilling.
     Fcfs,
@@ -218,15 +219,16 @@ impl std::fmt::Display for PolicyKind {
 }
 
 impl std::str::FromStr for PolicyKind {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
+    type Err = crate::error::PolicyNameError;
+    /// Parses `fcfs`, `easy` or `conservative` (case-insensitive).
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "fcfs" => Ok(Self::Fcfs),
             "easy" => Ok(Self::Easy),
             "conservative" => Ok(Self::Conservative),
-            _ => Err(format!(
-                "unknown policy {s:?} (expected fcfs, easy or conservative)"
-            )),
+            _ => Err(crate::error::PolicyNameError {
+                given: s.to_owned(),
+            }),
         }
     }
 }

@@ -11,11 +11,11 @@ use slarm::grid::provision::{
     DynamicAutoScale, DynamicSettings, DynamicStart, FeedbackController, StrategyKind,
 };
 use slarm::grid::run::{run_scenario, BackgroundSpec, Scenario};
-use slarm::grid::sched::PolicyKind;
-use slarm::grid::sim::{simulate, SimConfig};
+use slarm::grid::sched::BotPolicy;
+use slarm::grid::sim::{simulate, GridConfig};
 use slarm::grid::workload::{
-    parse_background_trace, BackgroundJob, BackgroundSource, Bot, IosupBotModel, SiteMapping,
-    SyntheticBackground, Task, TraceFormat, Workload,
+    parse_background_trace, BackgroundJob, BackgroundSource, Bot, GridWorkload, IosupBotModel,
+    SiteMapping, SyntheticBackground, Task, TraceFormat,
 };
 use slarm::stats::RngStreams;
 
@@ -74,10 +74,10 @@ fn kappa_platforms_and_provisioners() {
             } else {
                 "bogus"
             };
-            if let Some(kind) = StrategyKind::parse(name) {
+            if let Ok(kind) = name.parse::<StrategyKind>() {
                 t.call(kind.build(k, (g.nasty(), g.nasty()), &DynamicSettings::default()));
             }
-            let _ = PolicyKind::parse(if g.coin() { "ect" } else { "x" });
+            let _ = (if g.coin() { "ect" } else { "x" }).parse::<BotPolicy>();
             t.infallible();
         },
     );
@@ -111,7 +111,11 @@ fn workloads_generators_and_traces() {
                     site: g.below(4) as usize,
                 })
                 .collect();
-            t.call(Workload::new(bots, background, BackgroundSource::Synthetic));
+            t.call(GridWorkload::new(
+                bots,
+                background,
+                BackgroundSource::Synthetic,
+            ));
             let Some(p) = platform(g, t) else { return };
             let model = IosupBotModel {
                 iat_params: (g.mostly(1.0, 5.0), g.mostly(1.0, 8.0)),
@@ -231,13 +235,13 @@ fn every_strategy_and_policy_on_random_grids() {
                     site: g.below(p.sites().len() as u64) as usize,
                 })
                 .collect();
-            let w = Workload::new(bots, background, BackgroundSource::Synthetic).unwrap();
+            let w = GridWorkload::new(bots, background, BackgroundSource::Synthetic).unwrap();
             let kappa = Kappa::from_f64(1.0 + g.below(5) as f64 * 0.5).unwrap();
-            let cfg = SimConfig::default();
+            let cfg = GridConfig::default();
             for name in STRATEGIES {
-                for policy in PolicyKind::ALL {
+                for policy in BotPolicy::ALL {
                     let at = format!("{} {name} {}", t.at(), policy.label());
-                    let kind = StrategyKind::parse(name).unwrap();
+                    let kind = name.parse::<StrategyKind>().unwrap();
                     let mut prov = kind
                         .build(kappa, (3000.0, 2500.0), &DynamicSettings::default())
                         .unwrap();
@@ -274,18 +278,18 @@ fn every_strategy_and_policy_on_random_grids() {
                 }
             }
             // A hostile simulation configuration: a typed error or a result.
-            let bad = SimConfig {
+            let bad = GridConfig {
                 reference_speed_ghz: g.nasty(),
                 acquisition_s: (g.nasty(), g.nasty()),
                 release_s: (g.nasty(), g.nasty()),
                 horizon_s: if g.coin() { Some(g.nasty()) } else { None },
                 cold_prediction_s: g.nasty(),
-                ..SimConfig::default()
+                ..GridConfig::default()
             };
             let mut prov = StrategyKind::Dynamic
                 .build(kappa, (3000.0, 2500.0), &DynamicSettings::default())
                 .unwrap();
-            let mut sched = PolicyKind::Ect.build();
+            let mut sched = BotPolicy::Ect.build();
             let _ = simulate(
                 &p,
                 &w,
@@ -296,7 +300,7 @@ fn every_strategy_and_policy_on_random_grids() {
             );
             // A whole scenario with hostile knobs.
             let name = STRATEGIES[g.below(STRATEGIES.len() as u64) as usize];
-            let kind = StrategyKind::parse(name).unwrap();
+            let kind = name.parse::<StrategyKind>().unwrap();
             let mut sc = Scenario::paper(kind, g.nasty());
             sc.platform = p.clone();
             sc.load = g.nasty();

@@ -7,7 +7,7 @@ use slarm::provision::evaluate::simulate_run;
 use slarm::provision::gtable::GConfig;
 use slarm::provision::ktable::{Dist, KConfig};
 use slarm::provision::{
-    ArrivalProfile, Cost, CostFunction, CostShape, McSizes, Params, PolicyKind, Tables,
+    ArrivalProfile, Cost, CostFunction, CostShape, Heuristic, McSizes, Params, Tables,
 };
 use slarm::stats::RngStreams;
 
@@ -70,7 +70,7 @@ fn parameters_profiles_and_costs() {
             }
             t.call(Cost::parse_series(&text, g.coin()));
             let name: String = (0..g.below(3)).map(|_| *g.pick(&WORDS)).collect();
-            t.call(PolicyKind::parse(&name));
+            t.call(name.parse::<Heuristic>());
             let counts: Vec<u64> = (0..g.below(6)).map(|_| g.below(10)).collect();
             let probs: Vec<f64> = (0..g.below(6)).map(|_| g.nasty()).collect();
             let _ = (
@@ -114,14 +114,14 @@ fn sung_policies_on_random_streams() {
         .map(|c| Arc::new(tables.plan(c).unwrap()))
         .collect();
     let kinds = [
-        PolicyKind::H1,
-        PolicyKind::H2,
-        PolicyKind::H3,
-        PolicyKind::H4,
-        PolicyKind::H5,
-        PolicyKind::Static(1),
-        PolicyKind::Static(params.p_max),
-        PolicyKind::Static(params.p_max + 2),
+        Heuristic::H1,
+        Heuristic::H2,
+        Heuristic::H3,
+        Heuristic::H4,
+        Heuristic::H5,
+        Heuristic::Static(1),
+        Heuristic::Static(params.p_max),
+        Heuristic::Static(params.p_max + 2),
     ];
     property(
         "provision/H1-H5 and static on random streams",
@@ -182,7 +182,7 @@ fn sung_policies_on_random_streams() {
                     "{at}: cost {}",
                     r.cost
                 );
-                if let PolicyKind::Static(k) = kind {
+                if let Heuristic::Static(k) = kind {
                     let k = k.clamp(params.p_min, params.p_max) as u32;
                     assert!(r.servers.iter().all(|&p| p == k), "{at}: {:?}", r.servers);
                 }

@@ -13,17 +13,17 @@ use slarm_provision::arrival::ArrivalProfile;
 use slarm_provision::cost::{Cost, CostShape};
 use slarm_provision::evaluate::{evaluate, Evaluation};
 use slarm_provision::params::Params;
-use slarm_provision::policy::PolicyKind;
+use slarm_provision::policy::Heuristic;
 use slarm_provision::tables::{build_k, Tables};
 
 /// The policies of Figs 5.5-5.16, in report order.
-const KINDS: [PolicyKind; 6] = [
-    PolicyKind::H1,
-    PolicyKind::H2,
-    PolicyKind::H3,
-    PolicyKind::H4,
-    PolicyKind::H5,
-    PolicyKind::Static(4),
+const KINDS: [Heuristic; 6] = [
+    Heuristic::H1,
+    Heuristic::H2,
+    Heuristic::H3,
+    Heuristic::H4,
+    Heuristic::H5,
+    Heuristic::Static(4),
 ];
 
 /// The cost-aware heuristics.

@@ -77,7 +77,7 @@ fn table3_params(p: &UtilisationParams) -> CellParams {
         exp: "t3".into(),
         strategy: StrategyKind::None,
         kappa: 1.0,
-        policy: slarm_grid::sched::PolicyKind::DynPerTask,
+        policy: slarm_grid::sched::BotPolicy::DynPerTask,
         load: super::PAPER_LOAD,
         seed: p.seed,
         bots: p.bots,

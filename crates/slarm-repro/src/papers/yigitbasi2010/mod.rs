@@ -37,7 +37,7 @@ use slarm_grid::provision::StrategyKind;
 use slarm_grid::run::{
     load_level, run_at_level, BackgroundSpec, LoadDefinition, LoadLevel, Scenario, ScenarioResult,
 };
-use slarm_grid::sched::PolicyKind;
+use slarm_grid::sched::BotPolicy;
 use slarm_grid::workload::{read_background_file, BackgroundSkip, BackgroundTrace, SiteMapping};
 use slarm_grid::workload::{IosupBotModel, SyntheticBackground};
 use slarm_grid::workload::{RuntimeSharing, RuntimeSpread};
@@ -289,7 +289,7 @@ pub struct CellParams {
     /// κ.
     pub kappa: f64,
     /// Policy.
-    pub policy: PolicyKind,
+    pub policy: BotPolicy,
     /// Offered load (`t6cal`: ignored, calibrated).
     pub load: f64,
     /// Seed index.
@@ -539,24 +539,12 @@ fn cell_spec(id: String, p: &impl Serialize) -> CellSpec {
     )
 }
 
-fn policy_tag(p: PolicyKind) -> &'static str {
-    match p {
-        PolicyKind::Static => "static",
-        PolicyKind::DynPerTask => "dyn-per-task",
-        PolicyKind::DynPerBot => "dyn-per-bot",
-        PolicyKind::Ect => "ect",
-    }
+fn policy_tag(p: BotPolicy) -> &'static str {
+    p.name()
 }
 
 fn strategy_tag(s: StrategyKind) -> &'static str {
-    match s {
-        StrategyKind::None => "none",
-        StrategyKind::All => "all",
-        StrategyKind::Largest => "largest",
-        StrategyKind::Number => "number",
-        StrategyKind::Dynamic => "dynamic",
-        StrategyKind::Feedback => "feedback",
-    }
+    s.name()
 }
 
 /// The cells of a plan, in a stable order (E0 and E1 last, so the earlier cells keep their
@@ -568,7 +556,7 @@ pub fn plan_cells(plan: &Plan, background_file: Option<&str>) -> Vec<CellSpec> {
         exp: exp.into(),
         strategy,
         kappa,
-        policy: PolicyKind::DynPerTask,
+        policy: BotPolicy::DynPerTask,
         load: PAPER_LOAD,
         seed,
         bots: plan.bots,
@@ -584,7 +572,7 @@ pub fn plan_cells(plan: &Plan, background_file: Option<&str>) -> Vec<CellSpec> {
         ("e2", StrategyKind::None, 1.0),
         ("e3", StrategyKind::All, 2.0),
     ] {
-        for policy in PolicyKind::ALL {
+        for policy in BotPolicy::ALL {
             let mut p = base(exp, strategy, kappa, 0);
             p.policy = policy;
             cells.push(cell(format!("{exp}-{}", policy_tag(policy)), p));

@@ -19,8 +19,8 @@ use slarm_grid::metrics::{box_stats, mean_cov, StdKind};
 use slarm_grid::platform::Platform;
 use slarm_grid::provision::NoOverprovisioning;
 use slarm_grid::sched::DynamicPerTask;
-use slarm_grid::sim::{simulate, SimConfig};
-use slarm_grid::workload::{BackgroundSource, Bot, SyntheticBackground, Task, Workload};
+use slarm_grid::sim::{simulate, GridConfig};
+use slarm_grid::workload::{BackgroundSource, Bot, GridWorkload, SyntheticBackground, Task};
 
 /// Experiment id of the probe cells.
 pub const EXP: &str = "e0";
@@ -133,14 +133,14 @@ pub fn run(cfg: &RunConfig, id: &str, p: &ProbeParams) -> Result<ProbeResult, Ex
         )
         .map_err(model)?;
     let background_jobs = jobs.len();
-    let workload = Workload::new(probe_bots(p.submissions), jobs, BackgroundSource::Synthetic)
+    let workload = GridWorkload::new(probe_bots(p.submissions), jobs, BackgroundSource::Synthetic)
         .map_err(model)?;
     let run = simulate(
         &platform,
         &workload,
         &mut NoOverprovisioning,
         &mut DynamicPerTask,
-        &SimConfig::default(),
+        &GridConfig::default(),
         &streams.child(&[label("sim")]),
     )
     .map_err(model)?;

@@ -13,7 +13,7 @@ use super::{
 };
 use slarm_grid::metrics::{improvement_pct_truncated, reduction_pct_truncated, BoxStats};
 use slarm_grid::provision::StrategyKind;
-use slarm_grid::sched::PolicyKind;
+use slarm_grid::sched::BotPolicy;
 use slarm_report::Experiment;
 
 /// One cell's parameters and result.
@@ -169,7 +169,7 @@ fn workload_facts(rows: &[Row], out: &mut Sections) {
         );
         if let Some((_, ect)) = rows
             .iter()
-            .find(|(p, _)| p.exp == "e2" && p.policy == slarm_grid::sched::PolicyKind::Ect)
+            .find(|(p, _)| p.exp == "e2" && p.policy == slarm_grid::sched::BotPolicy::Ect)
         {
             push(
                 "§VI",
@@ -912,7 +912,7 @@ fn policies(rows: &[Row], out: &mut Sections) {
             ];
             row.extend(box_cells(&r.nsl));
             row.push(Cell::Int(r.waited_bots as i64));
-            row.push(if p.policy == PolicyKind::Ect {
+            row.push(if p.policy == BotPolicy::Ect {
                 Cell::Num(r.predictor_accuracy)
             } else {
                 Cell::Empty
@@ -934,12 +934,12 @@ fn policies(rows: &[Row], out: &mut Sections) {
             }
             out.figures.push(f);
         }
-        let get = |k: PolicyKind| sel.iter().find(|(p, _)| p.policy == k).map(|(_, r)| r);
+        let get = |k: BotPolicy| sel.iter().find(|(p, _)| p.policy == k).map(|(_, r)| r);
         if let (Some(ect), Some(pt), Some(pb), Some(st)) = (
-            get(PolicyKind::Ect),
-            get(PolicyKind::DynPerTask),
-            get(PolicyKind::DynPerBot),
-            get(PolicyKind::Static),
+            get(BotPolicy::Ect),
+            get(BotPolicy::DynPerTask),
+            get(BotPolicy::DynPerBot),
+            get(BotPolicy::Static),
         ) {
             policy_claims(exp, [st, pt, pb, ect], &mut out.checks);
         }
