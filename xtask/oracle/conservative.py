@@ -1,9 +1,9 @@
 """A straightforward reference conservative backfilling scheduler (oracle comparison 5).
 
 Written from Mu'alem & Feitelson (2001, "Utilization, predictability, workloads, and user
-runtime estimates in scheduling the IBM SP2 with backfilling", Sec. 2: conservative
-backfilling) and the trace conventions that easy.py follows, independently of slarm-sim,
-so that per-job start times can be compared. Usage:
+runtime estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS 12(6): their
+description of conservative backfilling) and the trace conventions that easy.py follows,
+independently of slarm-sim, so that per-job start times can be compared. Usage:
 
     python conservative.py TRACE.swf[.gz] OUTPUT.csv [--procs N] [--first N]
                            [--order reserve-first|compress-first] [--summary OUT.json]

@@ -1,6 +1,6 @@
 //! Comparison 5: our conservative backfilling schedules (`slarm::sim::batch::simulate_workload`
 //! with `PolicyKind::Conservative`) against `xtask/oracle/conservative.py`, a reference
-//! conservative backfilling written in Python from Mu'alem & Feitelson (2001, Sec. 2) and
+//! conservative backfilling written in Python from Mu'alem & Feitelson (2001) and
 //! the trace conventions of the reference EASY, independently of slarm-sim.
 //!
 //! Mu'alem & Feitelson do not order the events of one second. slarm reserves the jobs that
