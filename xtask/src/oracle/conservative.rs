@@ -46,8 +46,12 @@ fn reference(
     first: Option<usize>,
     label: &str,
 ) -> Result<(Starts, Summary), String> {
-    let csv = ctx.scratch.join(format!("{label}-conservative-reference.csv"));
-    let json = ctx.scratch.join(format!("{label}-conservative-summary.json"));
+    let csv = ctx
+        .scratch
+        .join(format!("{label}-conservative-reference.csv"));
+    let json = ctx
+        .scratch
+        .join(format!("{label}-conservative-summary.json"));
     let mut args = vec![
         path.as_os_str().to_owned(),
         csv.as_os_str().to_owned(),
@@ -61,7 +65,8 @@ fn reference(
         args.push(n.to_string().into());
     }
     let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
-    ctx.python.run(&ctx.scripts.join("conservative.py"), &refs)?;
+    ctx.python
+        .run(&ctx.scripts.join("conservative.py"), &refs)?;
     let starts = read_schedule(&csv)?;
     let doc = read_json(&json)?;
     let int = |key: &str| {
