@@ -315,3 +315,35 @@ pub fn run(args: &[String]) -> ExitCode {
         ExitCode::SUCCESS
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn conservative_ctc_prefix_defaults_to_20000_and_takes_all_or_a_count() {
+        let o = parse_args(&[]).unwrap();
+        assert_eq!(o.conservative_ctc_first, Some(20_000));
+        let o = parse_args(&args(&["--conservative-ctc-first", "all"])).unwrap();
+        assert_eq!(o.conservative_ctc_first, None);
+        let o = parse_args(&args(&["--conservative-ctc-first", "500"])).unwrap();
+        assert_eq!(o.conservative_ctc_first, Some(500));
+        let o = parse_args(&args(&["--only", "conservative"])).unwrap();
+        assert_eq!(o.only, vec!["conservative".to_string()]);
+    }
+
+    #[test]
+    fn bad_prefixes_are_refused_naming_the_value() {
+        for bad in ["0", "-3", "many"] {
+            let e = parse_args(&args(&["--conservative-ctc-first", bad]))
+                .err()
+                .unwrap();
+            assert!(e.contains(&format!("'{bad}'")), "{e}");
+        }
+        assert!(parse_args(&args(&["--conservative-ctc-first"])).is_err());
+    }
+}
