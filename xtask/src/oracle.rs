@@ -9,9 +9,12 @@
 //! Python packages cannot be installed (no PyPI), it says so and exits 0.
 //!
 //! Comparisons: [`erlang`] (pyworkforce), [`convolution`] (scipy), [`ciw`] (Ciw M/M/c
-//! simulations), [`easy`] (a reference EASY in Python written from design.md §3).
+//! simulations), [`easy`] (a reference EASY in Python written from design.md §3),
+//! [`conservative`] (a reference conservative backfilling in Python written from Mu'alem &
+//! Feitelson 2001).
 
 mod ciw;
+mod conservative;
 mod convolution;
 mod easy;
 mod erlang;
@@ -90,6 +93,8 @@ pub struct Context {
     pub traces: Option<PathBuf>,
     /// Jobs taken from the head of each real trace for the EASY comparison (`None`: all).
     pub easy_first: Option<usize>,
+    /// Jobs taken from the head of CTC-SP2 for the conservative comparison (`None`: all).
+    pub conservative_ctc_first: Option<usize>,
 }
 
 impl Context {
@@ -137,13 +142,19 @@ const COMPARISONS: &[Comparison] = &[
     ("convolution", convolution::compare),
     ("ciw", ciw::compare),
     ("easy", easy::compare),
+    ("conservative", conservative::compare),
 ];
 
 const USAGE: &str = "usage: cargo xtask oracle [--only NAME]... [--keep] [--easy-first N|all]
+                          [--conservative-ctc-first N|all]
 
-  --only NAME     run only this comparison (erlang, convolution, ciw, easy); repeatable
+  --only NAME     run only this comparison (erlang, convolution, ciw, easy, conservative);
+                  repeatable
   --keep          keep the scratch folder with the exchanged files and print its path
   --easy-first N  jobs from the head of each real trace for the EASY check (default: all)
+  --conservative-ctc-first N
+                  job lines from the head of CTC-SP2 for the conservative check (default:
+                  20000; KTH-SP2 and SDSC-SP2 are always compared whole)
 
 environment: SLARM_ORACLE_PYTHON (base interpreter, default python3),
              SLARM_ORACLE_VENV (environment folder, default <target>/oracle-venv),
@@ -153,6 +164,19 @@ struct Options {
     only: Vec<String>,
     keep: bool,
     easy_first: Option<usize>,
+    conservative_ctc_first: Option<usize>,
+}
+
+/// `N` (a positive number) or `all` (`None`).
+fn count_or_all(flag: &str, v: &str) -> Result<Option<usize>, String> {
+    if v == "all" {
+        return Ok(None);
+    }
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .map(Some)
+        .ok_or(format!("{flag}: '{v}' is not a positive number or 'all'"))
 }
 
 fn parse_args(args: &[String]) -> Result<Options, String> {
@@ -160,6 +184,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         only: Vec::new(),
         keep: false,
         easy_first: None,
+        conservative_ctc_first: Some(conservative::CTC_DEFAULT_FIRST),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -174,16 +199,13 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
             "--keep" => opts.keep = true,
             "--easy-first" => {
                 let v = it.next().ok_or("--easy-first needs a number or 'all'")?;
-                opts.easy_first = if v == "all" {
-                    None
-                } else {
-                    Some(
-                        v.parse::<usize>()
-                            .ok()
-                            .filter(|&n| n > 0)
-                            .ok_or(format!("--easy-first: '{v}' is not a positive number"))?,
-                    )
-                };
+                opts.easy_first = count_or_all("--easy-first", v)?;
+            }
+            "--conservative-ctc-first" => {
+                let v = it
+                    .next()
+                    .ok_or("--conservative-ctc-first needs a number or 'all'")?;
+                opts.conservative_ctc_first = count_or_all("--conservative-ctc-first", v)?;
             }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument '{other}'")),
@@ -260,6 +282,7 @@ pub fn run(args: &[String]) -> ExitCode {
                     scratch,
                     traces: traces.clone(),
                     easy_first: opts.easy_first,
+                    conservative_ctc_first: opts.conservative_ctc_first,
                 };
                 let t0 = Instant::now();
                 let out = compare(&ctx);
@@ -290,5 +313,37 @@ pub fn run(args: &[String]) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn conservative_ctc_prefix_defaults_to_20000_and_takes_all_or_a_count() {
+        let o = parse_args(&[]).unwrap();
+        assert_eq!(o.conservative_ctc_first, Some(20_000));
+        let o = parse_args(&args(&["--conservative-ctc-first", "all"])).unwrap();
+        assert_eq!(o.conservative_ctc_first, None);
+        let o = parse_args(&args(&["--conservative-ctc-first", "500"])).unwrap();
+        assert_eq!(o.conservative_ctc_first, Some(500));
+        let o = parse_args(&args(&["--only", "conservative"])).unwrap();
+        assert_eq!(o.only, vec!["conservative".to_string()]);
+    }
+
+    #[test]
+    fn bad_prefixes_are_refused_naming_the_value() {
+        for bad in ["0", "-3", "many"] {
+            let e = parse_args(&args(&["--conservative-ctc-first", bad]))
+                .err()
+                .unwrap();
+            assert!(e.contains(&format!("'{bad}'")), "{e}");
+        }
+        assert!(parse_args(&args(&["--conservative-ctc-first"])).is_err());
     }
 }

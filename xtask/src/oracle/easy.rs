@@ -28,17 +28,22 @@ const REAL_TRACES: [&str; 2] = [
 const SYNTHETIC_SEED: u64 = 77;
 const SYNTHETIC_JOBS: usize = 5000;
 
-/// Our schedule: job number -> (submit, start, end, procs).
-type Starts = BTreeMap<u64, (i64, i64, i64, i64)>;
+/// A schedule: job number -> (submit, start, end, procs).
+pub(super) type Starts = BTreeMap<u64, (i64, i64, i64, i64)>;
 
-fn ours(path: &Path, first: Option<usize>) -> Result<(Starts, usize), String> {
+/// Our schedule of the trace (or its first `first` job lines) under `policy`, and the
+/// number of jobs left after the drop rules.
+pub(super) fn ours(
+    path: &Path,
+    first: Option<usize>,
+    policy: PolicyKind,
+) -> Result<(Starts, usize), String> {
     let mut trace = read_trace(path, ReadOptions::default()).map_err(|e| e.to_string())?;
     if let Some(n) = first {
         trace.jobs.truncate(n);
     }
     let w = Workload::from_trace(trace, None).map_err(|e| e.to_string())?;
-    let s =
-        simulate_workload(&w, &BatchConfig::new(PolicyKind::Easy)).map_err(|e| e.to_string())?;
+    let s = simulate_workload(&w, &BatchConfig::new(policy)).map_err(|e| e.to_string())?;
     let mut out = Starts::new();
     for r in &s.records {
         out.insert(
@@ -73,8 +78,13 @@ fn reference(
     }
     let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     ctx.python.run(&ctx.scripts.join("easy.py"), &refs)?;
+    read_schedule(&csv)
+}
+
+/// Reads a `job_id,submit,start,end,procs` file written by a reference script.
+pub(super) fn read_schedule(csv: &Path) -> Result<Starts, String> {
     let text =
-        std::fs::read_to_string(&csv).map_err(|e| format!("cannot read {}: {e}", csv.display()))?;
+        std::fs::read_to_string(csv).map_err(|e| format!("cannot read {}: {e}", csv.display()))?;
     let mut out = Starts::new();
     for (i, line) in text.lines().enumerate().skip(1) {
         let f: Vec<i64> = line
@@ -91,7 +101,7 @@ fn reference(
 }
 
 /// A synthetic SWF trace: bursts of arrivals so queues form and backfilling matters.
-fn synthetic(path: &Path, seed_path: u64, procs: u32) -> Result<(), String> {
+pub(super) fn synthetic(path: &Path, seed_path: u64, procs: u32) -> Result<(), String> {
     let mut rng = RngStreams::new(SYNTHETIC_SEED).stream(&[seed_path]);
     let mut text = format!("; synthetic trace for the slarm oracle (seed {SYNTHETIC_SEED}/{seed_path})\n; MaxProcs: {procs}\n");
     let mut t = 0i64;
@@ -166,7 +176,7 @@ fn compare_one(
     path: &Path,
     first: Option<usize>,
 ) -> Result<Outcome, String> {
-    let (ours, jobs) = ours(path, first)?;
+    let (ours, jobs) = ours(path, first, PolicyKind::Easy)?;
     let theirs = reference(ctx, path, first, label, false)?;
     write_csv(&ctx.scratch.join(format!("{label}-ours.csv")), &ours)?;
     let mut differ = 0usize;
@@ -222,7 +232,7 @@ fn compare_one(
     ))
 }
 
-fn write_csv(path: &Path, s: &Starts) -> Result<(), String> {
+pub(super) fn write_csv(path: &Path, s: &Starts) -> Result<(), String> {
     let mut text = String::from("job_id,submit,start,end,procs\n");
     for (id, (submit, start, end, procs)) in s {
         let _ = writeln!(text, "{id},{submit},{start},{end},{procs}");
@@ -230,7 +240,7 @@ fn write_csv(path: &Path, s: &Starts) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-fn file_name(path: &Path) -> String {
+pub(super) fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
