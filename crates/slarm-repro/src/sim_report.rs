@@ -16,7 +16,7 @@ use crate::fsutil::{ensure_dir, write_atomic};
 use crate::ReproError;
 
 /// Most points of one time series or CDF on the page (larger series are down-sampled).
-pub const MAX_POINTS: usize = 1000;
+pub const MAX_POINTS: usize = 500;
 /// Most job rectangles drawn in one Gantt chart (the jobs starting first in the window).
 pub const MAX_GANTT_JOBS: usize = 3000;
 /// Length of the default Gantt window: one day.
