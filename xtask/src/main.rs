@@ -3,6 +3,8 @@
 //! - `ci`: the same steps as `.ci/run` (fmt, clippy `-D warnings`, tests, names, circles,
 //!   docs, bench build).
 //! - `report-check [DIR]`: renders the reproduction report in headless Chromium and checks it.
+//! - `simulate-report-check DIR`: the page of `slarm simulate --report DIR` in headless
+//!   Chromium: summary table, every figure loaded and drawn with one series per policy.
 //! - `repro-doc DIR`: regenerates the summary in docs/reproduction.md from a run's summary.md.
 //! - `repro-identity [--shards N] [--whole DIR] [PAPER...]`: sharded + merged equals one run,
 //!   byte for byte, on the real experiments (quick scale, release build).
@@ -40,6 +42,7 @@ mod repro_doc;
 mod repro_identity;
 mod repro_timings;
 mod scale_bench;
+mod simulate_check;
 mod slurm;
 mod webdriver;
 
@@ -146,12 +149,13 @@ fn main() -> ExitCode {
         Some("big-trace") => big_trace::run(&args[1..]),
         Some("scale-bench") => scale_bench::run(&args[1..]),
         Some("report-check") => report_check::run(&args[1..]),
+        Some("simulate-report-check") => simulate_check::run(&args[1..]),
         Some("slurm-smoke") => slurm::run(&args[1..]),
         Some("repro-doc") => repro_doc::run(&args[1..]),
         Some("repro-identity") => repro_identity::run(&args[1..]),
         Some("repro-timings") => repro_timings::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  names    no public type name defined in two model crates (deprecated aliases and Result exempt)\n  circles  no circle between two or more files of any crate (module graph from crate::/super::/self:: paths)\n  hostile [--bin PATH] [--timeout S] [--threads N]  every subcommand x numeric option x hostile value, and hostile files, against the release binary: exit 0 or 2 only\n  anchors [--reps N] [--before OLD_SLARM] [--paper]  our commands against the Python anchors and goals of docs/performance.md (EASY, FFT, sizing, conservative on HPC2N prefixes, Sung p_max = 30; --paper: the paper-scale run), one run, ratios\n  big-trace [--copies N] [--trace FILE] --out FILE  N time-shifted copies of a log (default $SLARM_TRACES/HPC2N, 10) as one SWF log\n  scale-bench --trace FILE [--reps N] [--bin SLARM]  EASY / conservative / both on a large log: wall, CPU, peak RSS a job, paired ratios, goals\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  names    no public type name defined in two model crates (deprecated aliases and Result exempt)\n  circles  no circle between two or more files of any crate (module graph from crate::/super::/self:: paths)\n  hostile [--bin PATH] [--timeout S] [--threads N]  every subcommand x numeric option x hostile value, and hostile files, against the release binary: exit 0 or 2 only\n  anchors [--reps N] [--before OLD_SLARM] [--paper]  our commands against the Python anchors and goals of docs/performance.md (EASY, FFT, sizing, conservative on HPC2N prefixes, Sung p_max = 30; --paper: the paper-scale run), one run, ratios\n  big-trace [--copies N] [--trace FILE] --out FILE  N time-shifted copies of a log (default $SLARM_TRACES/HPC2N, 10) as one SWF log\n  scale-bench --trace FILE [--reps N] [--bin SLARM]  EASY / conservative / both on a large log: wall, CPU, peak RSS a job, paired ratios, goals\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  simulate-report-check DIR  the same for the page of `slarm simulate --report DIR`: every figure drawn with its series\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
             ExitCode::from(2)
         }
     }

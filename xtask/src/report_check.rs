@@ -34,7 +34,7 @@ fn have_browser() -> bool {
     Path::new("/usr/bin/chromium").exists() && Path::new("/usr/bin/chromedriver").exists()
 }
 
-fn ensure_browser() -> Result<(), String> {
+pub(crate) fn ensure_browser() -> Result<(), String> {
     if have_browser() {
         return Ok(());
     }
@@ -49,13 +49,13 @@ fn ensure_browser() -> Result<(), String> {
 
 /// Tallies PASS/FAIL lines.
 #[derive(Default)]
-struct Tally {
-    pass: usize,
-    fail: usize,
+pub(crate) struct Tally {
+    pub(crate) pass: usize,
+    pub(crate) fail: usize,
 }
 
 impl Tally {
-    fn line(&mut self, ok: bool, what: impl std::fmt::Display) {
+    pub(crate) fn line(&mut self, ok: bool, what: impl std::fmt::Display) {
         println!("{} {what}", if ok { "PASS" } else { "FAIL" });
         if ok {
             self.pass += 1;
@@ -70,7 +70,7 @@ fn read_json(path: &Path) -> Result<Value, String> {
     serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn strs(v: &Value) -> Vec<String> {
+pub(crate) fn strs(v: &Value) -> Vec<String> {
     v.as_array()
         .map(|a| {
             a.iter()

@@ -259,3 +259,127 @@ fn schedule_out_into_a_missing_folder_fails_in_one_line_and_leaves_no_temporary(
     assert!(sub.is_dir());
     assert!(temporaries(dir.path()).is_empty());
 }
+
+/// `--report DIR` writes the page and its figures; the page shows the summary, the command
+/// and one Gantt chart per policy, in the window given.
+#[test]
+fn simulate_report_writes_the_page_and_its_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = write(dir.path(), "good.swf", GOOD.as_bytes());
+    let out = dir.path().join("rep");
+    slarm::<[&str; 0], &str>([])
+        .args(["simulate", "--trace"])
+        .arg(&trace)
+        .args([
+            "--policy",
+            "easy,fcfs",
+            "--gantt-window",
+            "0:200",
+            "--report",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        // Not a terminal and no --progress: stderr stays quiet.
+        .stderr("");
+    let mut files: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "gantt-1.svg",
+            "gantt-2.svg",
+            "index.html",
+            "slowdown-runtime.svg",
+            "slowdown-width.svg",
+            "utilisation.svg",
+            "wait-cdf.svg",
+            "waiting-jobs.svg",
+            "waiting-procs.svg"
+        ]
+    );
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("<td>easy</td>") && html.contains("<td>fcfs</td>"));
+    assert!(html.contains("--gantt-window 0:200"), "the command line");
+    assert!(html.contains("Window 0 s (0.00 h) to 200 s (0.06 h): the window given"));
+    // EASY: jobs 1 (0-100, 4 procs), 3 (2-92) and 2 (100-150) run in the window.
+    assert!(html.contains("easy: 3 jobs running in the window"));
+    for f in &files {
+        assert!(std::fs::metadata(out.join(f)).unwrap().len() > 1000, "{f}");
+    }
+    // --progress: one start and one end line per policy, stdout as without it.
+    let plain = slarm::<[&str; 0], &str>([])
+        .args(["simulate", "--trace"])
+        .arg(&trace)
+        .args(["--policy", "easy,fcfs"])
+        .output()
+        .unwrap();
+    let with = slarm::<[&str; 0], &str>([])
+        .args(["simulate", "--progress", "--trace"])
+        .arg(&trace)
+        .args(["--policy", "easy,fcfs", "--report"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(plain.stdout, with.stdout);
+    let err = String::from_utf8(with.stderr).unwrap();
+    assert_eq!(err.matches("started").count(), 2, "{err}");
+    assert_eq!(err.matches(": done in ").count(), 2, "{err}");
+    // Default window: the busiest day, said so on the page.
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("the busiest day"));
+}
+
+/// Bad `--gantt-window` values and a file as DIR: exit 2, one line naming the value, and
+/// nothing written or destroyed.
+#[test]
+fn simulate_report_refuses_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = write(dir.path(), "good.swf", GOOD.as_bytes());
+    let out = dir.path().join("rep");
+    for (window, why) in [
+        ("5:3", "--gantt-window 5:3: END is not after START"),
+        ("-1:2", "--gantt-window -1:2: START is negative"),
+        ("text", "--gantt-window text: no ':'"),
+        ("a:b", "--gantt-window a:b: not two numbers"),
+        (
+            "1e9:2e9",
+            "--gantt-window 1e9:2e9: starts after the schedule ends (150 s)",
+        ),
+    ] {
+        let o = slarm::<[&str; 0], &str>([])
+            .args(["simulate", "--trace"])
+            .arg(&trace)
+            .args(["--policy", "easy", "--gantt-window", window, "--report"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{window}");
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(err.contains(why), "{window}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!out.exists(), "{window}: nothing written");
+    }
+    // --gantt-window needs --report.
+    slarm::<[&str; 0], &str>([])
+        .args(["simulate", "--trace"])
+        .arg(&trace)
+        .args(["--policy", "easy", "--gantt-window", "0:10"])
+        .assert()
+        .code(2);
+    // A file where the folder should be is refused and kept.
+    let file = write(dir.path(), "taken", b"keep");
+    let o = slarm::<[&str; 0], &str>([])
+        .args(["simulate", "--trace"])
+        .arg(&trace)
+        .args(["--policy", "easy", "--report"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("exists and is not a folder"));
+    assert_eq!(std::fs::read(&file).unwrap(), b"keep");
+}

@@ -7,7 +7,7 @@ use slarm_report::{Cell, Check, PaperReport, Table, Value, Verdict};
 use crate::config::PaperConfig;
 
 /// Escapes text for HTML.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for ch in s.chars() {
         match ch {
@@ -148,7 +148,7 @@ fn counts(checks: &[Check]) -> [usize; 4] {
     n
 }
 
-const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1520px;margin:2em auto;padding:0 1em;color:#222}\
+pub(crate) const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1520px;margin:2em auto;padding:0 1em;color:#222}\
 h1{border-bottom:2px solid #333}h2{margin-top:2.5em;border-bottom:1px solid #999}\
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .5em;vertical-align:top}\
 th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums}\

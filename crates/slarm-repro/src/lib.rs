@@ -31,6 +31,7 @@ mod options;
 pub mod papers;
 mod reason;
 mod run;
+pub mod sim_report;
 mod svg;
 mod write;
 

@@ -462,6 +462,75 @@ pub fn render_svg(f: &Figure) -> Result<String, ReproError> {
     Ok(buf)
 }
 
+/// Renders a Gantt chart as a 720x480 SVG document: time (h) across, processors up, one
+/// filled rectangle per job and processor interval of `boxes`, coloured by job.
+pub fn render_gantt_svg(
+    id: &str,
+    title: &str,
+    window: (f64, f64),
+    capacity: u32,
+    boxes: &[crate::sim_report::GanttBox],
+) -> Result<String, ReproError> {
+    let e = |message: String| ReproError::Figure {
+        id: id.to_string(),
+        message,
+    };
+    let mut buf = String::new();
+    {
+        let root = SVGBackend::with_string(&mut buf, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
+        let (a, b) = (window.0 / 3600.0, window.1 / 3600.0);
+        let b = if b > a { b } else { a + 1.0 };
+        let top = f64::from(capacity.max(1));
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", LARGE))
+            .margin_top(8)
+            .margin_left(10)
+            .margin_right(24)
+            .margin_bottom(4)
+            .x_label_area_size(48)
+            .y_label_area_size(72)
+            .build_cartesian_2d(a..b, 0.0..top)
+            .map_err(|x| e(x.to_string()))?;
+        let span = b - a;
+        let x_fmt = move |v: &f64| tick(*v, false, span);
+        let y_fmt = |v: &f64| tick(*v, false, top);
+        chart
+            .configure_mesh()
+            .x_desc("time since the first submission (h)")
+            .y_desc("processor")
+            .x_label_formatter(&x_fmt)
+            .y_label_formatter(&y_fmt)
+            .max_light_lines(0)
+            .bold_line_style(RGBColor(225, 225, 225))
+            .axis_style(BLACK)
+            .label_style(("sans-serif", SMALL))
+            .axis_desc_style(("sans-serif", MEDIUM))
+            .draw()
+            .map_err(|x| e(x.to_string()))?;
+        let rect = |g: &crate::sim_report::GanttBox| {
+            [
+                (g.from / 3600.0, f64::from(g.lo)),
+                (g.to / 3600.0, f64::from(g.hi) + 1.0),
+            ]
+        };
+        chart
+            .draw_series(boxes.iter().map(|g| {
+                Rectangle::new(rect(g), PALETTE[g.job % PALETTE.len()].mix(0.75).filled())
+            }))
+            .map_err(|x| e(x.to_string()))?;
+        chart
+            .draw_series(
+                boxes
+                    .iter()
+                    .map(|g| Rectangle::new(rect(g), WHITE.stroke_width(1))),
+            )
+            .map_err(|x| e(x.to_string()))?;
+        root.present().map_err(|x| e(x.to_string()))?;
+    }
+    Ok(buf)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,8 +5,14 @@
 //!
 //! With one policy the output is one object of its figures; with several, the trace's
 //! fields once and `policies`, one row (object) per policy in the order given.
+//!
+//! `--report DIR` also writes an HTML page with SVG figures of the schedules
+//! ([`slarm_repro::sim_report`]); `--progress` (or a terminal on stderr) reports each
+//! policy's start and end on stderr.
 
+use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use serde_json::{json, Value};
 use slarm::sim::batch::{simulate_with, QueueOrder, Schedule};
@@ -14,6 +20,9 @@ use slarm::sim::batsim::{assign_processors, write_batsim_jobs};
 use slarm::sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
 use slarm::sim::policy::{Backfill, PolicyKind, SchedulingPolicy};
 use slarm::workload::Workload;
+use slarm_repro::sim_report::{
+    busiest_window, write_sim_report, PolicySeries, SimJob, SimReport, WindowChoice, DAY_S,
+};
 
 use crate::cmd::trace::{load, TraceInput};
 use crate::error::{shown, CliError, CliResult};
@@ -42,6 +51,17 @@ pub struct SimulateArgs {
     /// Format of --schedule-out: csv (default) or batsim.
     #[arg(long, value_enum, default_value_t = ScheduleFormat::Csv)]
     schedule_format: ScheduleFormat,
+    /// Write an HTML report with SVG figures into this folder (created when missing; its
+    /// other files are kept).
+    #[arg(long, allow_hyphen_values = true)]
+    report: Option<PathBuf>,
+    /// Window of the report's Gantt chart, START:END in seconds of the schedule (default:
+    /// the busiest day).
+    #[arg(long, allow_hyphen_values = true, requires = "report")]
+    gantt_window: Option<String>,
+    /// Report each policy's start and end on stderr (also on when stderr is a terminal).
+    #[arg(long)]
+    progress: bool,
 }
 
 /// Formats of a written schedule.
@@ -183,15 +203,60 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
             "--schedule-out takes the schedule of one policy: give one --policy",
         ));
     }
+    let given_window = args.gantt_window.as_deref().map(parse_window).transpose()?;
+    if let Some(dir) = &args.report {
+        if dir.exists() && !dir.is_dir() {
+            return Err(CliError::bad_input(format!(
+                "--report {}: exists and is not a folder",
+                dir.display()
+            )));
+        }
+    }
+    let progress = args.progress || std::io::stderr().is_terminal();
     let w = load(&args.trace, &args.input, args.procs)?;
     let mut rows = Vec::with_capacity(policies.len());
+    let mut series = Vec::new();
+    let mut window = given_window;
     for &p in &policies {
+        let started = Instant::now();
+        if progress {
+            eprintln!("slarm: simulate {p}: started ({} jobs)", w.jobs.len());
+        }
         let schedule = p
             .simulate(&w)
             .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
         let m = Metrics::of(&schedule, DEFAULT_TAU_S);
         if let Some(path) = &args.schedule_out {
             write_schedule(path, args.schedule_format, &w, &schedule)?;
+        }
+        if args.report.is_some() {
+            let jobs = sim_jobs(&schedule);
+            let win = match window {
+                Some(win) => win,
+                None => busiest_window(&jobs, DAY_S).unwrap_or((0.0, DAY_S)),
+            };
+            if window.is_none() {
+                window = Some(win);
+            }
+            if given_window.is_some() && series.is_empty() {
+                check_window_in_trace(args.gantt_window.as_deref().unwrap_or(""), win, &jobs)?;
+            }
+            let sets = assign_processors(&schedule.records, w.machine_procs)
+                .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
+            let procs: Vec<Vec<(u32, u32)>> = sets.into_iter().map(|s| s.0).collect();
+            series.push(PolicySeries::of(
+                p.to_string(),
+                &jobs,
+                &procs,
+                w.machine_procs,
+                win,
+            ));
+        }
+        if progress {
+            eprintln!(
+                "slarm: simulate {p}: done in {:.2} s",
+                started.elapsed().as_secs_f64()
+            );
         }
         rows.push((p, m));
     }
@@ -206,6 +271,47 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
     let Some(obj) = json.as_object_mut() else {
         return Err(CliError::internal("the summary is not a JSON object"));
     };
+    if let Some(dir) = &args.report {
+        let started = Instant::now();
+        let report = SimReport {
+            trace: w.name.clone(),
+            command: command_line(),
+            capacity: w.machine_procs,
+            tau_s: DEFAULT_TAU_S,
+            summary: table(&rows),
+            fields: obj
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        crate::output::render_value(v, 0).trim().to_string(),
+                    )
+                })
+                .collect(),
+            window: window.unwrap_or((0.0, DAY_S)),
+            window_choice: if given_window.is_some() {
+                WindowChoice::Given
+            } else {
+                WindowChoice::BusiestDay
+            },
+            policies: series,
+        };
+        write_sim_report(dir, &report).map_err(|e| {
+            let m = format!("--report {}: {e}", dir.display());
+            if e.is_bad_input() {
+                CliError::bad_input(m)
+            } else {
+                CliError::internal(m)
+            }
+        })?;
+        if progress {
+            eprintln!(
+                "slarm: report written to {} in {:.2} s",
+                dir.display(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
     if let [(p, m)] = rows.as_slice() {
         // One policy: the single-policy object (its fields in the documented order).
         let mut one = serde_json::Map::new();
@@ -248,6 +354,13 @@ fn render(json: &Value, rows: &[(Policy, Metrics)]) -> String {
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let mut text = crate::output::render_value(&Value::Object(summary), 0);
+    let (header, body) = table(rows);
+    text.push_str(&text_table(&header, &body, 0));
+    text
+}
+
+/// The policies' table as printed: header and one row per policy.
+fn table(rows: &[(Policy, Metrics)]) -> (Vec<String>, Vec<Vec<String>>) {
     let header: Vec<String> = [
         "policy",
         "mean_wait_s",
@@ -272,6 +385,81 @@ fn render(json: &Value, rows: &[(Policy, Metrics)]) -> String {
             ]
         })
         .collect();
-    text.push_str(&text_table(&header, &body, 0));
-    text
+    (header, body)
+}
+
+/// The jobs of a schedule as the report reads them.
+fn sim_jobs(schedule: &Schedule) -> Vec<SimJob> {
+    schedule
+        .records
+        .iter()
+        .map(|r| SimJob {
+            submit: r.submit,
+            start: r.start,
+            end: r.end,
+            procs: r.procs,
+            bounded_slowdown: r.bounded_slowdown(DEFAULT_TAU_S),
+        })
+        .collect()
+}
+
+/// Parses `--gantt-window START:END`: seconds, `0 <= START < END`, finite.
+fn parse_window(text: &str) -> CliResult<(f64, f64)> {
+    let bad = |why: &str| {
+        CliError::bad_input(format!(
+            "--gantt-window {}: {why} (expected START:END in seconds, 0 <= START < END)",
+            shown(text)
+        ))
+    };
+    let (a, b) = text.split_once(':').ok_or_else(|| bad("no ':'"))?;
+    let num = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    let (Some(a), Some(b)) = (num(a), num(b)) else {
+        return Err(bad("not two numbers"));
+    };
+    if a < 0.0 {
+        return Err(bad("START is negative"));
+    }
+    if b <= a {
+        return Err(bad("END is not after START"));
+    }
+    Ok((a, b))
+}
+
+/// Refuses a window that starts after the schedule's last end.
+fn check_window_in_trace(text: &str, win: (f64, f64), jobs: &[SimJob]) -> CliResult<()> {
+    let last = jobs.iter().map(|j| j.end).fold(0.0, f64::max);
+    if win.0 >= last {
+        return Err(CliError::bad_input(format!(
+            "--gantt-window {}: starts after the schedule ends ({} s)",
+            shown(text),
+            format_num(last)
+        )));
+    }
+    Ok(())
+}
+
+/// This process's command line, each word quoted for a POSIX shell when it needs it.
+fn command_line() -> String {
+    std::env::args_os()
+        .enumerate()
+        .map(|(i, a)| {
+            let a = a.to_string_lossy().into_owned();
+            let a = if i == 0 {
+                Path::new(&a)
+                    .file_name()
+                    .map_or(a.clone(), |n| n.to_string_lossy().into_owned())
+            } else {
+                a
+            };
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./:,=+@%".contains(c));
+            if plain {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
