@@ -276,20 +276,7 @@ pub fn busiest_window(jobs: &[SimJob], len: f64) -> Option<(f64, f64)> {
     Some((best.1, best.1 + len))
 }
 
-/// One job rectangle of a Gantt chart: time span and processors `lo..=hi`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GanttBox {
-    /// Start time within the window (s).
-    pub from: f64,
-    /// End time within the window (s).
-    pub to: f64,
-    /// First processor.
-    pub lo: u32,
-    /// Last processor.
-    pub hi: u32,
-    /// Index of the job (for its colour).
-    pub job: usize,
-}
+pub use crate::svg::GanttBox;
 
 /// The rectangles of the jobs running in `[a, b]` (clipped to it), at most `max_jobs` jobs (the
 /// ones starting first); returns the rectangles and the number of jobs in the window.

@@ -10,6 +10,21 @@ use slarm_report::{Figure, FigureKind, Series};
 
 use crate::ReproError;
 
+/// One job rectangle of a Gantt chart: time span and processors `lo..=hi`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GanttBox {
+    /// Start time within the window (s).
+    pub from: f64,
+    /// End time within the window (s).
+    pub to: f64,
+    /// First processor.
+    pub lo: u32,
+    /// Last processor.
+    pub hi: u32,
+    /// Index of the job (for its colour).
+    pub job: usize,
+}
+
 /// Canvas size in pixels.
 const SIZE: (u32, u32) = (720, 480);
 /// Font of tick labels, legend entries (px).
@@ -469,7 +484,7 @@ pub fn render_gantt_svg(
     title: &str,
     window: (f64, f64),
     capacity: u32,
-    boxes: &[crate::sim_report::GanttBox],
+    boxes: &[GanttBox],
 ) -> Result<String, ReproError> {
     let e = |message: String| ReproError::Figure {
         id: id.to_string(),
@@ -508,7 +523,7 @@ pub fn render_gantt_svg(
             .axis_desc_style(("sans-serif", MEDIUM))
             .draw()
             .map_err(|x| e(x.to_string()))?;
-        let rect = |g: &crate::sim_report::GanttBox| {
+        let rect = |g: &GanttBox| {
             [
                 (g.from / 3600.0, f64::from(g.lo)),
                 (g.to / 3600.0, f64::from(g.hi) + 1.0),
