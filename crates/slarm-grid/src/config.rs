@@ -87,5 +87,5 @@ pub(crate) fn validate_cfg(cfg: &GridConfig) -> Result<()> {
 }
 
 /// The former name of [`GridConfig`].
-#[deprecated(since = "0.2.0", note = "renamed to GridConfig")]
+#[deprecated(since = "0.1.0", note = "renamed to GridConfig")]
 pub type SimConfig = GridConfig;

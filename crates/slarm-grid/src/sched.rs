@@ -105,7 +105,7 @@ impl std::str::FromStr for BotPolicy {
 }
 
 /// The former name of [`BotPolicy`].
-#[deprecated(since = "0.2.0", note = "renamed to BotPolicy")]
+#[deprecated(since = "0.1.0", note = "renamed to BotPolicy")]
 pub type PolicyKind = BotPolicy;
 
 /// Least-loaded eligible site by (used/size, queued demand/size, larger size, lower index)

@@ -91,7 +91,7 @@ pub enum BackgroundSource {
 }
 
 /// The former name of [`GridWorkload`] (slarm-workload's `Workload` is a trace of batch jobs).
-#[deprecated(since = "0.2.0", note = "renamed to GridWorkload")]
+#[deprecated(since = "0.1.0", note = "renamed to GridWorkload")]
 pub type Workload = GridWorkload;
 
 /// BoTs plus background jobs.

@@ -71,12 +71,12 @@ impl std::str::FromStr for Heuristic {
 }
 
 /// The former name of [`Heuristic`].
-#[deprecated(since = "0.2.0", note = "renamed to Heuristic")]
+#[deprecated(since = "0.1.0", note = "renamed to Heuristic")]
 pub type PolicyKind = Heuristic;
 
 impl Heuristic {
     /// Parses `h1..h5` or `static:K`.
-    #[deprecated(since = "0.2.0", note = "use str::parse (FromStr)")]
+    #[deprecated(since = "0.1.0", note = "use str::parse (FromStr)")]
     pub fn parse(s: &str) -> Result<Self> {
         s.parse()
     }
