@@ -1,6 +1,9 @@
-//! The discrete-event kernel: an event queue with a deterministic tie order, a clock and a
-//! driver loop that delivers events to a [`Handler`]. The kernel knows no policy; it only
-//! orders and delivers events (the shape of dslab-core).
+//! The discrete-event kernel: an event queue with a deterministic tie order and a clock. The
+//! kernel knows no policy; it only orders and delivers events (the shape of dslab-core). The
+//! simulator owns the loop: it takes the next event with [`Simulation::step`], merges streams
+//! already in time order (a trace's arrivals) with [`Simulation::peek_key`] and
+//! [`Simulation::deliver_at`], and decides itself when to stop. slarm-sim's trace simulator
+//! and slarm-grid's multi-site simulator both drive the kernel this way.
 //!
 //! Tie order: events are delivered by time, then by a caller-given priority
 //! class (smaller first), then by insertion sequence. A trace simulator therefore uses class 0
@@ -8,27 +11,21 @@
 //! "completions release processors, then arrivals join the queue, then one pass runs".
 //!
 //! ```
-//! use slarm_sim::kernel::{Handler, Simulation};
+//! use slarm_sim::kernel::Simulation;
 //! use slarm_sim::SimError;
 //!
-//! struct Counter(Vec<(f64, &'static str)>);
-//! impl Handler<&'static str> for Counter {
-//!     type Error = SimError;
-//!     fn handle(&mut self, ev: &'static str, sim: &mut Simulation<&'static str>) -> Result<(), SimError> {
-//!         self.0.push((sim.now(), ev));
-//!         if ev == "arrive" {
-//!             sim.schedule_in(5.0, 0, "leave")?;
-//!         }
-//!         Ok(())
-//!     }
-//! }
 //! let mut sim = Simulation::new();
 //! sim.schedule_at(1.0, 1, "arrive")?;
 //! sim.schedule_at(1.0, 0, "tick")?; // same time, smaller class: delivered first
-//! let mut h = Counter(Vec::new());
-//! let stats = sim.run(&mut h, None)?;
-//! assert_eq!(h.0, vec![(1.0, "tick"), (1.0, "arrive"), (6.0, "leave")]);
-//! assert_eq!(stats.delivered, 3);
+//! let mut seen = Vec::new();
+//! while let Some(ev) = sim.step() {
+//!     seen.push((sim.now(), ev.event));
+//!     if ev.event == "arrive" {
+//!         sim.schedule_in(5.0, 0, "leave")?;
+//!     }
+//! }
+//! assert_eq!(seen, vec![(1.0, "tick"), (1.0, "arrive"), (6.0, "leave")]);
+//! assert_eq!(sim.delivered(), 3);
 //! # Ok::<(), SimError>(())
 //! ```
 
@@ -241,6 +238,10 @@ impl<E> EventQueue<E> {
 }
 
 /// Receives the events of a [`Simulation`]; all model state lives in the handler.
+#[deprecated(
+    since = "0.1.0",
+    note = "no simulator delivers through a handler: drive the queue with `Simulation::step`, `peek_key` and `deliver_at` (see the kernel module docs)"
+)]
 pub trait Handler<E> {
     /// The handler's error type; kernel errors convert into it.
     type Error: From<SimError>;
@@ -250,6 +251,10 @@ pub trait Handler<E> {
 }
 
 /// What a [`Simulation::run`] call did.
+#[deprecated(
+    since = "0.1.0",
+    note = "no simulator delivers through a handler: drive the queue with `Simulation::step`, `peek_key` and `deliver_at` (see the kernel module docs)"
+)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunStats {
@@ -381,6 +386,11 @@ impl<E> Simulation<E> {
 
     /// Delivers events to `handler` until the queue is empty or the next event lies beyond
     /// `horizon` (then the clock is set to the horizon).
+    #[deprecated(
+        since = "0.1.0",
+        note = "no simulator delivers through a handler: drive the queue with `Simulation::step`, `peek_key` and `deliver_at` (see the kernel module docs)"
+    )]
+    #[allow(deprecated)]
     pub fn run<H: Handler<E>>(
         &mut self,
         handler: &mut H,
@@ -451,9 +461,11 @@ mod tests {
         assert!(sim.schedule_in(-1.0, 0, 2).is_err());
     }
 
+    #[allow(deprecated)]
     struct Chain {
         seen: Vec<f64>,
     }
+    #[allow(deprecated)]
     impl Handler<u32> for Chain {
         type Error = SimError;
         fn handle(&mut self, ev: u32, sim: &mut Simulation<u32>) -> Result<()> {
@@ -466,6 +478,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(deprecated)]
     fn run_respects_horizon() {
         let mut sim = Simulation::new();
         sim.schedule_at(0.0, 0, 10u32).unwrap();

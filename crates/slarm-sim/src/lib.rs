@@ -3,8 +3,9 @@
 //! ## Modules
 //!
 //! - [`kernel`]: a discrete-event kernel — [`kernel::EventQueue`] ordered by (time, priority
-//!   class, insertion sequence), [`kernel::Simulation`] (clock + queue) and the
-//!   [`kernel::Handler`] trait. The kernel knows no scheduling policy.
+//!   class, insertion sequence) and [`kernel::Simulation`] (clock + queue), which
+//!   the simulator's own loop drives (the trace simulator here and slarm-grid's). The kernel
+//!   knows no scheduling policy.
 //! - [`replication`]: independent seeded replications over `slarm_stats::RngStreams`.
 //! - [`machine`]: the space-shared machine (processors, optionally nodes).
 //! - [`profile`]: the availability profile (free processors over time, earliest-fit
@@ -36,4 +37,6 @@ pub mod replication;
 mod timeline;
 
 pub use error::{PolicyNameError, Result, SimError};
-pub use kernel::{EventId, EventQueue, Handler, Simulation};
+#[allow(deprecated)]
+pub use kernel::Handler;
+pub use kernel::{EventId, EventQueue, Simulation};
