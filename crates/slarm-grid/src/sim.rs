@@ -99,6 +99,8 @@ struct State<'a> {
     bot_busy_s: f64,
     bg_busy_s: f64,
     clamped: usize,
+    /// Background jobs and BoTs still to arrive.
+    arrivals_left: usize,
     rng: SimRng,
 }
 
@@ -321,6 +323,77 @@ impl State<'_> {
         Ok(())
     }
 
+    /// A cloud lease became ready: its processor joins the cloud site, which may start work.
+    fn on_cloud_ready(&mut self, lease: usize) -> Result<()> {
+        self.pending -= 1;
+        self.leases[lease].ready_s = Some(self.sim.now());
+        self.ready_leases.push(lease);
+        if let Some(c) = self.cloud {
+            self.sites[c].size += 1;
+            self.push_kappa();
+            self.try_start(c)?;
+        }
+        Ok(())
+    }
+
+    /// Background job `i` joins its site's queue (clamped to the site's size, counted), and the
+    /// next background arrival is scheduled.
+    fn on_background_arrival(&mut self, i: usize) -> Result<()> {
+        let now = self.sim.now();
+        self.arrivals_left -= 1;
+        let j = self.workload.background[i];
+        let size = self.sites[j.site].size;
+        if j.procs > size {
+            self.clamped += 1;
+        }
+        let job = Job {
+            kind: JobKind::Background,
+            site: j.site,
+            procs: j.procs.min(size).max(1),
+            runtime_s: j.runtime_s,
+            start_s: 0.0,
+            predicted_s: 0.0,
+        };
+        self.enqueue(j.site, job)?;
+        if let Some(next) = self.workload.background.get(i + 1) {
+            self.schedule(next.submit_s.max(now), Ev::BgArrival(i + 1))?;
+        }
+        Ok(())
+    }
+
+    /// BoT `i` arrives: the scheduler places its tasks, and the next BoT arrival is scheduled.
+    fn on_bot_arrival(&mut self, i: usize, scheduler: &mut dyn BotScheduler) -> Result<()> {
+        let now = self.sim.now();
+        self.arrivals_left -= 1;
+        self.placing = i;
+        let workload = self.workload;
+        scheduler.place(&workload.bots[i], self)?;
+        if let Some(next) = workload.bots.get(i + 1) {
+            self.schedule(next.arrival_s.max(now), Ev::BotArrival(i + 1))?;
+        }
+        Ok(())
+    }
+
+    /// A monitoring tick: the provisioner sees the pool and acts; the next tick is scheduled
+    /// unless the run has settled.
+    fn on_monitor(&mut self, provisioner: &mut dyn Provisioner) -> Result<()> {
+        let now = self.sim.now();
+        let view = self.view();
+        let action = provisioner.on_monitor(&view);
+        self.apply(action)?;
+        // Past the cost horizon, with every local queue empty and nothing left to arrive, no
+        // later decision can change a BoT, a cost or the time-averaged κ (only idle
+        // processors are released, leases are clipped to the horizon): monitoring stops, so
+        // runs with year-long tasks stay cheap.
+        let settled = now >= self.horizon.1
+            && self.arrivals_left == 0
+            && self.sites.iter().all(|s| s.queue.is_empty());
+        if let (Some(p), false) = (provisioner.monitor_period_s(), settled) {
+            self.schedule(now + p, Ev::Monitor)?;
+        }
+        Ok(())
+    }
+
     fn job_end(&mut self, id: usize, prov: &mut dyn Provisioner) -> Result<()> {
         let now = self.sim.now();
         let job = self.jobs[id];
@@ -497,6 +570,7 @@ pub fn simulate(
         bot_busy_s: 0.0,
         bg_busy_s: 0.0,
         clamped: 0,
+        arrivals_left: n_bots + workload.background.len(),
         rng: streams.stream(&[slarm_stats::rng::label("cloud-overheads")]),
     };
     if let Some(c) = cloud {
@@ -517,68 +591,17 @@ pub fn simulate(
     if provisioner.monitor_period_s().is_some() {
         st.schedule(0.0, Ev::Monitor)?;
     }
-    let mut arrivals_left = n_bots + workload.background.len();
     while st.completed < n_bots {
         let Some(ev) = st.sim.step() else {
             return Err(GridError::QueueDrained);
         };
-        let now = ev.time;
         match ev.event {
             Ev::JobEnd(id) => st.job_end(id, provisioner)?,
-            Ev::CloudReleased(lease) => st.leases[lease].ended_s = Some(now),
-            Ev::CloudReady(lease) => {
-                st.pending -= 1;
-                st.leases[lease].ready_s = Some(now);
-                st.ready_leases.push(lease);
-                if let Some(c) = st.cloud {
-                    st.sites[c].size += 1;
-                    st.push_kappa();
-                    st.try_start(c)?;
-                }
-            }
-            Ev::BgArrival(i) => {
-                arrivals_left -= 1;
-                let j = workload.background[i];
-                let size = st.sites[j.site].size;
-                if j.procs > size {
-                    st.clamped += 1;
-                }
-                let job = Job {
-                    kind: JobKind::Background,
-                    site: j.site,
-                    procs: j.procs.min(size).max(1),
-                    runtime_s: j.runtime_s,
-                    start_s: 0.0,
-                    predicted_s: 0.0,
-                };
-                st.enqueue(j.site, job)?;
-                if let Some(next) = workload.background.get(i + 1) {
-                    st.schedule(next.submit_s.max(now), Ev::BgArrival(i + 1))?;
-                }
-            }
-            Ev::BotArrival(i) => {
-                arrivals_left -= 1;
-                st.placing = i;
-                scheduler.place(&workload.bots[i], &mut st)?;
-                if let Some(next) = workload.bots.get(i + 1) {
-                    st.schedule(next.arrival_s.max(now), Ev::BotArrival(i + 1))?;
-                }
-            }
-            Ev::Monitor => {
-                let view = st.view();
-                let action = provisioner.on_monitor(&view);
-                st.apply(action)?;
-                // Past the cost horizon, with every local queue empty and nothing left to
-                // arrive, no later decision can change a BoT, a cost or the time-averaged κ
-                // (only idle processors are released, leases are clipped to the horizon):
-                // monitoring stops, so runs with year-long tasks stay cheap.
-                let settled = now >= st.horizon.1
-                    && arrivals_left == 0
-                    && st.sites.iter().all(|s| s.queue.is_empty());
-                if let (Some(p), false) = (provisioner.monitor_period_s(), settled) {
-                    st.schedule(now + p, Ev::Monitor)?;
-                }
-            }
+            Ev::CloudReleased(lease) => st.leases[lease].ended_s = Some(ev.time),
+            Ev::CloudReady(lease) => st.on_cloud_ready(lease)?,
+            Ev::BgArrival(i) => st.on_background_arrival(i)?,
+            Ev::BotArrival(i) => st.on_bot_arrival(i, scheduler)?,
+            Ev::Monitor => st.on_monitor(provisioner)?,
         }
     }
     finish(st, &deployed, provisioner, scheduler)
