@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use rand::Rng;
+use rand::RngExt;
 use slarm_sim::policy::{easy_pass, Candidate, RunningSet};
 use slarm_sim::Simulation;
 use slarm_stats::{RngStreams, SimRng};
@@ -555,7 +555,7 @@ impl State<'_> {
             CloudAction::Hold => {}
             CloudAction::Acquire => {
                 let (lo, hi) = self.cfg.acquisition_s;
-                let delay = lo + (hi - lo) * self.rng.gen::<f64>();
+                let delay = lo + (hi - lo) * self.rng.random::<f64>();
                 self.leases.push(Lease {
                     requested_s: now,
                     ready_s: None,
@@ -572,7 +572,7 @@ impl State<'_> {
                         s.size -= 1;
                         self.releases += 1;
                         let (lo, hi) = self.cfg.release_s;
-                        let delay = lo + (hi - lo) * self.rng.gen::<f64>();
+                        let delay = lo + (hi - lo) * self.rng.random::<f64>();
                         self.schedule(now + delay, Ev::CloudReleased(lease))?;
                         self.push_kappa();
                     }

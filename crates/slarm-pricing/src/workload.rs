@@ -3,7 +3,7 @@
 //! under-estimates.
 
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Exp, LogNormal, StandardNormal};
 use slarm_stats::rng::{label, RngStreams};
 
@@ -122,7 +122,7 @@ pub fn synthetic_trace(n: usize, max_procs: u32, streams: &RngStreams) -> Result
             let g: f64 = gap.sample(&mut rng);
             t += g.round();
         }
-        let u: f64 = rng.gen();
+        let u: f64 = rng.random();
         let mut acc = 0.0;
         let mut k = WEIGHTS.len() - 1;
         for (i, w) in WEIGHTS.iter().enumerate() {
@@ -486,7 +486,7 @@ pub fn synthesize(trace: &[TraceJob], q: &QosSynthesis, streams: &RngStreams) ->
         }
         ClassAssignment::Bernoulli => {
             for h in &mut high {
-                *h = crng.gen::<f64>() < p;
+                *h = crng.random::<f64>() < p;
             }
         }
     }

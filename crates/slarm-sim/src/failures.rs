@@ -14,7 +14,7 @@
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::Exp1;
 
 use crate::error::{check_time, Result, SimError};

@@ -16,7 +16,7 @@
 //! ```
 
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Normal};
 
 use crate::error::{invalid, Result};
@@ -183,7 +183,7 @@ impl UrgencyConfig {
                 high
             }
             ClassAssignment::Bernoulli => {
-                (0..n).map(|_| rng.gen::<f64>() < self.high_share).collect()
+                (0..n).map(|_| rng.random::<f64>() < self.high_share).collect()
             }
         }
     }

@@ -30,7 +30,7 @@
 //! # Ok::<(), slarm_workload::WorkloadError>(())
 //! ```
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::Distribution;
 
 use crate::error::{invalid, Result};
@@ -254,7 +254,7 @@ impl SyntheticModel {
         let mut jobs = Vec::with_capacity(self.jobs);
         for i in 0..self.jobs {
             if i > 0 {
-                t += -(-rng.gen::<f64>()).ln_1p() * self.mean_interarrival_s;
+                t += -(-rng.random::<f64>()).ln_1p() * self.mean_interarrival_s;
             }
             let (run, z_run) = self.draw_runtime(rng)?;
             let z2: f64 = std.sample(rng);
@@ -264,7 +264,7 @@ impl SyntheticModel {
                 .round()
                 .max(1.0)
                 .min(self.max_estimate_s);
-            if est < run && rng.gen::<f64>() >= keep_under {
+            if est < run && rng.random::<f64>() >= keep_under {
                 est = run;
             }
             let x: f64 = std.sample(rng);
