@@ -25,6 +25,7 @@ mod downstream;
 mod hostile;
 mod oracle;
 mod report_check;
+mod repro_diff;
 mod repro_doc;
 mod repro_identity;
 mod repro_timings;
@@ -122,10 +123,11 @@ fn main() -> ExitCode {
         Some("report-check") => report_check::run(&args[1..]),
         Some("slurm-smoke") => slurm::run(&args[1..]),
         Some("repro-doc") => repro_doc::run(&args[1..]),
+        Some("repro-diff") => repro_diff::run(&args[1..]),
         Some("repro-identity") => repro_identity::run(&args[1..]),
         Some("repro-timings") => repro_timings::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  hostile [--bin PATH] [--timeout S] [--threads N]  every subcommand x numeric option x hostile value, and hostile files, against the release binary: exit 0 or 2 only\n  anchors [--reps N] [--before OLD_SLARM] [--paper]  our commands against the Python anchors and goals of docs/performance.md (EASY, FFT, sizing, conservative on HPC2N prefixes, Sung p_max = 30; --paper: the paper-scale run), one run, ratios\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci       fmt, clippy -D warnings, tests, docs, bench build (as .ci/run)\n  oracle   cross-check against scipy, pyworkforce, Ciw and a reference EASY\n  deps     the model crates' dependency budget, as a table; fails when exceeded\n  hostile [--bin PATH] [--timeout S] [--threads N]  every subcommand x numeric option x hostile value, and hostile files, against the release binary: exit 0 or 2 only\n  anchors [--reps N] [--before OLD_SLARM] [--paper]  our commands against the Python anchors and goals of docs/performance.md (EASY, FFT, sizing, conservative on HPC2N prefixes, Sung p_max = 30; --paper: the paper-scale run), one run, ratios\n  downstream  a project outside the workspace builds on the model crates without default features\n  report-check [DIR]  render DIR/index.html in headless Chromium, check tables and figures\n  repro-doc DIR  regenerate the summary of docs/reproduction.md from DIR/summary.md\n  repro-diff BEFORE AFTER  verdict counts per paper of two runs and every check whose verdict moved, as Markdown\n  repro-identity [--shards N] [--whole DIR] [PAPER...]  merged shards == one run, byte for byte\n  repro-timings DIR  a run's timings per paper and cell, as Markdown\n  slurm-smoke [PAPER...]  sharded reproduction as a Slurm job array on a one-node localhost cluster");
             ExitCode::from(2)
         }
     }
