@@ -51,7 +51,7 @@ fn counts(cs: &BTreeMap<String, Value>) -> String {
         .iter()
         .map(|v| {
             cs.values()
-                .filter(|c| c.get("verdict").and_then(Value::as_str) == Some(v))
+                .filter(|c| c.get("verdict").and_then(Value::as_str).map(|s| s.replace('_', " ")).as_deref() == Some(*v))
                 .count()
                 .to_string()
         })

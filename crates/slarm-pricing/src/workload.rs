@@ -445,7 +445,7 @@ impl QosSynthesis {
 
 /// A normal draw `mean·(1 + σ_frac·z)` resampled until it exceeds `floor` (or reaches it if
 /// `inclusive`); falls back to the mean after 10 000 rejections (validated means satisfy it).
-fn truncated_factor<R: Rng>(
+fn truncated_factor<R: Rng + ?Sized>(
     rng: &mut R,
     mean: f64,
     sigma_frac: f64,
