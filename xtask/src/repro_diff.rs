@@ -15,7 +15,8 @@ const VERDICTS: [&str; 4] = ["match", "within tolerance", "differs", "not publis
 fn checks(run: &Path, paper: &str) -> Result<BTreeMap<String, Value>, String> {
     let path = run.join(paper).join("checks.json");
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let v: Value = serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let v: Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     let list = v
         .as_array()
         .ok_or_else(|| format!("{}: not a list of checks", path.display()))?;
@@ -51,7 +52,13 @@ fn counts(cs: &BTreeMap<String, Value>) -> String {
         .iter()
         .map(|v| {
             cs.values()
-                .filter(|c| c.get("verdict").and_then(Value::as_str).map(|s| s.replace('_', " ")).as_deref() == Some(*v))
+                .filter(|c| {
+                    c.get("verdict")
+                        .and_then(Value::as_str)
+                        .map(|s| s.replace('_', " "))
+                        .as_deref()
+                        == Some(*v)
+                })
                 .count()
                 .to_string()
         })

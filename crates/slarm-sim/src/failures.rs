@@ -72,7 +72,12 @@ impl ExponentialFailures {
     }
 
     /// All events in `[0, horizon)` for `nodes` nodes that start up, sorted by (time, node).
-    pub fn generate<R: Rng + ?Sized>(&self, nodes: u32, horizon: f64, rng: &mut R) -> Vec<FailureEvent> {
+    pub fn generate<R: Rng + ?Sized>(
+        &self,
+        nodes: u32,
+        horizon: f64,
+        rng: &mut R,
+    ) -> Vec<FailureEvent> {
         let mut out = Vec::new();
         for node in 0..nodes {
             let mut t = 0.0;

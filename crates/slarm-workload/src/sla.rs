@@ -182,9 +182,9 @@ impl UrgencyConfig {
                 high.shuffle(rng);
                 high
             }
-            ClassAssignment::Bernoulli => {
-                (0..n).map(|_| rng.random::<f64>() < self.high_share).collect()
-            }
+            ClassAssignment::Bernoulli => (0..n)
+                .map(|_| rng.random::<f64>() < self.high_share)
+                .collect(),
         }
     }
 
@@ -192,7 +192,11 @@ impl UrgencyConfig {
     /// random order; D/R and B/f(R) factors normal with standard deviation `cv` x the class
     /// mean, truncated by resampling to D/R > 1 ("deadlines are always set as larger factors
     /// of runtimes") and B/f(R) >= 1 (f is the minimum budget quoted).
-    pub fn synthesize<R: Rng + ?Sized>(&self, jobs: &[Job], rng: &mut R) -> Result<Vec<SlaAttributes>> {
+    pub fn synthesize<R: Rng + ?Sized>(
+        &self,
+        jobs: &[Job],
+        rng: &mut R,
+    ) -> Result<Vec<SlaAttributes>> {
         self.validate()?;
         let normal =
             |m: f64| Normal::new(m, m * self.cv).map_err(|_| invalid("normal mean", m, "bad"));
