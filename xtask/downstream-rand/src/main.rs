@@ -118,7 +118,7 @@ fn main() -> std::process::ExitCode {
     // The downstream's own generator: its seed comes from its own draws.
     let mut rng = StdRng::seed_from_u64(20_260_208);
     let seed: u64 = rng.random();
-    let run = || -> Res<String> {
+    let mut run = || -> Res<String> {
         let a = workload(seed)?;
         let b = bots(&mut rng)?;
         let c = arrivals(&mut rng)?;
