@@ -81,10 +81,10 @@ fn bench_battery(c: &mut Criterion) {
 
 /// A job of the offer bench: every job is known at time 0 and may end late (deadline far
 /// away), so that all 1000 are accepted into one plan.
-fn plan_job(id: u64, rng: &mut impl rand::Rng) -> SlaJob {
-    let estimate = rng.gen_range(10..240) * 60;
-    let runtime = (estimate as f64 * rng.gen_range(0.1..1.0)) as i64;
-    let nodes = 1usize << rng.gen_range(0..6u32);
+fn plan_job(id: u64, rng: &mut impl rand::RngExt) -> SlaJob {
+    let estimate = rng.random_range(10..240) * 60;
+    let runtime = (estimate as f64 * rng.random_range(0.1..1.0)) as i64;
+    let nodes = 1usize << rng.random_range(0..6u32);
     let fee = nodes as f64 * estimate as f64 / 3600.0;
     SlaJob {
         id,

@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use rand::Rng;
+use rand::RngExt;
 use slarm::stats::convolution::{convolve, convolve_direct, convolve_fft};
 use slarm::stats::{GridDist, RngStreams, Welford};
 
@@ -20,7 +20,7 @@ fn streams(c: &mut Criterion) {
         b.iter(|| s.stream(black_box(&[1, 2, 3])))
     });
     let mut r = s.stream(&[0]);
-    c.bench_function("rng/next_f64", |b| b.iter(|| r.gen::<f64>()));
+    c.bench_function("rng/next_f64", |b| b.iter(|| r.random::<f64>()));
     c.bench_function("summary/welford_1e4", |b| {
         b.iter(|| (0..10_000).map(|i| i as f64).collect::<Welford>().std_dev())
     });
@@ -29,7 +29,7 @@ fn streams(c: &mut Criterion) {
 /// A dense random distribution of `n` bins (fixed seed per size).
 fn random_dist(n: usize, salt: u64) -> GridDist {
     let mut rng = RngStreams::new(7).stream(&[n as u64, salt]);
-    let w: Vec<f64> = (0..n).map(|_| rng.gen::<f64>()).collect();
+    let w: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
     let s: f64 = w.iter().sum();
     match GridDist::new(0.0, 1.0, w.iter().map(|x| x / s).collect()) {
         Ok(d) => d,

@@ -10,7 +10,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use slarm::queueing::sizing::{min_nodes_batch, SizingQuery};
 use slarm::queueing::Sla;
 use slarm::stats::convolution::convolve_masses_fft;
@@ -29,7 +29,7 @@ fn median_seconds(mut f: impl FnMut(), reps: usize) -> f64 {
 }
 
 fn pmf(n: usize, rng: &mut impl Rng) -> Vec<f64> {
-    let v: Vec<f64> = (0..n).map(|_| rng.gen::<f64>()).collect();
+    let v: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
     let s: f64 = v.iter().sum();
     v.into_iter().map(|x| x / s).collect()
 }

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 /// The hostile values every numeric option gets.
 const VALUES: [&str; 11] = [
@@ -79,7 +79,7 @@ fn write_inputs(dir: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), String>
         t
     };
     let mut rng = rand::rngs::StdRng::seed_from_u64(19);
-    let random: Vec<u8> = (0..4096).map(|_| rng.gen()).collect();
+    let random: Vec<u8> = (0..4096).map(|_| rng.random()).collect();
     let mut hostile = Vec::new();
     for (name, bytes) in [
         ("empty.swf", Vec::new()),

@@ -4,7 +4,7 @@
 //! Event order at equal times (kernel classes): task/job completions, cloud releases, cloud
 //! processors becoming ready, background arrivals, BoT arrivals, monitoring ticks.
 
-use rand::Rng;
+use rand::RngExt;
 use slarm_sim::policy::{easy_pass, Candidate, RunningSet};
 use slarm_sim::Simulation;
 use slarm_stats::{RngStreams, SimRng};
@@ -296,7 +296,7 @@ impl State<'_> {
             CloudAction::Hold => {}
             CloudAction::Acquire => {
                 let (lo, hi) = self.cfg.acquisition_s;
-                let delay = lo + (hi - lo) * self.rng.gen::<f64>();
+                let delay = lo + (hi - lo) * self.rng.random::<f64>();
                 self.leases.push(Lease {
                     requested_s: now,
                     ready_s: None,
@@ -313,7 +313,7 @@ impl State<'_> {
                         s.size -= 1;
                         self.releases += 1;
                         let (lo, hi) = self.cfg.release_s;
-                        let delay = lo + (hi - lo) * self.rng.gen::<f64>();
+                        let delay = lo + (hi - lo) * self.rng.random::<f64>();
                         self.schedule(now + delay, Ev::CloudReleased(lease))?;
                         self.push_kappa();
                     }

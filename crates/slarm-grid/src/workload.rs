@@ -2,7 +2,7 @@
 //! Yigitbasi & Epema 2010, §V-A (readings of the parameters the table leaves ambiguous) and
 //! load-level targeting, plus background jobs (§V-A, Fig. 2).
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Normal, Weibull};
 
 use crate::error::{check_fraction, check_positive, GridError, Result};
@@ -701,11 +701,11 @@ impl SyntheticBackground {
                 self.utilisation * site.processors as f64 / (self.mean_runtime_s * procs as f64);
             let mut t = 0.0;
             loop {
-                t += -(1.0 - rng.gen::<f64>()).ln() / rate;
+                t += -(1.0 - rng.random::<f64>()).ln() / rate;
                 if t >= horizon_s {
                     break;
                 }
-                let runtime = -(1.0 - rng.gen::<f64>()).ln() * self.mean_runtime_s;
+                let runtime = -(1.0 - rng.random::<f64>()).ln() * self.mean_runtime_s;
                 jobs.push(BackgroundJob {
                     submit_s: t,
                     runtime_s: runtime,

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use rand::Rng;
+use rand::RngExt;
 use rand_distr::{Distribution, Exp};
 use slarm_stats::rng::SimRng;
 
@@ -311,12 +311,12 @@ pub fn synthetic_jobs(machine: usize, count: usize, rng: &mut SimRng) -> Vec<Raw
     };
     for id in 0..count {
         t += gap.sample(rng);
-        let est = (300.0f64.ln() + rng.gen::<f64>() * (86_400.0f64.ln() - 300.0f64.ln())).exp();
-        let procs = 1usize << rng.gen_range(0..=max_pow);
-        let ratio = if rng.gen::<f64>() < 0.25 {
-            rng.gen::<f64>() * 0.05
+        let est = (300.0f64.ln() + rng.random::<f64>() * (86_400.0f64.ln() - 300.0f64.ln())).exp();
+        let procs = 1usize << rng.random_range(0..=max_pow);
+        let ratio = if rng.random::<f64>() < 0.25 {
+            rng.random::<f64>() * 0.05
         } else {
-            rng.gen::<f64>()
+            rng.random::<f64>()
         };
         jobs.push(RawJob {
             id: id as u64 + 1,

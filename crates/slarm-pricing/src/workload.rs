@@ -3,7 +3,7 @@
 //! under-estimates.
 
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Exp, LogNormal, StandardNormal};
 use slarm_stats::rng::{label, RngStreams};
 
@@ -122,7 +122,7 @@ pub fn synthetic_trace(n: usize, max_procs: u32, streams: &RngStreams) -> Result
             let g: f64 = gap.sample(&mut rng);
             t += g.round();
         }
-        let u: f64 = rng.gen();
+        let u: f64 = rng.random();
         let mut acc = 0.0;
         let mut k = WEIGHTS.len() - 1;
         for (i, w) in WEIGHTS.iter().enumerate() {
@@ -449,7 +449,7 @@ impl QosSynthesis {
 
 /// A normal draw `mean·(1 + σ_frac·z)` resampled until it exceeds `floor` (or reaches it if
 /// `inclusive`); falls back to the mean after 10 000 rejections (validated means satisfy it).
-fn truncated_factor<R: Rng>(
+fn truncated_factor<R: Rng + ?Sized>(
     rng: &mut R,
     mean: f64,
     sigma_frac: f64,
@@ -494,7 +494,7 @@ pub fn synthesize(
         }
         UrgencyAssignment::Bernoulli => {
             for h in &mut high {
-                *h = crng.gen::<f64>() < p;
+                *h = crng.random::<f64>() < p;
             }
         }
     }

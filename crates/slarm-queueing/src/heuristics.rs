@@ -2,7 +2,7 @@
 //! orientation fix described at [`Orientation`]; Hu 2009, §4.4), Algorithm 3 (three classes,
 //! §6.2) and angle-table calibration (§4.4, Figure 4.8).
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 use crate::difference::{g_thesis, DaSaGrid, LambdaGrid, Winner};
 use crate::error::{QueueError, Result};
@@ -226,7 +226,7 @@ pub fn heuristic_partition(
         })),
         [_, _, _] => {
             // Structure3Fix::RemoveLargeD draws nothing: any generator gives the same answer.
-            let mut rng = rand::rngs::mock::StepRng::new(0, 0);
+            let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);
             Ok(Some(
                 algorithm3(classes, cfg, Structure3Fix::RemoveLargeD, &mut rng)?.partition,
             ))
@@ -288,7 +288,7 @@ pub fn algorithm3_with_g<R: Rng + ?Sized>(
         });
     }
     let fix = match fix {
-        Structure3Fix::Random => match rng.gen_range(0..3) {
+        Structure3Fix::Random => match rng.random_range(0..3) {
             0 => Structure3Fix::AddEdge,
             1 => Structure3Fix::RemoveSmallD,
             _ => Structure3Fix::RemoveLargeD,

@@ -7,7 +7,7 @@
 //! a sum <= 40 have a probability of about 1e-7, so normal loads are drawn from their exact
 //! conditional law instead of by rejection (see [`draw_classes`]).
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Exp, Exp1, Normal, StandardNormal};
 
 use crate::error::{QueueError, Result};
@@ -49,7 +49,7 @@ impl LambdaDist {
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<f64> {
         for _ in 0..1_000_000 {
             let v = match *self {
-                LambdaDist::Uniform { a, b } => a + (b - a) * rng.gen::<f64>(),
+                LambdaDist::Uniform { a, b } => a + (b - a) * rng.random::<f64>(),
                 LambdaDist::Normal {
                     mean,
                     spread,
@@ -214,8 +214,8 @@ pub fn draw_classes<R: Rng + ?Sized>(
     let mut classes = Vec::with_capacity(n);
     for l in lambdas {
         let sla = loop {
-            let x = setting.x_lo + (setting.x_hi - setting.x_lo) * rng.gen::<f64>();
-            let y = setting.y_lo + (setting.y_hi - setting.y_lo) * rng.gen::<f64>();
+            let x = setting.x_lo + (setting.x_hi - setting.x_lo) * rng.random::<f64>();
+            let y = setting.y_lo + (setting.y_hi - setting.y_lo) * rng.random::<f64>();
             let s = Sla::new(x, y)?;
             if s.is_feasible(mu) {
                 break s;
@@ -321,7 +321,7 @@ fn standard_normal_at_most<R: Rng + ?Sized>(b: f64, rng: &mut R) -> f64 {
     let rate = 0.5 * (a + (a * a + 4.0).sqrt());
     loop {
         let z = a + rng.sample::<f64, _>(Exp1) / rate;
-        if rng.gen::<f64>() <= (-0.5 * (z - rate) * (z - rate)).exp() {
+        if rng.random::<f64>() <= (-0.5 * (z - rate) * (z - rate)).exp() {
             return -z;
         }
     }

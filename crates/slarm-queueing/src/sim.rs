@@ -18,7 +18,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Exp};
 use slarm_stats::rng::RngStreams;
 use slarm_stats::summary::Welford;
@@ -435,7 +435,7 @@ fn draw_arrivals(
     // one generator's state and buffer hot.
     let mut at = inter.sample(&mut arr_rng);
     while at < cfg.horizon {
-        let class = draw_class(arr_rng.gen::<f64>());
+        let class = draw_class(arr_rng.random::<f64>());
         jobs.push(Arrival {
             at,
             class,
@@ -603,7 +603,7 @@ fn pick_pdp<R: Rng>(candidates: impl Iterator<Item = (usize, f64)>, rng: &mut R)
         }
     }
     if ties.len() > 1 {
-        let j = rng.gen_range(0..ties.len());
+        let j = rng.random_range(0..ties.len());
         return ties.get(j).copied();
     }
     first

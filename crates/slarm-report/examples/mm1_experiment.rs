@@ -6,7 +6,7 @@
 //! (slarm-repro) would run the cells in parallel, store and resume them and render the report;
 //! here they run in a loop so the example needs nothing but this crate.
 
-use rand::Rng;
+use rand::RngExt;
 use serde_json::json;
 use slarm_report::{
     CellOutput, CellSpec, Check, Experiment, ExperimentError, PaperReport, RunConfig, Scale, Table,
@@ -48,7 +48,7 @@ impl Experiment for Mm1Waiting {
         // One random stream per cell, derived from the run's seed: same bits however the cells
         // are scheduled.
         let mut rng = cfg.streams(self.paper(), &cell.id).stream(&[0]);
-        let mut exp = |rate: f64| -(1.0 - rng.gen::<f64>()).ln() / rate;
+        let mut exp = |rate: f64| -(1.0 - rng.random::<f64>()).ln() / rate;
         let (mut wait, mut sum) = (0.0_f64, 0.0_f64);
         for _ in 0..customers {
             sum += wait;

@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn cell_streams_depend_on_seed_paper_and_cell_only() {
-        use rand::Rng;
+        use rand::RngExt;
         let a = RunConfig {
             scale: Scale::Quick,
             seed: 1,
@@ -221,9 +221,9 @@ mod tests {
             traces: Some("/nonexistent".into()),
             background: None,
         };
-        let x: u64 = a.streams("hu2009", "c1").stream(&[0]).gen();
-        let y: u64 = b.streams("hu2009", "c1").stream(&[0]).gen();
-        let z: u64 = a.streams("hu2009", "c2").stream(&[0]).gen();
+        let x: u64 = a.streams("hu2009", "c1").stream(&[0]).random();
+        let y: u64 = b.streams("hu2009", "c1").stream(&[0]).random();
+        let z: u64 = a.streams("hu2009", "c2").stream(&[0]).random();
         assert_eq!(x, y);
         assert_ne!(x, z);
         assert!(b.trace("x.swf").is_none());

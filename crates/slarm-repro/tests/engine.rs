@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rand::Rng;
+use rand::RngExt;
 use serde_json::json;
 use slarm_report::{
     CellOutput, CellSpec, Check, Experiment, ExperimentError, Figure, FigureKind, PaperReport,
@@ -58,7 +58,7 @@ impl Experiment for Pi {
             .ok_or_else(|| ExperimentError::malformed(&cell.id, "samples"))?;
         let mut r = cfg.streams(self.paper(), &cell.id).stream(&[0]);
         let hits = (0..n).filter(|_| {
-            let (x, y): (f64, f64) = (r.gen(), r.gen());
+            let (x, y): (f64, f64) = (r.random(), r.random());
             x * x + y * y <= 1.0
         });
         Ok(json!({"pi": 4.0 * hits.count() as f64 / n as f64}))

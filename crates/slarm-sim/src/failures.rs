@@ -14,7 +14,7 @@
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::Exp1;
 
 use crate::error::{check_time, Result, SimError};
@@ -73,7 +73,12 @@ impl ExponentialFailures {
     }
 
     /// All events in `[0, horizon)` for `nodes` nodes that start up, sorted by (time, node).
-    pub fn generate<R: Rng>(&self, nodes: u32, horizon: f64, rng: &mut R) -> Vec<FailureEvent> {
+    pub fn generate<R: Rng + ?Sized>(
+        &self,
+        nodes: u32,
+        horizon: f64,
+        rng: &mut R,
+    ) -> Vec<FailureEvent> {
         let mut out = Vec::new();
         for node in 0..nodes {
             let mut t = 0.0;
@@ -105,7 +110,7 @@ impl ExponentialFailures {
 
 /// Exponential draw with the given rate: a standard exponential from `rand_distr` (`Exp1`,
 /// ziggurat method) divided by `rate` (validated by [`ExponentialFailures::new`]).
-fn exp_sample<R: Rng>(rate: f64, rng: &mut R) -> f64 {
+fn exp_sample<R: Rng + ?Sized>(rate: f64, rng: &mut R) -> f64 {
     let e: f64 = rng.sample(Exp1);
     e / rate
 }

@@ -3,13 +3,13 @@
 //! order so the outcome never depends on the number of threads.
 //!
 //! ```
-//! use rand::Rng;
+//! use rand::RngExt;
 //! use slarm_sim::replication::{replicate, summarize};
 //! use slarm_stats::RngStreams;
 //!
 //! let streams = RngStreams::new(7);
 //! let means = replicate(&streams, &[1, 2], 8, |_, rng| {
-//!     (0..100).map(|_| rng.gen::<f64>()).sum::<f64>() / 100.0
+//!     (0..100).map(|_| rng.random::<f64>()).sum::<f64>() / 100.0
 //! });
 //! assert_eq!(means.len(), 8);
 //! let ci = summarize(&means, 0.95)?;
@@ -63,20 +63,20 @@ pub fn summarize(values: &[f64], level: f64) -> Result<ConfidenceInterval> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::Rng;
+    use rand::RngExt;
 
     #[test]
     fn replications_are_deterministic_and_distinct() {
         let s = RngStreams::new(3);
-        let a = replicate(&s, &[9], 5, |_, r| r.gen::<u64>());
-        let b = replicate(&s, &[9], 5, |_, r| r.gen::<u64>());
+        let a = replicate(&s, &[9], 5, |_, r| r.random::<u64>());
+        let b = replicate(&s, &[9], 5, |_, r| r.random::<u64>());
         assert_eq!(a, b);
         let mut d = a.clone();
         d.sort_unstable();
         d.dedup();
         assert_eq!(d.len(), 5);
         // Replication i equals a direct draw from stream path ++ [i].
-        assert_eq!(a[3], s.stream(&[9, 3]).gen::<u64>());
+        assert_eq!(a[3], s.stream(&[9, 3]).random::<u64>());
         assert!(summarize(&[1.0], 0.95).is_err());
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! `cargo run -p slarm-stats --example runtime_sum`
 
-use rand::Rng;
+use rand::RngExt;
 use slarm_stats::{convolve, GridDist, RngStreams, Welford};
 
 fn main() -> Result<(), slarm_stats::StatsError> {
@@ -27,7 +27,7 @@ fn main() -> Result<(), slarm_stats::StatsError> {
     // The same probability by sampling both jobs (seeded, so the same every run).
     let mut rng = RngStreams::new(7).stream(&[0]);
     let draw = |d: &GridDist, rng: &mut slarm_stats::SimRng| {
-        let u: f64 = rng.gen();
+        let u: f64 = rng.random();
         d.quantile(u.max(f64::MIN_POSITIVE))
     };
     let mut fits = Welford::new();

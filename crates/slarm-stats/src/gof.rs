@@ -221,7 +221,7 @@ mod tests {
     use super::*;
     use crate::rng::RngStreams;
     use proptest::prelude::*;
-    use rand::Rng;
+    use rand::RngExt;
 
     #[test]
     fn kolmogorov_quantiles_match_tables() {
@@ -255,7 +255,7 @@ mod tests {
         let mut rejections = 0;
         for rep in 0..400u64 {
             let mut rng = streams.stream(&[7, rep]);
-            let xs: Vec<f64> = (0..50).map(|_| rng.gen::<f64>()).collect();
+            let xs: Vec<f64> = (0..50).map(|_| rng.random::<f64>()).collect();
             if ks_test(&xs, |x| x.clamp(0.0, 1.0))
                 .unwrap()
                 .rejects(0.05)
@@ -271,7 +271,7 @@ mod tests {
     fn wrong_distribution_is_rejected() {
         let mut rng = RngStreams::new(5).stream(&[1]);
         // Squares of uniforms are Beta(1/2, 1), far from U(0,1).
-        let xs: Vec<f64> = (0..200).map(|_| rng.gen::<f64>().powi(2)).collect();
+        let xs: Vec<f64> = (0..200).map(|_| rng.random::<f64>().powi(2)).collect();
         let ks = ks_test(&xs, |x| x.clamp(0.0, 1.0)).unwrap();
         assert!(ks.rejects(0.01).unwrap());
         assert!(ks.p_value() < 1e-6);

@@ -7,15 +7,15 @@
 //! `rand_chacha`, whose output stream is itself value-stable.
 //!
 //! ```
-//! use rand::Rng;
+//! use rand::RngExt;
 //! use slarm_stats::rng::{label, RngStreams};
 //!
 //! let streams = RngStreams::new(42);
 //! let mut a = streams.stream(&[label("hu2009"), 3, 0]);
 //! let mut b = streams.stream(&[label("hu2009"), 3, 0]);
-//! assert_eq!(a.gen::<u64>(), b.gen::<u64>()); // same path, same bits
+//! assert_eq!(a.random::<u64>(), b.random::<u64>()); // same path, same bits
 //! let mut c = streams.stream(&[label("hu2009"), 3, 1]);
-//! assert_ne!(streams.stream(&[1]).gen::<u64>(), c.gen::<u64>());
+//! assert_ne!(streams.stream(&[1]).random::<u64>(), c.random::<u64>());
 //! ```
 
 use rand::SeedableRng;
@@ -91,7 +91,7 @@ impl RngStreams {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::Rng;
+    use rand::RngExt;
 
     #[test]
     fn splitmix_and_label_are_pinned() {
@@ -108,26 +108,26 @@ mod tests {
         let a: Vec<u64> = (0..4)
             .map({
                 let mut r = s.stream(&[2, 3]);
-                move |_| r.gen()
+                move |_| r.random()
             })
             .collect();
         let b: Vec<u64> = (0..4)
             .map({
                 let mut r = s.stream(&[2, 3]);
-                move |_| r.gen()
+                move |_| r.random()
             })
             .collect();
         assert_eq!(a, b);
-        let c: u64 = s.stream(&[3, 2]).gen();
-        let d: u64 = s.stream(&[2]).gen();
-        let e: u64 = RngStreams::new(2).stream(&[2, 3]).gen();
+        let c: u64 = s.stream(&[3, 2]).random();
+        let d: u64 = s.stream(&[2]).random();
+        let e: u64 = RngStreams::new(2).stream(&[2, 3]).random();
         assert!(a[0] != c && a[0] != d && a[0] != e && c != d);
     }
 
     #[test]
     fn stream_output_is_value_stable() {
         // Pinned so that a dependency bump that changed ChaCha8 or our derivation is noticed.
-        let x: u64 = RngStreams::new(42).stream(&[label("pin"), 0]).gen();
+        let x: u64 = RngStreams::new(42).stream(&[label("pin"), 0]).random();
         assert_eq!(x, PINNED);
     }
 

@@ -16,7 +16,7 @@
 //! ```
 
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Normal};
 
 use crate::error::{invalid, Result};
@@ -126,7 +126,7 @@ impl Default for UrgencyConfig {
 /// draw normal factors but state that "deadlines are always set as larger factors of runtimes").
 /// Gives up with an error after `MAX_DRAWS` rejections, so a mean far outside the accepted
 /// range is reported instead of looping forever.
-fn draw_truncated<R: Rng>(
+fn draw_truncated<R: Rng + ?Sized>(
     dist: &Normal<f64>,
     accept: impl Fn(f64) -> bool,
     name: &'static str,
@@ -173,7 +173,7 @@ impl UrgencyConfig {
 
     /// The urgency of each job: exactly round(share x n) high-urgency jobs in a random
     /// order, or independent Bernoulli draws.
-    fn classes<R: Rng>(&self, n: usize, rng: &mut R) -> Vec<bool> {
+    fn classes<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Vec<bool> {
         match self.assignment {
             ClassAssignment::ExactCount => {
                 let k = ((self.high_share * n as f64).round() as usize).min(n);
@@ -182,9 +182,9 @@ impl UrgencyConfig {
                 high.shuffle(rng);
                 high
             }
-            ClassAssignment::Bernoulli => {
-                (0..n).map(|_| rng.gen::<f64>() < self.high_share).collect()
-            }
+            ClassAssignment::Bernoulli => (0..n)
+                .map(|_| rng.random::<f64>() < self.high_share)
+                .collect(),
         }
     }
 
@@ -192,7 +192,11 @@ impl UrgencyConfig {
     /// random order; D/R and B/f(R) factors normal with standard deviation `cv` x the class
     /// mean, truncated by resampling to D/R > 1 ("deadlines are always set as larger factors
     /// of runtimes") and B/f(R) >= 1 (f is the minimum budget quoted).
-    pub fn synthesize<R: Rng>(&self, jobs: &[Job], rng: &mut R) -> Result<Vec<SlaAttributes>> {
+    pub fn synthesize<R: Rng + ?Sized>(
+        &self,
+        jobs: &[Job],
+        rng: &mut R,
+    ) -> Result<Vec<SlaAttributes>> {
         self.validate()?;
         let normal =
             |m: f64| Normal::new(m, m * self.cv).map_err(|_| invalid("normal mean", m, "bad"));

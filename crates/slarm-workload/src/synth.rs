@@ -30,7 +30,7 @@
 //! # Ok::<(), slarm_workload::WorkloadError>(())
 //! ```
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::Distribution;
 
 use crate::error::{invalid, Result};
@@ -244,7 +244,7 @@ impl SyntheticModel {
     }
 
     /// Generates a workload (jobs numbered from 1, first submit at 0).
-    pub fn generate<R: Rng>(&self, rng: &mut R) -> Result<Workload> {
+    pub fn generate<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Workload> {
         self.validate()?;
         let keep_under = self.keep_underestimate();
         let rho = self.runtime_estimate_correlation;
@@ -254,7 +254,7 @@ impl SyntheticModel {
         let mut jobs = Vec::with_capacity(self.jobs);
         for i in 0..self.jobs {
             if i > 0 {
-                t += -(-rng.gen::<f64>()).ln_1p() * self.mean_interarrival_s;
+                t += -(-rng.random::<f64>()).ln_1p() * self.mean_interarrival_s;
             }
             let (run, z_run) = self.draw_runtime(rng)?;
             let z2: f64 = std.sample(rng);
@@ -264,7 +264,7 @@ impl SyntheticModel {
                 .round()
                 .max(1.0)
                 .min(self.max_estimate_s);
-            if est < run && rng.gen::<f64>() >= keep_under {
+            if est < run && rng.random::<f64>() >= keep_under {
                 est = run;
             }
             let x: f64 = std.sample(rng);
@@ -287,7 +287,7 @@ impl SyntheticModel {
     /// One run time and its standard normal draw: exp(mean + sd z), rounded to whole
     /// seconds (at least 1 s), redrawn while above `max_runtime_s`; an error if that almost
     /// never succeeds.
-    fn draw_runtime<R: Rng>(&self, rng: &mut R) -> Result<(f64, f64)> {
+    fn draw_runtime<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<(f64, f64)> {
         const MAX_DRAWS: usize = 10_000;
         for _ in 0..MAX_DRAWS {
             let z: f64 = rand_distr::StandardNormal.sample(rng);
@@ -685,7 +685,7 @@ pub fn preset_for(name: &str) -> Option<&'static Preset> {
 /// there; otherwise a synthetic stand-in with the same number of jobs drawn from the
 /// trace's [`Preset`] (labelled synthetic: `synthetic = true`, name `synthetic(<name>)`).
 /// Errors when the trace is absent and has no preset, or cannot be read.
-pub fn real_or_synthetic<R: Rng>(name: &str, rng: &mut R) -> Result<Workload> {
+pub fn real_or_synthetic<R: Rng + ?Sized>(name: &str, rng: &mut R) -> Result<Workload> {
     match crate::traces::locate(name) {
         Ok(path) => Workload::from_trace(
             crate::reader::read_trace(&path, crate::ReadOptions::default())?,

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use serde_json::{json, Value};
 use slarm::stats::convolution::{convolve_direct, convolve_fft};
 use slarm::stats::{GridDist, RngStreams};
@@ -27,10 +27,10 @@ const TOL_PEAK: f64 = 1e-12;
 fn random_masses(rng: &mut impl Rng, n: usize, sparse: bool) -> Vec<f64> {
     let mut m: Vec<f64> = (0..n)
         .map(|_| {
-            if sparse && rng.gen::<f64>() < 0.9 {
+            if sparse && rng.random::<f64>() < 0.9 {
                 0.0
             } else {
-                rng.gen::<f64>().powi(3)
+                rng.random::<f64>().powi(3)
             }
         })
         .collect();

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use rand::Rng;
+use rand::RngExt;
 use slarm::sim::batch::{simulate_workload, BatchConfig};
 use slarm::sim::policy::PolicyKind;
 use slarm::stats::RngStreams;
@@ -106,21 +106,21 @@ pub(super) fn synthetic(path: &Path, seed_path: u64, procs: u32) -> Result<(), S
     let mut text = format!("; synthetic trace for the slarm oracle (seed {SYNTHETIC_SEED}/{seed_path})\n; MaxProcs: {procs}\n");
     let mut t = 0i64;
     for id in 1..=SYNTHETIC_JOBS {
-        t += rng.gen_range(0..120);
-        let req_procs = if rng.gen::<f64>() < 0.3 {
-            rng.gen_range(1..=procs)
+        t += rng.random_range(0..120);
+        let req_procs = if rng.random::<f64>() < 0.3 {
+            rng.random_range(1..=procs)
         } else {
-            1u32 << rng.gen_range(0..=procs.ilog2())
+            1u32 << rng.random_range(0..=procs.ilog2())
         };
         // Round estimates (whole quarter hours), as users give them: running jobs then
         // often share a predicted end, which exercises the tie rule at the shadow time.
-        let est = 900 * rng.gen_range(1..=24i64);
+        let est = 900 * rng.random_range(1..=24i64);
         // runtimes below, at and (killed) above the estimate; a few invalid jobs to drop
-        let run = match rng.gen_range(0..10) {
+        let run = match rng.random_range(0..10) {
             0 => est,
-            1 => est + rng.gen_range(1..500),
+            1 => est + rng.random_range(1..500),
             2 => 0,
-            _ => rng.gen_range(1..=est),
+            _ => rng.random_range(1..=est),
         };
         let _ = writeln!(
             text,
