@@ -293,7 +293,7 @@ const FOLD_ROWS: usize = 12;
 
 /// Markdown of one paper's tables (ours beside published, rounded as the report page rounds
 /// them) and its notes, for the per-paper sections of docs/reproduction.md. Numeric columns are
-/// right-aligned; tables longer than [`FOLD_ROWS`] rows are folded.
+/// right-aligned; tables longer than 12 rows are folded into `<details>`.
 pub fn tables_markdown(report: &PaperReport) -> String {
     let mut o = String::new();
     for t in &report.tables {
