@@ -332,9 +332,9 @@ pub fn public_type_names(text: &str) -> Vec<String> {
     out
 }
 
-/// The module path of a file under `src/` (`lib.rs` -> [], `a/mod.rs` -> [a], `a/b.rs` ->
-/// [a, b]); `None` for files that are not modules of the library or binary root (e.g.
-/// `bin/x.rs` is its own crate root and returns [] as well).
+/// The module path of a file under `src/` (`lib.rs` -> `[]`, `a/mod.rs` -> `["a"]`, `a/b.rs`
+/// -> `["a", "b"]`); a binary root such as `bin/x.rs` is its own crate root and gives `[]` as
+/// well.
 fn module_of(file: &str) -> Vec<String> {
     let parts: Vec<&str> = file.split('/').collect();
     if parts.first() == Some(&"bin") {
