@@ -7,7 +7,7 @@
 use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::{ClassRegistry, RegistryConfig};
 use slarm_overbook::planner::OnlinePlanner;
-use slarm_overbook::sim::BatteryConfig;
+use slarm_overbook::planner::BatteryConfig;
 use slarm_overbook::strategy::Strategy;
 use slarm_pricing::online::Cluster;
 use slarm_pricing::pricing::LibraPlusDollar;
@@ -75,10 +75,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     // EASY backfilling of 300 jobs on 32 processors.
-    let jobs: Vec<QosJob> = (0..300u64)
+    let jobs: Vec<Job> = (0..300u64)
         .map(|i| {
             let runtime = 20.0 + ((i * 37) % 400) as f64;
-            QosJob::new(i, i as f64 * 9.0, runtime, 1 + (i % 16) as i64, runtime * 1.5)
+            Job::new(i, i as f64 * 9.0, runtime, 1 + (i % 16) as i64, runtime * 1.5)
         })
         .collect();
     let s = simulate(&jobs, 32, &BatchConfig::new(PolicyKind::Easy))?;
