@@ -8,7 +8,7 @@ use slarm_pricing::metrics::Outcome;
 use slarm_pricing::online::Cluster as RustCluster;
 use slarm_pricing::pricing::{FixedRate, LibraPlusDollar, LibraStatic, PricingPolicy};
 use slarm_pricing::scenario::Settings;
-use slarm_pricing::spec::{QosJob, JobSpec, UrgencyClass};
+use slarm_pricing::spec::{JobSpec, QosJob, UrgencyClass};
 use slarm_pricing::timeshare::TimeSharedConfig;
 
 use crate::error::value_error;
