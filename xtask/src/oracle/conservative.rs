@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use slarm::sim::policy::PolicyKind;
 
-use super::easy::{file_name, ours, read_schedule, synthetic, write_csv, Starts};
+use super::easy::{differences, file_name, ours, read_schedule, synthetic, write_csv, Starts};
 use super::{read_json, Context, Outcome};
 
 /// The logs compared in full, and CTC-SP2, compared on a prefix unless told otherwise.
@@ -148,30 +148,7 @@ fn compare_one(
         &ctx.scratch.join(format!("{label}-conservative-ours.csv")),
         &ours,
     )?;
-    let mut differ = 0usize;
-    // The earliest divergence in time is the informative one (later ones cascade).
-    let mut earliest: Option<(i64, String)> = None;
-    for (id, o) in &ours {
-        let (at, what) = match theirs.get(id) {
-            Some(t) if t == o => continue,
-            Some(t) => (
-                o.1.min(t.1),
-                format!(
-                    "job {id} (submit {}) ours start {} reference {}",
-                    o.0, o.1, t.1
-                ),
-            ),
-            None => (o.1, format!("job {id} missing from the reference")),
-        };
-        differ += 1;
-        if earliest.as_ref().is_none_or(|(e, _)| at < *e) {
-            earliest = Some((at, what));
-        }
-    }
-    let example = earliest
-        .map(|(_, w)| format!("; earliest: {w}"))
-        .unwrap_or_default();
-    let only_theirs = theirs.keys().filter(|k| !ours.contains_key(k)).count();
+    let (differ, only_theirs, example) = differences(&ours, &theirs);
     let bad = differ + only_theirs;
     let scope = match first {
         Some(n) => format!("first {n} job lines of {}", file_name(path)),

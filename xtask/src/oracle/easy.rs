@@ -170,19 +170,12 @@ pub fn compare(ctx: &Context) -> Vec<Outcome> {
     out
 }
 
-fn compare_one(
-    ctx: &Context,
-    label: &str,
-    path: &Path,
-    first: Option<usize>,
-) -> Result<Outcome, String> {
-    let (ours, jobs) = ours(path, first, PolicyKind::Easy)?;
-    let theirs = reference(ctx, path, first, label, false)?;
-    write_csv(&ctx.scratch.join(format!("{label}-ours.csv")), &ours)?;
+/// The jobs of `ours` that differ from (or are missing in) `theirs`, the jobs only in `theirs`,
+/// and the earliest divergence in time as "; earliest: ..." (later ones cascade from it), or "".
+pub(super) fn differences(ours: &Starts, theirs: &Starts) -> (usize, usize, String) {
     let mut differ = 0usize;
-    // The earliest divergence in time is the informative one (later ones cascade).
     let mut earliest: Option<(i64, String)> = None;
-    for (id, o) in &ours {
+    for (id, o) in ours {
         let (at, what) = match theirs.get(id) {
             Some(t) if t == o => continue,
             Some(t) => (
@@ -203,6 +196,19 @@ fn compare_one(
         .map(|(_, w)| format!("; earliest: {w}"))
         .unwrap_or_default();
     let only_theirs = theirs.keys().filter(|k| !ours.contains_key(k)).count();
+    (differ, only_theirs, example)
+}
+
+fn compare_one(
+    ctx: &Context,
+    label: &str,
+    path: &Path,
+    first: Option<usize>,
+) -> Result<Outcome, String> {
+    let (ours, jobs) = ours(path, first, PolicyKind::Easy)?;
+    let theirs = reference(ctx, path, first, label, false)?;
+    write_csv(&ctx.scratch.join(format!("{label}-ours.csv")), &ours)?;
+    let (differ, only_theirs, example) = differences(&ours, &theirs);
     let bad = differ + only_theirs;
     let diagnosis = if bad > 0 {
         // Tell the tie rule at the shadow time apart from other causes.
