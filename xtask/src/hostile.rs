@@ -4,7 +4,7 @@
 //! option x the values 0, -1, NaN, inf, -inf, 1e308, 1e-308, 2^32, 2^64, empty and text, each
 //! on a small valid command line (so a value that is accepted runs quickly), plus hostile input
 //! files (empty, 10 MB of NUL bytes, random bytes, times of 1e11 s, 1e308 and -1, a job number
-//! of 2^63 - 1, malformed platform, cost, GWF and CSV files, sacct files with times of year 1
+//! of 2^63 - 1, malformed platform, cost, GWF and CSV files, `--gantt-window` bounds of every such value, sacct files with times of year 1
 //! and 9999, 2^64 CPUs, a 1 MB line, 10 000 columns and NUL bytes). Every case runs with a time limit
 //! and must end with exit code 0 or 2, with a one-line message on stderr for exit code 2, and
 //! never a signal, a panic ("internal error"), exit code 1 or a timeout. Prints one line per
@@ -206,6 +206,7 @@ fn cases(
     let sacct = sacct.display().to_string();
     let out_swf = tmp.join("out.swf").display().to_string();
     let out = tmp.join("out").display().to_string();
+    let report = tmp.join("sim-report").display().to_string();
     let numeric = |opt: &str| (opt.to_string(), format!("--{opt}"));
     let mut plans: Vec<Plan<'_>> = vec![
         (
@@ -294,6 +295,27 @@ fn cases(
             "simulate",
             strings(&["simulate", "--trace", &swf, "--policy", "easy"]),
             vec![numeric("procs")],
+        ),
+        (
+            "simulate --report",
+            strings(&[
+                "simulate",
+                "--trace",
+                &swf,
+                "--policy",
+                "easy,conservative",
+                "--report",
+                &report,
+                "--gantt-window",
+                "0:100",
+            ]),
+            vec![
+                numeric("procs"),
+                ("gantt-window V:100".into(), "--gantt-window=V:100".into()),
+                ("gantt-window 0:V".into(), "--gantt-window=0:V".into()),
+                ("gantt-window V:V".into(), "--gantt-window=V:V".into()),
+                numeric("gantt-window"),
+            ],
         ),
         (
             "trace import",
