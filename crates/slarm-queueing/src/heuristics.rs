@@ -126,7 +126,7 @@ pub fn algorithm2_with_g(l1: f64, g1: f64, l2: f64, g2: f64, cfg: &HeuristicConf
 /// let cfg = HeuristicConfig::default();
 /// let lenient = JobClass::new(30.0, Sla::new(5.0, 0.85).unwrap()).unwrap();
 /// let strict = JobClass::new(3.0, Sla::new(3.0, 0.95).unwrap()).unwrap();
-/// // D = 83.45 -> alpha = 69 deg; the strict class carries little load -> DA.
+/// // D = 83.45 -> alpha = 77 deg (Table 4.5); the strict class carries little load -> DA.
 /// assert_eq!(algorithm2(&lenient, &strict, &cfg).unwrap(), Choice::Da);
 /// ```
 pub fn algorithm2(c1: &JobClass, c2: &JobClass, cfg: &HeuristicConfig) -> Result<Choice> {

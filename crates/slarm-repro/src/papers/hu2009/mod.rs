@@ -686,7 +686,7 @@ fn analytic_tables4_3_4_4(a: &Value, c: &str, out: &mut Out) -> Result<(), Exper
             Cell::Num(*fp),
             Cell::Num(f),
         ]);
-        checks.push(Check::numeric(format!("table4.3/scenario{}/D", k + 1), format!("D, scenario {}", k + 1), d, Some(*dp), 0.05).explain(|c| format!("G of Eq. (4.4) summed on a 0.1 lambda grid (Hu 2009, §4.3, which does not state its grid) gives D = {d:.3}, {:+.3} from the printed value; which grid or rounding the thesis used is not known", c.deviation.unwrap_or(0.0))));
+        checks.push(Check::numeric(format!("table4.3/scenario{}/D", k + 1), format!("D, scenario {}", k + 1), d, Some(*dp), 0.05).explain(|c| format!("G of Eq. (4.4) summed on a 0.1 lambda grid (Hu 2009, §4.4.1, which does not state its grid) gives D = {d:.3}, {:+.3} from the printed value; which grid or rounding the thesis used is not known", c.deviation.unwrap_or(0.0))));
         checks.push(
             Check::numeric(
                 format!("table4.4/scenario{}/f_D", k + 1),
@@ -697,9 +697,9 @@ fn analytic_tables4_3_4_4(a: &Value, c: &str, out: &mut Out) -> Result<(), Exper
             )
             .explain(|_| {
                 if ((f * 100.0).round() / 100.0 - fp).abs() < 1e-9 {
-                    format!("ours {f:.4} % rounds to the printed {fp} (Hu 2009, §4.3 prints two decimals)")
+                    format!("ours {f:.4} % rounds to the printed {fp} (Hu 2009, §4.4.1 prints two decimals)")
                 } else {
-                    format!("f_D on a 0.2 lambda grid (the thesis's grid is unstated, Hu 2009, §4.3) is {f:.4} %; the cause of the gap to {fp} is not known")
+                    format!("f_D on a 0.2 lambda grid (the thesis's grid is unstated, Hu 2009, §4.4.1) is {f:.4} %; the cause of the gap to {fp} is not known")
                 }
             }),
         );
@@ -1094,7 +1094,7 @@ fn table_6_1(cx: &Cx<'_>, out: &mut Out) -> Result<(), ExperimentError> {
                 Cell::Num(T61[k]),
                 Cell::Num(m[k]),
             ]);
-            checks.push(Check::numeric(format!("table6.1/solution{}", k + 1), format!("M_avg {}", names[k]), m[k], Some(T61[k]), 1.0).explain(|_| format!("all four solutions sit {:.2} to {:.2} nodes from the thesis's over L = {n} structure-3 samples, a common shift rather than a difference between solutions; its cause is not measured: Hu (2009, §6.3) does not state the distributions Procedure 3 samples (ours U(0,40)/U(2,5))", -hi, -lo)));
+            checks.push(Check::numeric(format!("table6.1/solution{}", k + 1), format!("M_avg {}", names[k]), m[k], Some(T61[k]), 1.0).explain(|_| format!("all four solutions sit {:.2} to {:.2} nodes from the thesis's over L = {n} structure-3 samples, a common shift rather than a difference between solutions; its cause is not measured: Hu (2009, §6.2) does not state the distributions Procedure 3 samples (ours U(0,40)/U(2,5))", -hi, -lo)));
         }
         let detail = format!("M = [{:.3}, {:.3}, {:.3}, {:.3}]", m[0], m[1], m[2], m[3]);
         checks.push(
@@ -1108,7 +1108,7 @@ fn table_6_1(cx: &Cx<'_>, out: &mut Out) -> Result<(), ExperimentError> {
                 let mean13 = (m[0] + m[1] + m[2]) / 3.0;
                 if m[3] < m[1] {
                     format!(
-                        "solution 4 picks one of 1-3 at random, so M_4 lies near their mean {mean13:.3} (ours {:.3}); that mean is below M_2 because M_2 - M_3 = {:.3} exceeds M_1 - M_2 = {:.3} over L = {n} samples, where the thesis has 0.11 and 0.81 (Hu 2009, §6.3)",
+                        "solution 4 picks one of 1-3 at random, so M_4 lies near their mean {mean13:.3} (ours {:.3}); that mean is below M_2 because M_2 - M_3 = {:.3} exceeds M_1 - M_2 = {:.3} over L = {n} samples, where the thesis has 0.11 and 0.81 (Hu 2009, §6.2)",
                         m[3],
                         m[1] - m[2],
                         m[0] - m[1]
