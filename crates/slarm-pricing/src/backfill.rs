@@ -9,7 +9,9 @@
 //! and with the paper's rule "not to run any waiting jobs that have exceeded their
 //! deadlines": a waiting job is removed (and counted as
 //! rejected, [`RejectReason::DeadlineLapsedInQueue`]) once `now > DT_i`. A started job runs
-//! to completion and earns `RE_i · PBase` only if it meets its deadline (§VII.B).
+//! for min(run time, estimate), as batch schedulers enforce requested run times (a job that
+//! under-estimates is killed at its estimate, [`Outcome::Killed`]), and earns `RE_i · PBase`
+//! only if it completes by its deadline (§VII.B).
 
 use slarm_sim::batch::{simulate_with, QueueOrder};
 use slarm_sim::policy::Easy;

@@ -2,8 +2,9 @@
 //! of the paper (§II, §V–§VII) and the load sweep that §V-A mentions: the Fig. 1 probe BoTs
 //! ([`probe`]), the Fig. 2 background utilisation ([`background`]), Fig. 3/4 policy
 //! comparisons, Table III (C_d, C_s), Table IV (CPU-hours), Table VI (feedback controller;
-//! §VII does not state the load of its workload, so we run it at 80 % load and with the load
-//! calibrated so that the initial system's mean makespan is §VII's 3120 min), the load sweep,
+//! §VII does not state the load of its workload, so we run it at Table II's mean
+//! inter-arrival time, as §VI, and with the load calibrated so that the initial system's mean
+//! makespan is §VII's 3120 min), the load sweep,
 //! the monitoring-period sweep and a background-load sensitivity, with the published values
 //! beside ours and the orderings stated in §VI and §VII as claims ([`report`]).
 //!
