@@ -18,7 +18,7 @@ fn trace() -> Option<PathBuf> {
 }
 
 #[test]
-fn subset_statistics_match_spec_3_1() {
+fn subset_statistics_match_the_papers_sdsc_subset() {
     let Some(p) = trace() else { return };
     let base = BaseWorkload::from_swf(&p, 5000, 128).unwrap();
     assert_eq!(base.jobs.len(), 5000);
