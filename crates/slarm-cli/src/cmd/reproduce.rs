@@ -64,24 +64,12 @@ fn repro_error(e: ReproError) -> CliError {
 }
 
 /// The code revision recorded in `run.json` and checked by `--resume` and `merge`: the git
-/// commit of the source tree this binary was built from, `-dirty` when it has uncommitted
-/// changes; the crate version when git or the tree is not at hand.
+/// commit of the source tree this binary was built from, as the build script read it at build
+/// time (`-dirty` when the tree had uncommitted changes then); the crate version when the
+/// binary was not built from a git checkout of the workspace.
 fn revision() -> String {
-    std::process::Command::new("git")
-        .args([
-            "describe",
-            "--always",
-            "--dirty",
-            "--abbrev=12",
-            "--exclude=*",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map(|s| s.trim().to_string())
-        .unwrap_or_else(|| format!("v{}", env!("CARGO_PKG_VERSION")))
+    option_env!("SLARM_BUILD_REVISION")
+        .map_or_else(|| format!("v{}", env!("CARGO_PKG_VERSION")), str::to_string)
 }
 
 fn summary_output(s: &RunSummary, unavailable: &[&str]) -> Output {
