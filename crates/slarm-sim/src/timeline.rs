@@ -451,38 +451,6 @@ impl Timeline {
         true
     }
 
-    /// The most free processors at any instant of `[start, end)` (`start` clamped to the
-    /// origin; the step holding `start` counts even if `end <= start`). Whole blocks inside
-    /// the range answer by their maximum.
-    pub(crate) fn max_free(&self, start: f64, end: f64) -> i64 {
-        let from = self.locate(start.max(self.origin()));
-        let mut most = i64::MIN;
-        let mut i = from.i;
-        for (b, blk) in self.blocks.iter().enumerate().skip(from.b) {
-            if b != from.b && blk.times[0] >= end {
-                break;
-            }
-            let whole = b != from.b
-                && self
-                    .blocks
-                    .get(b + 1)
-                    .is_some_and(|next| next.times[0] <= end);
-            if whole {
-                most = most.max(blk.min_max().1);
-            } else {
-                let steps = blk.times[i..].iter().zip(&blk.free[i..]);
-                for (k, (&t, &f)) in steps.enumerate() {
-                    if k > 0 && t >= end {
-                        break;
-                    }
-                    most = most.max(f + blk.lazy);
-                }
-            }
-            i = 0;
-        }
-        most
-    }
-
     /// Minimum free processors over `[start, end)` (for error messages).
     fn min_free(&self, start: f64, end: f64) -> i64 {
         let mut p = self.locate(start);
@@ -687,7 +655,7 @@ impl Timeline {
 
     /// The steps as (time, free), in time order.
     #[cfg(test)]
-    pub(crate) fn steps(&self) -> Vec<(f64, i64)> {
+    fn steps(&self) -> Vec<(f64, i64)> {
         self.blocks
             .iter()
             .flat_map(|b| b.times.iter().zip(&b.free).map(|(&t, &f)| (t, f + b.lazy)))
@@ -751,15 +719,6 @@ mod tests {
                             .find(|s| s.free >= i64::from(k))
                             .map(|s| s.time.max(a));
                         prop_assert_eq!(t.first_time_with(a, i64::from(k)), want);
-                        // The most free over [a, a + d), the step holding `a` included.
-                        let most = steps[k0..]
-                            .iter()
-                            .enumerate()
-                            .take_while(|&(j, s)| j == 0 || s.time < a + d)
-                            .map(|(_, s)| s.free)
-                            .max()
-                            .unwrap();
-                        prop_assert_eq!(t.max_free(a, a + d), most);
                     }
                     Op::ReserveEarliest(a, k, d) => {
                         let (a, d) = (f64::from(a), f64::from(d));

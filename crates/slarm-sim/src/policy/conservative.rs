@@ -51,45 +51,6 @@ pub struct ConservativePlanner {
     /// on, so the instant that ruled a window out lies before `t`), and that stays so until
     /// a move gives processors back before `t`.
     floors: Vec<(u32, f64, f64)>,
-    /// Number of the last change that gave processors back (see [`Queued::seen`]).
-    seq: u64,
-    /// The changes that gave processors back, numbered from `log_from` on (older ones are
-    /// forgotten at the end of each compression).
-    released: Vec<Release>,
-    /// Number of the oldest change `released` still holds.
-    log_from: u64,
-    /// The stamp when the current compression began.
-    pass_from: u64,
-}
-
-/// Processors given back to the plan: change number `seq` raised the free count over
-/// `[start, end)`, after which at most `most` processors were free at any instant there.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Release {
-    seq: u64,
-    start: f64,
-    end: f64,
-    most: i64,
-}
-
-/// Most entries the release log keeps between compressions; past this the oldest are
-/// forgotten (the reservations that saw them are then examined in full).
-const RELEASES: usize = 4096;
-
-/// A queued job's reservation as [`ConservativePlanner::compress_queue`] reads and updates
-/// it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Queued {
-    /// Start of the reservation.
-    pub start: f64,
-    /// Processors.
-    pub procs: u32,
-    /// Reserved duration (the job's estimate).
-    pub estimate: f64,
-    /// [`ConservativePlanner::stamp`] when the reservation was last known to be at its
-    /// earliest fit (when it was made, or after the last compression examined it); `0`
-    /// for unknown. The compression writes it back.
-    pub seen: u64,
 }
 
 impl ConservativePlanner {
@@ -99,10 +60,6 @@ impl ConservativePlanner {
             timeline: Timeline::new(capacity, origin)?,
             first_fit: Vec::new(),
             floors: Vec::new(),
-            seq: 1,
-            released: Vec::new(),
-            log_from: 1,
-            pass_from: 1,
         })
     }
 
@@ -129,59 +86,7 @@ impl ConservativePlanner {
 
     /// Removes a reservation (or the rest of a running job's slot) `[start, end)`.
     pub fn cancel(&mut self, start: f64, end: f64, procs: u32) -> Result<()> {
-        self.timeline.release(start, end, procs)?;
-        self.log_release(start, end);
-        Ok(())
-    }
-
-    /// The number of the last change that gave processors back to the plan: a reservation
-    /// made by [`Self::reserve`] is at its earliest fit as of this stamp (record it as
-    /// [`Queued::seen`]).
-    pub fn stamp(&self) -> u64 {
-        self.seq
-    }
-
-    /// Logs that processors were given back over `[start, end)`.
-    fn log_release(&mut self, start: f64, end: f64) {
-        if end <= start {
-            return;
-        }
-        self.seq += 1;
-        if self.released.len() == RELEASES {
-            self.released.remove(0);
-            self.log_from = self.released[0].seq;
-        }
-        let most = self.timeline.max_free(start, end);
-        self.released.push(Release {
-            seq: self.seq,
-            start,
-            end,
-            most,
-        });
-    }
-
-    /// Whether a reservation at its earliest fit as of change `seen` is still there: no
-    /// change since gave back processors before `start` (and after `now`) where `procs`
-    /// became free.
-    ///
-    /// Sound: at `seen` every window `[t, t + estimate)` with `t` in `[now, start)` was
-    /// short of processors at some instant `u < start` (only the part before `start` counts;
-    /// the own slot covers the rest). Taking processors never makes a window fit, so if one
-    /// fits now, the free count at `u` rose to at least `procs` since: some release after
-    /// `seen` covered `u`, and right after the last of them at least `procs` were free at
-    /// `u` (later changes only took processors there), so its `most >= procs`, with
-    /// `start_r <= u < start` and `end_r > u >= now`.
-    fn still_fitted(&self, seen: u64, now: f64, start: f64, procs: u32) -> bool {
-        if seen == 0 || seen + 1 < self.log_from {
-            return false;
-        }
-        let need = i64::from(procs);
-        !self
-            .released
-            .iter()
-            .rev()
-            .take_while(|r| r.seq > seen)
-            .any(|r| r.most >= need && r.start < start && r.end > now)
+        self.timeline.release(start, end, procs)
     }
 
     /// Moves one reservation to its earliest feasible start at or after `now` (never later
@@ -217,73 +122,33 @@ impl ConservativePlanner {
     /// layers, then searches a few steps per job instead of the plan from `now` on.
     pub fn compress(&mut self, now: f64, items: &mut [(f64, u32, f64)]) -> Result<()> {
         check_time("compression time", now)?;
-        self.begin_pass(now);
-        for item in items.iter_mut() {
-            let (start, procs, est) = *item;
-            if start > now {
-                item.0 = self.compress_item(now, start, procs, est)?;
-            }
-        }
-        self.end_pass();
-        Ok(())
-    }
-
-    /// [`Self::compress`] for reservations that carry the stamp at which each was last
-    /// known to be at its earliest fit: a reservation that no release since could have
-    /// let move earlier (no processors given back before its start where as many as it
-    /// needs became free) is skipped without searching the plan. Same result as
-    /// [`Self::compress`]; every examined reservation gets the current stamp.
-    pub fn compress_queue(&mut self, now: f64, items: &mut [Queued]) -> Result<()> {
-        check_time("compression time", now)?;
-        self.begin_pass(now);
-        for item in items.iter_mut() {
-            if item.start <= now {
-                continue;
-            }
-            if !self.still_fitted(item.seen, now, item.start, item.procs) {
-                item.start = self.compress_item(now, item.start, item.procs, item.estimate)?;
-            }
-            item.seen = self.seq;
-        }
-        self.end_pass();
-        Ok(())
-    }
-
-    fn begin_pass(&mut self, now: f64) {
         self.timeline.advance(now);
         self.first_fit.clear();
         self.floors.clear();
-        self.pass_from = self.seq;
-    }
-
-    /// Forgets the releases before the pass: every reservation examined in it has a
-    /// later stamp.
-    fn end_pass(&mut self) {
-        let keep = self.released.partition_point(|r| r.seq <= self.pass_from);
-        self.released.drain(..keep);
-        self.log_from = self.log_from.max(self.pass_from + 1);
-    }
-
-    /// One reservation of a compression: moves it to its earliest fit; returns its start.
-    fn compress_item(&mut self, now: f64, start: f64, procs: u32, est: f64) -> Result<f64> {
-        let floor = self.floor(procs, est).filter(|&lo| lo <= start);
-        if floor == Some(start) {
-            return Ok(start);
+        for item in items.iter_mut() {
+            let (start, procs, est) = *item;
+            if start <= now {
+                continue;
+            }
+            let floor = self.floor(procs, est).filter(|&lo| lo <= start);
+            if floor == Some(start) {
+                continue;
+            }
+            let Some(first) = self.first_time_with(now, procs) else {
+                continue;
+            };
+            let after = floor.map_or(first, |lo| lo.max(first));
+            if after >= start {
+                continue;
+            }
+            let t = self.timeline.refit(after, start, procs, est)?;
+            if t < start {
+                item.0 = t;
+                self.moved(start, t, est);
+            }
+            self.set_floor(procs, est, t);
         }
-        let Some(first) = self.first_time_with(now, procs) else {
-            return Ok(start);
-        };
-        let after = floor.map_or(first, |lo| lo.max(first));
-        if after >= start {
-            return Ok(start);
-        }
-        let t = self.timeline.refit(after, start, procs, est)?;
-        if t < start {
-            self.moved(start, t, est);
-            self.log_release(start.max(t + est), start + est);
-        }
-        self.set_floor(procs, est, t);
-        Ok(t)
+        Ok(())
     }
 
     /// Updates what a compression remembers after a reservation moved from `start` to `t`:
@@ -347,12 +212,9 @@ pub struct Conservative {
     planner: Option<ConservativePlanner>,
     /// Reservation per job key.
     reserved: Vec<f64>,
-    /// Per job key, the planner's stamp when its reservation was last known to be at its
-    /// earliest fit ([`Queued::seen`]).
-    seen: Vec<u64>,
     /// Processors were freed early since the last compression.
     compress: bool,
-    items: Vec<Queued>,
+    items: Vec<(f64, u32, f64)>,
     /// The earliest reservation in the queue, known since the last pass that read every
     /// reservation (none: read them again). Until a compression moves reservations, only
     /// an arrival can bring a job earlier, so a pass before this time starts nothing and
@@ -382,22 +244,17 @@ impl SchedulingPolicy for Conservative {
     fn begin(&mut self, capacity: u32, origin: f64) -> Result<()> {
         self.planner = Some(ConservativePlanner::new(capacity, origin)?);
         self.reserved.clear();
-        self.seen.clear();
         self.compress = false;
         self.next_start = None;
         Ok(())
     }
 
     fn on_arrival(&mut self, now: f64, job: &Candidate) -> Result<Option<f64>> {
-        let planner = self.planner()?;
-        let t = planner.reserve(now, job.procs, job.estimate)?;
-        let stamp = planner.stamp();
+        let t = self.planner()?.reserve(now, job.procs, job.estimate)?;
         if job.key >= self.reserved.len() {
             self.reserved.resize(job.key + 1, f64::NAN);
-            self.seen.resize(job.key + 1, 0);
         }
         self.reserved[job.key] = t;
-        self.seen[job.key] = stamp;
         self.next_start = self.next_start.map(|n| n.min(t));
         Ok(Some(t))
     }
@@ -429,16 +286,14 @@ impl SchedulingPolicy for Conservative {
         if std::mem::take(&mut self.compress) {
             let mut items = std::mem::take(&mut self.items);
             items.clear();
-            items.extend(queue.iter().map(|c| Queued {
-                start: self.reservation(c.key),
-                procs: c.procs,
-                estimate: c.estimate,
-                seen: self.seen.get(c.key).copied().unwrap_or(0),
-            }));
-            self.planner()?.compress_queue(now, &mut items)?;
+            items.extend(
+                queue
+                    .iter()
+                    .map(|c| (self.reservation(c.key), c.procs, c.estimate)),
+            );
+            self.planner()?.compress(now, &mut items)?;
             for (c, it) in queue.iter().zip(&items) {
-                self.reserved[c.key] = it.start;
-                self.seen[c.key] = it.seen;
+                self.reserved[c.key] = it.0;
             }
             self.items = items;
             self.next_start = None;
@@ -549,112 +404,8 @@ mod tests {
         Ok(())
     }
 
-    /// A run of the policy's operations on two plans: arrivals (processors, estimate),
-    /// early ends of running jobs, withdrawals of queued jobs, and steps of the clock.
-    #[derive(Debug, Clone)]
-    enum Ev {
-        Arrive(u32, u32),
-        Finish(usize),
-        Withdraw(usize),
-        Tick(u32),
-    }
-
-    fn events() -> impl Strategy<Value = Vec<Ev>> {
-        proptest::collection::vec(
-            prop_oneof![
-                5 => (1u32..9, 1u32..120).prop_map(|(p, e)| Ev::Arrive(p, e)),
-                3 => (0usize..8).prop_map(Ev::Finish),
-                1 => (0usize..40).prop_map(Ev::Withdraw),
-                3 => (0u32..60).prop_map(Ev::Tick),
-            ],
-            0..200,
-        )
-    }
-
-    /// The compression that skips reservations by their stamps ([`ConservativePlanner::
-    /// compress_queue`]) gives every reservation the start that the full compression
-    /// ([`ConservativePlanner::compress`]) gives it, through arrivals, early ends,
-    /// withdrawals and compressions in any order, and leaves the same plan.
-    fn check_pruned((capacity, evs): (u32, Vec<Ev>)) -> std::result::Result<(), TestCaseError> {
-        let mut pruned = ConservativePlanner::new(capacity, 0.0).unwrap();
-        let mut full = ConservativePlanner::new(capacity, 0.0).unwrap();
-        let mut queue: Vec<Queued> = Vec::new();
-        let mut running: Vec<(f64, u32)> = Vec::new();
-        let mut now = 0.0;
-        let mut dirty = false;
-        for ev in evs {
-            match ev {
-                Ev::Arrive(procs, est) => {
-                    let (procs, est) = (procs.min(capacity), f64::from(est));
-                    let t = pruned.reserve(now, procs, est).unwrap();
-                    prop_assert_eq!(t, full.reserve(now, procs, est).unwrap());
-                    let seen = pruned.stamp();
-                    queue.push(Queued {
-                        start: t,
-                        procs,
-                        estimate: est,
-                        seen,
-                    });
-                }
-                Ev::Finish(k) => {
-                    if k < running.len() {
-                        let (end, procs) = running.remove(k);
-                        if end > now {
-                            pruned.cancel(now, end, procs).unwrap();
-                            full.cancel(now, end, procs).unwrap();
-                            dirty = true;
-                        }
-                    }
-                }
-                Ev::Withdraw(k) => {
-                    if k < queue.len() {
-                        let q = queue.remove(k);
-                        pruned
-                            .cancel(q.start, q.start + q.estimate, q.procs)
-                            .unwrap();
-                        full.cancel(q.start, q.start + q.estimate, q.procs).unwrap();
-                        dirty = true;
-                    }
-                }
-                Ev::Tick(dt) => {
-                    now += f64::from(dt);
-                    pruned.advance(now);
-                    full.advance(now);
-                    if std::mem::take(&mut dirty) {
-                        let mut items: Vec<_> = queue
-                            .iter()
-                            .map(|q| (q.start, q.procs, q.estimate))
-                            .collect();
-                        full.compress(now, &mut items).unwrap();
-                        pruned.compress_queue(now, &mut queue).unwrap();
-                        let starts: Vec<f64> = queue.iter().map(|q| q.start).collect();
-                        let want: Vec<f64> = items.iter().map(|i| i.0).collect();
-                        prop_assert_eq!(starts, want);
-                    }
-                    // Jobs whose reservation has come start; they run until they end
-                    // (an early end later) or their predicted end.
-                    queue.retain(|q| {
-                        if q.start <= now {
-                            running.push((q.start + q.estimate, q.procs));
-                            false
-                        } else {
-                            true
-                        }
-                    });
-                }
-            }
-            prop_assert_eq!(pruned.timeline.steps(), full.timeline.steps());
-        }
-        Ok(())
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
-        #[test]
-        fn pruned_compression_matches_the_full_one(c in 1u32..12, evs in events()) {
-            check_pruned((c, evs))?;
-        }
-
         #[test]
         fn compression_matches_the_plain_definition(p in plan()) {
             check_compression(p)?;

@@ -79,7 +79,7 @@ mod easy;
 use crate::error::Result;
 
 pub use backfill::Backfill;
-pub use conservative::{Conservative, ConservativePlanner, Queued};
+pub use conservative::{Conservative, ConservativePlanner};
 pub use easy::{easy_pass, fcfs_pass, Easy, Fcfs};
 
 /// What a policy sees of the machine at a scheduling pass.
