@@ -13,7 +13,7 @@ use crate::timeline::Timeline;
 /// How many shapes' floors a compression keeps (the most recent): a deep queue is mostly
 /// runs of one shape, and a lookup over many shapes would cost every queued job more than
 /// the searches it spares.
-const FLOORS: usize = 4;
+const FLOORS: usize = 8;
 
 /// Conservative backfilling state: an availability profile holding running jobs (until
 /// their predicted end) and one reservation per queued job.
@@ -49,7 +49,11 @@ pub struct ConservativePlanner {
     /// shape starting at or after `t` fits before `t` either: every window before `t` is
     /// short of processors at some instant before `t` (the reservation at `t` fits from `t`
     /// on, so the instant that ruled a window out lies before `t`), and that stays so until
-    /// a move gives processors back before `t`.
+    /// a move gives processors back before `t`. The floor also holds for every shape at
+    /// least as wide and as long: a window of `p' >= procs` processors for `e' >= estimate`
+    /// starting at `t0 < t`, for a reservation at `s' >= t`, must have `p'` free over
+    /// `[t0, min(t0 + e', s'))`, which contains `[t0, min(t0 + estimate, t))` and so the
+    /// instant where fewer than `procs` were free.
     floors: Vec<(u32, f64, f64)>,
 }
 
@@ -130,7 +134,7 @@ impl ConservativePlanner {
             if start <= now {
                 continue;
             }
-            let floor = self.floor(procs, est).filter(|&lo| lo <= start);
+            let floor = self.floor(procs, est, start);
             if floor == Some(start) {
                 continue;
             }
@@ -176,13 +180,15 @@ impl ConservativePlanner {
         }
     }
 
-    /// The floor of the shape (`procs`, `est`) in this compression: a reservation of that
-    /// shape starting at or after it cannot move before it.
-    fn floor(&self, procs: u32, est: f64) -> Option<f64> {
+    /// The floor of a reservation of `procs` and `est` at `start` in this compression: the
+    /// latest floor, not after `start`, of a shape no wider and no longer (see `floors`); it
+    /// cannot move before it.
+    fn floor(&self, procs: u32, est: f64, start: f64) -> Option<f64> {
         self.floors
             .iter()
-            .find(|&&(p, e, _)| (p, e) == (procs, est))
+            .filter(|&&(p, e, lo)| p <= procs && e <= est && lo <= start)
             .map(|&(.., lo)| lo)
+            .max_by(f64::total_cmp)
     }
 
     /// The first time at or after `now` with `procs` free processors, remembered during a
