@@ -85,7 +85,7 @@ impl TimeGrid {
     /// tolerance: the two differ where the product is an exact integer in theory but not in
     /// floating point (e.g. `x` = 7200 s, `k` = 55: `0.55 · 7200 / 60` = 66.00000000000001,
     /// step 67 here, 66 there), and that changes reproduction results (docs/decisions.md,
-    /// "[slarm-overbook] statistics from slarm-stats").
+    /// "Birkenheuer 2012, Sec. 3.2.2: percent bins to the time grid, end times rounded up").
     pub fn runtime(&self, dist: &RatioDist, estimate: Time) -> Result<GridDist> {
         let mut steps: Vec<(i64, f64)> = Vec::with_capacity(101);
         for (k, &p) in dist.masses().iter().enumerate() {

@@ -40,7 +40,7 @@ fn states(r: &BatteryResult) -> Vec<JobState> {
 }
 
 #[test]
-fn a1_baselines_ignore_threshold_and_ratio() {
+fn baselines_ignore_threshold_and_ratio() {
     // Re-pricing: identical outcomes for every PoF_max and ratio; G(r) = F - r·P.
     let s = setup();
     for strategy in [Strategy::CompBackfill, Strategy::HeurPlan] {
@@ -62,7 +62,7 @@ fn a1_baselines_ignore_threshold_and_ratio() {
 }
 
 #[test]
-fn a2_risk_test_equals_threshold() {
+fn risk_test_equals_threshold() {
     // Test equivalence (thesis §3.1.3): heuristic risk@0.5 == PoF@0.5, heuristic risk@2 == PoF@0.2,
     // comprehensive risk@1 == PoF@0.2 (same accepted sets and outcomes).
     let s = setup();
@@ -80,7 +80,7 @@ fn a2_risk_test_equals_threshold() {
 }
 
 #[test]
-fn a3_zero_threshold_degenerates_to_baseline() {
+fn zero_threshold_degenerates_to_baseline() {
     // The PoF_max -> 0 limit: with PoF_max -> 0 nothing is overbooked and each overbooking strategy
     // gives exactly its counterpart's outcomes: heuristic overbooking = heuristic planning;
     // comprehensive overbooking = comprehensive backfilling with the overbooking variant's

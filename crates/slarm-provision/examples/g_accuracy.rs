@@ -1,6 +1,6 @@
 //! Accuracy of the Monte Carlo `g_s(p)` below `u` against the backward Kolmogorov approximation
 //! (Poisson arrivals at the profile's rate), and the local slope that turns Monte Carlo noise into
-//! jobs (docs/decisions.md "[slarm-provision] Monte Carlo sizes").
+//! jobs (docs/decisions.md, Sung 2006, "Monte Carlo sizes of the g and k tables").
 //!
 //! `cargo run --release -p slarm-provision --example g_accuracy -- RUNS [SEED]`
 #![allow(missing_docs)]

@@ -40,7 +40,8 @@ fn monte_carlo_g_after_u_agrees_with_exact() {
     // is flat in n (at s = 76, p = 4 it is 7.8e-5 at n = 8 and 2.5e-4 at n = 12), so g itself
     // is ill-conditioned; we check the exact miss probability at the Monte Carlo g instead:
     // with 20,000 runs (3rd smallest N_r) it must lie within the binomial band [3e-5, 3.5e-4]
-    // around 1 - y = 1e-4 (see docs/decisions.md "[provision] Monte Carlo sizes").
+    // around 1 - y = 1e-4 (see docs/decisions.md, Sung 2006,
+    // "Monte Carlo sizes of the g and k tables").
     let p = Params::thesis();
     let prof = ArrivalProfile::thesis();
     let (rows, _) = g_monte_carlo(&p, &prof, &RngStreams::new(11), 20_000, &[64, 76], 1..=5);

@@ -8,7 +8,8 @@
 //! service level reaches `y`, searched with `Mmm`. pyworkforce starts its search at
 //! `round(A + 1)` (Python rounds half to even), which can lie one above the smallest stable
 //! size `floor(A) + 1`, so its answer is `max(ours, round(A + 1))`; pairs where that start
-//! hides a smaller answer are counted and reported (docs/decisions.md, entry "xtask: oracle, pyworkforce start").
+//! hides a smaller answer are counted and reported (docs/decisions.md, "Cross-check: pyworkforce's required positions start at
+//! round(A + 1)").
 
 use serde_json::{json, Value};
 use slarm::queueing::Mmm;
