@@ -12,6 +12,9 @@ pub enum Kind {
     BadInput,
     /// Something went wrong inside slarm: exit code 1.
     Internal,
+    /// An output named `-` (standard output) was closed by its reader: exit code 141, as the
+    /// table and JSON output, with no message.
+    BrokenPipe,
 }
 
 /// A command failure: its kind and a one-line message.
@@ -40,11 +43,26 @@ impl CliError {
         }
     }
 
+    /// A failure to write an output file given by the user (`option` names it, e.g.
+    /// `--schedule-out F`): a closed standard output ends quietly ([`Kind::BrokenPipe`]),
+    /// anything else is bad input naming the option.
+    pub fn output(option: impl fmt::Display, e: &std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Self {
+                kind: Kind::BrokenPipe,
+                message: String::new(),
+            }
+        } else {
+            Self::bad_input(format!("{option}: {e}"))
+        }
+    }
+
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self.kind {
             Kind::BadInput => 2,
             Kind::Internal => 1,
+            Kind::BrokenPipe => 141,
         }
     }
 }

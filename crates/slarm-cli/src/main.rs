@@ -134,7 +134,9 @@ fn main() {
             }
         }
         Err(e) => {
-            report(&format!("error: {e}"));
+            if e.kind != error::Kind::BrokenPipe {
+                report(&format!("error: {e}"));
+            }
             std::process::exit(e.exit_code());
         }
     }

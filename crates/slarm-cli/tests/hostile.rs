@@ -275,14 +275,10 @@ fn big_batch(dir: &Path) -> PathBuf {
     path
 }
 
-/// `slarm ... | head -c 1`: the reader goes away; slarm ends quietly with status 141
-/// (128 + SIGPIPE, what a shell reports for `yes | head -1`), nothing on stderr.
-#[test]
-fn a_closed_stdout_pipe_ends_quietly() {
-    let dir = tempfile::tempdir().unwrap();
-    let batch = big_batch(dir.path());
+/// Runs `slarm ARGS` with stdout on a pipe whose reader goes away after one byte.
+fn after_the_reader_left(args: &[&str]) -> std::process::Output {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_slarm"))
-        .args(["queue", "size", "--batch", batch.to_str().unwrap()])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -291,13 +287,73 @@ fn a_closed_stdout_pipe_ends_quietly() {
     let mut first = [0u8; 1];
     stdout.read_exact(&mut first).unwrap();
     drop(stdout);
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(141), "{out:?}");
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    child.wait_with_output().unwrap()
+}
+
+/// `slarm ... | head -c 1`: the reader goes away; slarm ends quietly with status 141
+/// (128 + SIGPIPE, what a shell reports for `yes | head -1`), nothing on stderr; the same for
+/// a schedule written to standard output as `-` or `/dev/stdout`.
+#[test]
+fn a_closed_stdout_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = big_batch(dir.path());
+    let trace = swf(dir.path(), 5000, "300000");
+    let trace = trace.to_str().unwrap();
+    for args in [
+        vec!["queue", "size", "--batch", batch.to_str().unwrap()],
+        vec![
+            "simulate",
+            "--trace",
+            trace,
+            "--policy",
+            "easy",
+            "--schedule-out",
+            "-",
+        ],
+        vec![
+            "simulate",
+            "--trace",
+            trace,
+            "--policy",
+            "easy",
+            "--schedule-out",
+            "/dev/stdout",
+        ],
+    ] {
+        let out = after_the_reader_left(&args);
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {out:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// `--schedule-out /dev/stdout` into a pipe writes through the pipe (no temporary file beside
+/// `/proc/self/fd/pipe:[N]`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_schedule_to_dev_stdout_goes_through_a_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = swf(dir.path(), 50, "3000");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_slarm"))
+        .args([
+            "simulate",
+            "--trace",
+            trace.to_str().unwrap(),
+            "--policy",
+            "easy",
+        ])
+        .args(["--schedule-out", "/dev/stdout"])
+        .stdout(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The header and one row per job come first, then the summary table.
+    assert!(text.lines().nth(50).is_some(), "{text}");
+    assert!(text.starts_with("job_id,"), "{text}");
 }
 
 /// Writing to a full device is exit code 1 with one line, not a panic of `print!`.

@@ -97,10 +97,16 @@ fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
         match std::fs::symlink_metadata(&p) {
             Ok(m) if m.file_type().is_symlink() => {
                 let link = std::fs::read_link(&p)?;
-                p = match p.parent() {
+                let next = match p.parent() {
                     Some(dir) if link.is_relative() => dir.join(link),
                     _ => link,
                 };
+                // A link the kernel resolves but whose target is no path (`/dev/stdout` ->
+                // `/proc/self/fd/1` -> `pipe:[N]`): write through the link itself.
+                if std::fs::symlink_metadata(&next).is_err() && std::fs::metadata(&p).is_ok() {
+                    return Ok(p);
+                }
+                p = next;
             }
             _ => return Ok(p),
         }

@@ -315,7 +315,7 @@ pub fn run(args: &ProvisionArgs) -> CliResult<Output> {
         });
         let text = serde_json::to_string(&doc).map_err(CliError::internal)?;
         slarm_repro::write_output(path, |w| w.write_all(text.as_bytes()))
-            .map_err(|e| CliError::bad_input(format!("--tables-out {}: {e}", path.display())))?;
+            .map_err(|e| CliError::output(format_args!("--tables-out {}", path.display()), &e))?;
     }
     let make = || kind.build(&params, &g, plan.as_ref());
     let ev = evaluate(

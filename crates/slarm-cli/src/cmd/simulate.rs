@@ -179,7 +179,7 @@ fn write_schedule(
             })
         }
     };
-    result.map_err(|e| CliError::bad_input(format!("--schedule-out {}: {e}", path.display())))
+    result.map_err(|e| CliError::output(format_args!("--schedule-out {}", path.display()), &e))
 }
 
 /// The per-policy figures.

@@ -233,7 +233,7 @@ fn import(a: &ImportArgs) -> CliResult<Output> {
     }
     let out = &a.out;
     slarm_repro::write_output(out, |w| write_swf(&s.trace.header, &s.trace.jobs, w))
-        .map_err(|e| CliError::bad_input(format!("--out {}: {e}", out.display())))?;
+        .map_err(|e| CliError::output(format_args!("--out {}", out.display()), &e))?;
     let lines = s.trace.jobs.len() as u64;
     let json = json!({
         "file": s.trace.name,
