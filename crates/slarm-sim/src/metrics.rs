@@ -21,6 +21,7 @@
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
+use std::borrow::Borrow;
 use std::io::Write;
 
 use crate::batch::{JobRecord, Schedule};
@@ -79,9 +80,9 @@ impl Metrics {
             .sum();
         Self {
             jobs: n,
-            mean_wait_s: r.iter().map(JobRecord::wait).sum::<f64>() / nf,
-            max_wait_s: r.iter().map(JobRecord::wait).fold(0.0, f64::max),
-            mean_response_s: r.iter().map(JobRecord::response).sum::<f64>() / nf,
+            mean_wait_s: r.iter().map(|x| x.wait()).sum::<f64>() / nf,
+            max_wait_s: r.iter().map(|x| x.wait()).fold(0.0, f64::max),
+            mean_response_s: r.iter().map(|x| x.response()).sum::<f64>() / nf,
             mean_bounded_slowdown: r.iter().map(|x| x.bounded_slowdown(tau)).sum::<f64>() / nf,
             tau_s: tau,
             utilization: if makespan > 0.0 {
@@ -111,13 +112,21 @@ const CSV_CHUNK: usize = 1 << 16;
 /// Writes the schedule CSV that `slarm check-schedule` reads: header
 /// `job_id,submit,start,end,procs`, one row per started job in record order.
 ///
-/// Rows are formatted without allocation into a reused buffer handed to `out` in chunks of
-/// about 64 KiB, so an unbuffered writer is fine too.
-pub fn write_schedule_csv<W: Write>(records: &[JobRecord], mut out: W) -> std::io::Result<()> {
+/// `records` is any sequence of records: a schedule's [`crate::batch::Records`] (each built
+/// on demand) or a slice or vector of them (by reference). Rows are formatted without
+/// allocation into a reused buffer handed to `out` in chunks of about 64 KiB, so an
+/// unbuffered writer is fine too.
+pub fn write_schedule_csv<W, I>(records: I, mut out: W) -> std::io::Result<()>
+where
+    W: Write,
+    I: IntoIterator,
+    I::Item: std::borrow::Borrow<JobRecord>,
+{
     let mut digits = itoa::Buffer::new();
     let mut line = Vec::with_capacity(CSV_CHUNK + 128);
     line.extend_from_slice(b"job_id,submit,start,end,procs\n");
     for r in records {
+        let r: &JobRecord = r.borrow();
         line.extend_from_slice(digits.format(r.id).as_bytes());
         for t in [r.submit, r.start, r.end] {
             line.push(b',');
@@ -156,7 +165,7 @@ mod tests {
             &Schedule {
                 capacity: 1,
                 policy: PolicyKind::Easy.to_string(),
-                records: vec![],
+                records: Vec::new().into(),
                 expired: vec![],
                 events: 0,
             },
