@@ -160,9 +160,9 @@ impl Records {
     pub fn len(&self) -> usize {
         match &self.inner {
             Stored::Vec(v) => v.len(),
-            Stored::Compact {
-                start, started, ..
-            } => started.as_ref().map_or(start.len(), Vec::len),
+            Stored::Compact { start, started, .. } => {
+                started.as_ref().map_or(start.len(), Vec::len)
+            }
         }
     }
 
@@ -786,8 +786,11 @@ pub fn simulate_with<J: JobSource + ?Sized, P: SchedulingPolicy + ?Sized>(
     };
     let mut sim = Simulation::starting_at(origin);
     state.run(&mut sim)?;
-    let started = (state.started < jobs.len())
-        .then(|| (0..jobs.len()).filter(|&i| !state.start[i].is_nan()).collect());
+    let started = (state.started < jobs.len()).then(|| {
+        (0..jobs.len())
+            .filter(|&i| !state.start[i].is_nan())
+            .collect()
+    });
     let policy_name = state.policy.name().to_string();
     let records = Records {
         inner: Stored::Compact {

@@ -855,13 +855,7 @@ pub fn read_sacct_from<R: Read + Send + 'static>(
             file: file.to_string(),
         });
     }
-    build(
-        records,
-        file,
-        &options.time_zone,
-        options.procs,
-        skipped,
-    )
+    build(records, file, &options.time_zone, options.procs, skipped)
 }
 
 /// The trace of parsed records: arrival order, times from the first submission.
