@@ -71,19 +71,28 @@ impl Metrics {
             };
         }
         let nf = n as f64;
-        let first = r.iter().map(|x| x.submit).fold(f64::INFINITY, f64::min);
-        let last = r.iter().map(|x| x.end).fold(f64::NEG_INFINITY, f64::max);
+        // One pass over the records (each is built on demand), every figure folded in
+        // record order from the start value of `Iterator::sum`, so the sums are those of
+        // a sum over each figure alone, bit for bit.
+        let zero = std::iter::empty::<f64>().sum::<f64>();
+        let (mut first, mut last, mut work) = (f64::INFINITY, f64::NEG_INFINITY, zero);
+        let (mut wait, mut max_wait, mut response, mut slowdown) = (zero, 0.0, zero, zero);
+        for x in r {
+            first = first.min(x.submit);
+            last = last.max(x.end);
+            work += f64::from(x.procs) * (x.end - x.start);
+            wait += x.wait();
+            max_wait = f64::max(max_wait, x.wait());
+            response += x.response();
+            slowdown += x.bounded_slowdown(tau);
+        }
         let makespan = last - first;
-        let work: f64 = r
-            .iter()
-            .map(|x| f64::from(x.procs) * (x.end - x.start))
-            .sum();
         Self {
             jobs: n,
-            mean_wait_s: r.iter().map(|x| x.wait()).sum::<f64>() / nf,
-            max_wait_s: r.iter().map(|x| x.wait()).fold(0.0, f64::max),
-            mean_response_s: r.iter().map(|x| x.response()).sum::<f64>() / nf,
-            mean_bounded_slowdown: r.iter().map(|x| x.bounded_slowdown(tau)).sum::<f64>() / nf,
+            mean_wait_s: wait / nf,
+            max_wait_s: max_wait,
+            mean_response_s: response / nf,
+            mean_bounded_slowdown: slowdown / nf,
             tau_s: tau,
             utilization: if makespan > 0.0 {
                 work / (f64::from(schedule.capacity) * makespan)

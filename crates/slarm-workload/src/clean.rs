@@ -155,22 +155,28 @@ impl Workload {
                 }
             }
         }
+        // The drop rules of `drop_reason`, read from the table's columns.
         let mut dropped = DropCounts::default();
-        jobs.retain(|j| match drop_reason(j, machine_procs) {
-            None => true,
-            Some(DropReason::RuntimeNonPositive) => {
-                dropped.runtime_nonpositive += 1;
+        let keep: Vec<bool> = (0..jobs.len())
+            .map(|i| {
+                let procs = jobs.procs(i);
+                let counter = if jobs.runtime(i) <= 0.0 {
+                    &mut dropped.runtime_nonpositive
+                } else if procs <= 0 {
+                    &mut dropped.procs_nonpositive
+                } else if procs > i64::from(machine_procs) {
+                    &mut dropped.procs_exceed_machine
+                } else {
+                    return true;
+                };
+                *counter += 1;
                 false
-            }
-            Some(DropReason::ProcsNonPositive) => {
-                dropped.procs_nonpositive += 1;
-                false
-            }
-            Some(DropReason::ProcsExceedMachine) => {
-                dropped.procs_exceed_machine += 1;
-                false
-            }
-        });
+            })
+            .collect();
+        if dropped.total() > 0 {
+            jobs.retain_mask(&keep);
+        }
+        drop(keep);
         jobs.sort_queue_order();
         Ok(Self {
             name: name.to_string(),

@@ -332,6 +332,15 @@ impl JobTable {
         *wide = view.wide;
     }
 
+    /// Keeps job `i` where `keep[i]` is true (and the jobs past the end of `keep`).
+    pub(crate) fn retain_mask(&mut self, keep: &[bool]) {
+        let mut i = 0;
+        Arc::make_mut(&mut self.inner).rows.retain(|_| {
+            i += 1;
+            keep.get(i - 1).copied().unwrap_or(true)
+        });
+    }
+
     /// Keeps the first `n` jobs.
     pub fn truncate(&mut self, n: usize) {
         if n < self.len() {
