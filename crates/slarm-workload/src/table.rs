@@ -571,7 +571,7 @@ mod tests {
         assert_eq!(t.slice(4..99).len(), 1);
         t.truncate(2);
         assert_eq!(t.len(), 2);
-        assert_eq!(t.iter().rev().next(), t.get(1));
+        assert_eq!(t.iter().next_back(), t.get(1));
     }
 
     fn any_job() -> impl Strategy<Value = Job> {
