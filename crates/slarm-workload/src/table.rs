@@ -32,7 +32,7 @@ use crate::job::Job;
 /// Smallest value kept in a slot itself; slots below it point into the wide list.
 const DIRECT_MIN: i32 = -(1 << 30);
 
-/// Most values a table keeps at full width (the slots below [`DIRECT_MIN`]).
+/// Most values a table keeps at full width (a slot below -2^30 points to one of them).
 pub const MAX_WIDE_VALUES: usize = 1 << 30;
 
 /// Slot positions of the packed fields.
