@@ -178,7 +178,7 @@ pub fn read_usable(path: &Path, machine: Option<usize>) -> Result<(Vec<RawJob>, 
     let mut jobs: Vec<RawJob> = trace
         .jobs
         .iter()
-        .filter_map(|j| RawJob::try_from(j).ok())
+        .filter_map(|j| RawJob::try_from(&j).ok())
         .filter(|j| j.procs <= machine)
         .collect();
     jobs.sort_by_key(|j| (j.submit, j.id));

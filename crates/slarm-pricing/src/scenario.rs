@@ -160,7 +160,7 @@ impl BaseWorkload {
             .jobs
             .iter()
             .filter(|j| j.submit >= 0.0)
-            .filter_map(|j| TraceJob::try_from(j).ok())
+            .filter_map(|j| TraceJob::try_from(&j).ok())
             .filter(|j| j.procs as usize <= nodes)
             .collect();
         let jobs = last_n(all, n);

@@ -36,10 +36,10 @@ fn workload_error(e: WorkloadError) -> PyErr {
 
 fn col<'py, T: numpy::Element>(
     py: Python<'py>,
-    jobs: &[Job],
+    jobs: &slarm_workload::JobTable,
     f: impl Fn(&Job) -> T,
 ) -> Bound<'py, PyArray1<T>> {
-    PyArray1::from_vec(py, jobs.iter().map(f).collect())
+    PyArray1::from_vec(py, jobs.iter().map(|j| f(&j)).collect())
 }
 
 #[pymethods]
@@ -201,7 +201,7 @@ fn rec_col<'py, T: numpy::Element>(
     s: &RustSchedule,
     f: impl Fn(&slarm_sim::batch::JobRecord) -> T,
 ) -> Bound<'py, PyArray1<T>> {
-    PyArray1::from_vec(py, s.records.iter().map(f).collect())
+    PyArray1::from_vec(py, s.records.iter().map(|r| f(&r)).collect())
 }
 
 #[pymethods]

@@ -49,7 +49,7 @@ fn check_columns(
                 procs: pr[i],
             })
             .collect();
-        let v = check_schedule(&w.jobs, w.machine_procs, &rows, contract)
+        let v = check_schedule(&w.jobs.to_vec(), w.machine_procs, &rows, contract)
             .map_err(|e| value_error(format!("{}: {e}", w.name)))?;
         serde_json::to_string(&v).map_err(value_error)
     })

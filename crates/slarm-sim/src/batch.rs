@@ -22,10 +22,13 @@
 //! let s = simulate(&jobs, 10, &BatchConfig::new(PolicyKind::Easy))?;
 //! let starts: Vec<f64> = s.records.iter().map(|r| r.start).collect();
 //! assert_eq!(starts, vec![0.0, 100.0, 2.0]);
+//! assert_eq!(s.records.get(1).map(|r| (r.id, r.end)), Some((2, 150.0)));
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
-use slarm_workload::Job;
+use std::borrow::Cow;
+
+use slarm_workload::{Job, JobTable};
 
 use crate::error::{check_time, Result, SimError};
 use crate::kernel::Simulation;
@@ -118,12 +121,229 @@ pub struct Schedule {
     /// Name of the policy used ([`SchedulingPolicy::name`]; `fcfs`, `easy` or
     /// `conservative` for the built-in ones).
     pub policy: String,
-    /// One record per started job, in job-slice order.
-    pub records: Vec<JobRecord>,
+    /// One record per started job, in job-slice order, each built on demand from the
+    /// start times and the jobs ([`Records`]).
+    pub records: Records,
     /// Indices of jobs removed because their expiry passed while waiting.
     pub expired: Vec<usize>,
     /// Events the kernel delivered.
     pub events: u64,
+}
+
+/// The records of a [`Schedule`]: one [`JobRecord`] per started job, in job-slice order.
+///
+/// A simulation stores only what the jobs do not say (a start time and a first reservation
+/// per job, 16 bytes) next to the [`JobTable`] it ran (shared, not copied); each record is
+/// built on demand ([`Records::get`], [`Records::iter`]). Records made from a vector
+/// ([`Records::from`]) are kept as they are.
+#[derive(Clone)]
+pub struct Records {
+    inner: Stored,
+}
+
+#[derive(Clone)]
+enum Stored {
+    Vec(Vec<JobRecord>),
+    Compact {
+        jobs: JobTable,
+        /// Start time per job (NaN: never started).
+        start: Vec<f64>,
+        /// First reservation per job (NaN: none).
+        reservation: Vec<f64>,
+        /// The started jobs, when some job did not start.
+        started: Option<Vec<usize>>,
+    },
+}
+
+impl Records {
+    /// Number of records (started jobs).
+    pub fn len(&self) -> usize {
+        match &self.inner {
+            Stored::Vec(v) => v.len(),
+            Stored::Compact { start, started, .. } => {
+                started.as_ref().map_or(start.len(), Vec::len)
+            }
+        }
+    }
+
+    /// True when no job started.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `k`-th record, built on demand; `None` past the end.
+    pub fn get(&self, k: usize) -> Option<JobRecord> {
+        match &self.inner {
+            Stored::Vec(v) => v.get(k).copied(),
+            Stored::Compact {
+                jobs,
+                start,
+                reservation,
+                started,
+            } => {
+                let i = match started {
+                    Some(s) => *s.get(k)?,
+                    None => k,
+                };
+                let t = *start.get(i)?;
+                let r = reservation[i];
+                Some(JobRecord {
+                    id: jobs.id(i),
+                    index: i,
+                    submit: jobs.submit(i),
+                    start: t,
+                    end: t + jobs.effective_runtime(i),
+                    // The simulation checked that the processors lie in 1..=capacity.
+                    procs: jobs.procs(i) as u32,
+                    estimate: jobs.estimate(i),
+                    reservation: (!r.is_nan()).then_some(r),
+                })
+            }
+        }
+    }
+
+    /// The first record.
+    pub fn first(&self) -> Option<JobRecord> {
+        self.get(0)
+    }
+
+    /// The last record.
+    pub fn last(&self) -> Option<JobRecord> {
+        self.len().checked_sub(1).and_then(|k| self.get(k))
+    }
+
+    /// The records in order, each built on demand.
+    pub fn iter(&self) -> RecordIter<'_> {
+        RecordIter {
+            records: self,
+            range: 0..self.len(),
+        }
+    }
+
+    /// All records as a vector (72 bytes a record).
+    pub fn to_vec(&self) -> Vec<JobRecord> {
+        match &self.inner {
+            Stored::Vec(v) => v.clone(),
+            Stored::Compact { .. } => self.iter().collect(),
+        }
+    }
+}
+
+impl From<Vec<JobRecord>> for Records {
+    fn from(v: Vec<JobRecord>) -> Self {
+        Self {
+            inner: Stored::Vec(v),
+        }
+    }
+}
+
+impl std::fmt::Debug for Records {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq for Records {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Records {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Records {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        Vec::<JobRecord>::deserialize(d).map(Self::from)
+    }
+}
+
+/// Iterator over the [`Records`] of a schedule.
+#[derive(Debug, Clone)]
+pub struct RecordIter<'a> {
+    records: &'a Records,
+    range: std::ops::Range<usize>,
+}
+
+impl Iterator for RecordIter<'_> {
+    type Item = JobRecord;
+
+    fn next(&mut self) -> Option<JobRecord> {
+        self.range.next().and_then(|k| self.records.get(k))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.range.size_hint()
+    }
+
+    fn nth(&mut self, n: usize) -> Option<JobRecord> {
+        self.range.nth(n).and_then(|k| self.records.get(k))
+    }
+}
+
+impl DoubleEndedIterator for RecordIter<'_> {
+    fn next_back(&mut self) -> Option<JobRecord> {
+        self.range.next_back().and_then(|k| self.records.get(k))
+    }
+}
+
+impl ExactSizeIterator for RecordIter<'_> {}
+
+impl std::iter::FusedIterator for RecordIter<'_> {}
+
+impl<'a> IntoIterator for &'a Records {
+    type Item = JobRecord;
+    type IntoIter = RecordIter<'a>;
+
+    fn into_iter(self) -> RecordIter<'a> {
+        self.iter()
+    }
+}
+
+/// Jobs a simulation can run: a slice or vector of [`Job`]s (stored compactly for the
+/// run) or a [`JobTable`] (shared with the schedule, no copy).
+pub trait JobSource {
+    /// The jobs as a table.
+    fn job_table(&self) -> Result<Cow<'_, JobTable>>;
+}
+
+fn table_of(jobs: &[Job]) -> Result<Cow<'static, JobTable>> {
+    JobTable::try_from(jobs)
+        .map(Cow::Owned)
+        .map_err(|e| SimError::InvalidParameter {
+            name: "jobs",
+            value: e.to_string(),
+            reason: "the jobs must fit a job table",
+        })
+}
+
+impl JobSource for [Job] {
+    fn job_table(&self) -> Result<Cow<'_, JobTable>> {
+        table_of(self)
+    }
+}
+
+impl JobSource for Vec<Job> {
+    fn job_table(&self) -> Result<Cow<'_, JobTable>> {
+        table_of(self)
+    }
+}
+
+impl<const N: usize> JobSource for [Job; N] {
+    fn job_table(&self) -> Result<Cow<'_, JobTable>> {
+        table_of(self)
+    }
+}
+
+impl JobSource for JobTable {
+    fn job_table(&self) -> Result<Cow<'_, JobTable>> {
+        Ok(Cow::Borrowed(self))
+    }
 }
 
 /// The events the kernel's queue holds: completions, and passes at a later instant (a
@@ -148,18 +368,19 @@ enum ArrivalOrder {
 }
 
 impl ArrivalOrder {
-    fn of(records: &[JobRecord]) -> Self {
-        let before = |a: &JobRecord, b: &JobRecord| {
-            a.submit
-                .total_cmp(&b.submit)
-                .then(a.id.cmp(&b.id))
-                .then(a.index.cmp(&b.index))
+    fn of(jobs: &JobTable) -> Self {
+        let before = |a: usize, b: usize| {
+            jobs.submit(a)
+                .total_cmp(&jobs.submit(b))
+                .then(jobs.id(a).cmp(&jobs.id(b)))
+                .then(a.cmp(&b))
         };
-        if records.is_sorted_by(|a, b| before(a, b).is_lt()) {
-            return Self::Slice(records.len());
+        let n = jobs.len();
+        if (1..n).all(|i| before(i - 1, i).is_lt()) {
+            return Self::Slice(n);
         }
-        let mut order: Vec<usize> = (0..records.len()).collect();
-        order.sort_by(|&a, &b| before(&records[a], &records[b]));
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| before(a, b));
         Self::Sorted(order)
     }
 
@@ -173,12 +394,14 @@ impl ArrivalOrder {
 }
 
 struct State<'a, P: ?Sized> {
-    /// One record per job, in job-slice order, filled in as the job starts (`start` is NaN
-    /// until then). Holding the job's fields here, rather than in tables beside the
-    /// records, keeps one 72-byte record per job as the simulation's whole per-job state.
-    records: Vec<JobRecord>,
-    /// Run time per job (min(run time, estimate)).
-    run: Vec<f64>,
+    /// The jobs (submit time, job number, processors, estimate and run time are read from
+    /// here as needed).
+    jobs: &'a JobTable,
+    /// Start time per job, in job-slice order (NaN until it starts): with `reservation`
+    /// the simulation's whole per-job state, 16 bytes.
+    start: Vec<f64>,
+    /// First reservation per job (NaN: none yet).
+    reservation: Vec<f64>,
     /// Jobs started so far.
     started: usize,
     arrival_order: ArrivalOrder,
@@ -212,24 +435,24 @@ enum Next {
 
 impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
     fn order_cmp(&self, a: usize, b: usize) -> std::cmp::Ordering {
-        let (ja, jb) = (&self.records[a], &self.records[b]);
+        let j = self.jobs;
         let primary = match self.order {
             QueueOrder::Fcfs => std::cmp::Ordering::Equal,
-            QueueOrder::ShortestEstimate => ja.estimate.total_cmp(&jb.estimate),
+            QueueOrder::ShortestEstimate => j.estimate(a).total_cmp(&j.estimate(b)),
             QueueOrder::Key(k) => k[a].total_cmp(&k[b]),
         };
         primary
-            .then(ja.submit.total_cmp(&jb.submit))
-            .then(ja.id.cmp(&jb.id))
+            .then(j.submit(a).total_cmp(&j.submit(b)))
+            .then(j.id(a).cmp(&j.id(b)))
             .then(a.cmp(&b))
     }
 
     fn candidate(&self, i: usize) -> Candidate {
-        let p = &self.records[i];
         Candidate {
             key: i,
-            procs: p.procs,
-            estimate: p.estimate,
+            // `prepare` checked that the processors lie in 1..=capacity.
+            procs: self.jobs.procs(i) as u32,
+            estimate: self.jobs.estimate(i),
         }
     }
 
@@ -262,7 +485,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
             |(t, c): (f64, u32), (u, d): (f64, u32)| t.total_cmp(&u).then(c.cmp(&d)).is_lt();
         let mut next = sim.peek_key().map(|key| (key, Next::Queued));
         if let Some(i) = self.arrival_order.get(self.next_arrival) {
-            let key = (self.records[i].submit, CLASS_ARRIVE);
+            let key = (self.jobs.submit(i), CLASS_ARRIVE);
             if next.as_ref().is_none_or(|&(k, _)| before(key, k)) {
                 next = Some((key, Next::Arrival(i, key.0)));
             }
@@ -303,7 +526,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
 
     fn finish(&mut self, i: usize, now: f64) -> Result<()> {
         let c = self.candidate(i);
-        let predicted = self.records[i].start + c.estimate;
+        let predicted = self.start[i] + c.estimate;
         self.free += c.procs;
         self.running.remove(i, predicted, c.procs);
         self.policy.on_finish(now, &c, predicted)?;
@@ -315,7 +538,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         self.next_arrival += 1;
         let c = self.candidate(i);
         if let Some(t) = self.policy.on_arrival(now, &c)? {
-            self.records[i].reservation = Some(t);
+            self.reservation[i] = t;
         }
         self.enqueue(i);
         self.request_pass(now);
@@ -324,13 +547,12 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
 
     fn start_job(&mut self, i: usize, sim: &mut Simulation<Ev>) -> Result<()> {
         let now = sim.now();
-        let run = self.run[i];
-        let r = &mut self.records[i];
-        self.free -= r.procs;
-        r.start = now;
-        r.end = now + run;
+        let run = self.jobs.effective_runtime(i);
+        let c = self.candidate(i);
+        self.free -= c.procs;
+        self.start[i] = now;
         self.started += 1;
-        self.running.insert(i, now + r.estimate, r.procs);
+        self.running.insert(i, now + c.estimate, c.procs);
         sim.schedule_at(now + run, CLASS_FINISH, Ev::Finish(i))?;
         Ok(())
     }
@@ -370,9 +592,9 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         if let (Some(h), Some(s)) = (out.head, out.shadow) {
             let hi = self.queue.get(h).map(|c| c.key);
             if let Some(hi) = hi {
-                let r = &mut self.records[hi];
-                if r.reservation.is_none() && s.is_finite() {
-                    r.reservation = Some(s);
+                let r = &mut self.reservation[hi];
+                if r.is_nan() && s.is_finite() {
+                    *r = s;
                 }
             }
         }
@@ -436,53 +658,49 @@ fn remove_positions(queue: &mut Vec<Candidate>, positions: &[usize]) {
     queue.truncate(write);
 }
 
-/// The record of every job before it starts (start and end NaN, no reservation), and its
-/// run time; errors on the first job that cannot run.
-fn prepare(jobs: &[Job], capacity: u32) -> Result<(Vec<JobRecord>, Vec<f64>)> {
-    let mut records = Vec::with_capacity(jobs.len());
-    let mut runs = Vec::with_capacity(jobs.len());
-    for (index, j) in jobs.iter().enumerate() {
-        let procs = j.procs();
+/// Checks that every job can run; errors on the first that cannot.
+fn prepare(jobs: &JobTable, capacity: u32) -> Result<()> {
+    for i in 0..jobs.len() {
+        let procs = jobs.procs(i);
         if procs <= 0 || procs > i64::from(capacity) {
             return Err(SimError::JobTooLarge {
-                job_id: j.id,
+                job_id: jobs.id(i),
                 procs: u32::try_from(procs.max(0)).unwrap_or(u32::MAX),
                 capacity,
             });
         }
-        let submit = check_time("submit time", j.submit)?;
-        let estimate = check_time("estimate", j.estimate())?;
-        let run = check_time("run time", j.effective_runtime())?;
+        check_time("submit time", jobs.submit(i))?;
+        let estimate = check_time("estimate", jobs.estimate(i))?;
+        let run = check_time("run time", jobs.effective_runtime(i))?;
         if !(run > 0.0 && estimate > 0.0) {
             return Err(SimError::InvalidParameter {
                 name: "run time",
-                value: format!("job {}: run {} estimate {}", j.id, j.runtime, estimate),
+                value: format!(
+                    "job {}: run {} estimate {}",
+                    jobs.id(i),
+                    jobs.runtime(i),
+                    estimate
+                ),
                 reason: "run time and estimate must be positive (apply the drop rules)",
             });
         }
-        records.push(JobRecord {
-            id: j.id,
-            index,
-            submit,
-            start: f64::NAN,
-            end: f64::NAN,
-            procs: procs as u32,
-            estimate,
-            reservation: None,
-        });
-        runs.push(run);
     }
-    Ok((records, runs))
+    Ok(())
 }
 
-/// Simulates a cleaned [`slarm_workload::Workload`] on its own machine size.
+/// Simulates a cleaned [`slarm_workload::Workload`] on its own machine size (its jobs are
+/// shared with the schedule, not copied).
 pub fn simulate_workload(w: &slarm_workload::Workload, cfg: &BatchConfig) -> Result<Schedule> {
     simulate(&w.jobs, w.machine_procs, cfg)
 }
 
 /// Simulates `jobs` (any order; they arrive by submit time) on `capacity` processors under
 /// one of the built-in policies ([`PolicyKind::build`]); see [`simulate_with`].
-pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedule> {
+pub fn simulate<J: JobSource + ?Sized>(
+    jobs: &J,
+    capacity: u32,
+    cfg: &BatchConfig,
+) -> Result<Schedule> {
     let mut policy = cfg.policy.build();
     simulate_with(
         jobs,
@@ -497,13 +715,17 @@ pub fn simulate(jobs: &[Job], capacity: u32, cfg: &BatchConfig) -> Result<Schedu
 /// any [`SchedulingPolicy`], with the waiting queue kept in `order` and, optionally, a
 /// latest start per job (same order as `jobs`) after which a waiting job leaves the queue.
 ///
+/// `jobs` is a slice or vector of [`Job`]s or a [`JobTable`] (see [`JobSource`]); the
+/// schedule keeps the table (a slice is stored compactly first) and builds its records
+/// from it.
+///
 /// Errors on a job that cannot run (processors outside 1..=capacity, non-positive or
 /// non-finite times: apply [`slarm_workload::Workload`]'s drop rules first), on a
 /// `QueueOrder::Key` or expiry vector whose length differs from the job count, on a
 /// policy's own error and on a pass outcome that starts jobs outside the queue or beyond
 /// the free processors.
-pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
-    jobs: &[Job],
+pub fn simulate_with<J: JobSource + ?Sized, P: SchedulingPolicy + ?Sized>(
+    jobs: &J,
     capacity: u32,
     policy: &mut P,
     order: &QueueOrder,
@@ -516,7 +738,9 @@ pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
             reason: "a machine needs at least one processor",
         });
     }
-    let (records, run) = prepare(jobs, capacity)?;
+    let table = jobs.job_table()?;
+    let jobs: &JobTable = &table;
+    prepare(jobs, capacity)?;
     for (name, len) in [
         (
             "queue order key",
@@ -537,12 +761,13 @@ pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
             }
         }
     }
-    let arrival_order = ArrivalOrder::of(&records);
-    let origin = arrival_order.get(0).map_or(0.0, |i| records[i].submit);
+    let arrival_order = ArrivalOrder::of(jobs);
+    let origin = arrival_order.get(0).map_or(0.0, |i| jobs.submit(i));
     policy.begin(capacity, origin)?;
     let mut state = State {
-        records,
-        run,
+        jobs,
+        start: vec![f64::NAN; jobs.len()],
+        reservation: vec![f64::NAN; jobs.len()],
         started: 0,
         arrival_order,
         next_arrival: 0,
@@ -561,13 +786,24 @@ pub fn simulate_with<P: SchedulingPolicy + ?Sized>(
     };
     let mut sim = Simulation::starting_at(origin);
     state.run(&mut sim)?;
-    let mut records = state.records;
-    if state.started < records.len() {
-        records.retain(|r| !r.start.is_nan());
-    }
+    let started = (state.started < jobs.len()).then(|| {
+        (0..jobs.len())
+            .filter(|&i| !state.start[i].is_nan())
+            .collect()
+    });
+    let policy_name = state.policy.name().to_string();
+    let records = Records {
+        inner: Stored::Compact {
+            // A clone of a table shares its storage.
+            jobs: jobs.clone(),
+            start: state.start,
+            reservation: state.reservation,
+            started,
+        },
+    };
     Ok(Schedule {
         capacity,
-        policy: state.policy.name().to_string(),
+        policy: policy_name,
         records,
         expired: state.expired,
         events: sim.delivered(),

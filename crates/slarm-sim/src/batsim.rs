@@ -25,11 +25,12 @@
 //!
 //! let jobs = vec![Job::new(1, 0.0, 100.0, 6, 100.0), Job::new(2, 1.0, 50.0, 4, 40.0)];
 //! let s = simulate(&jobs, 10, &BatchConfig::new(PolicyKind::Easy))?;
-//! let sets = assign_processors(&s.records, 10)?;
+//! let records = s.records.to_vec();
+//! let sets = assign_processors(&records, 10)?;
 //! assert_eq!(sets[0].to_string(), "0-5");
 //! assert_eq!(sets[1].to_string(), "6-9");
 //! let mut csv = Vec::new();
-//! write_batsim_jobs(&s.records, &jobs, &sets, "w0", &mut csv).unwrap();
+//! write_batsim_jobs(&records, &jobs, &sets, "w0", &mut csv).unwrap();
 //! let csv = String::from_utf8(csv).unwrap();
 //! assert_eq!(csv.lines().nth(2), Some(
 //!     "2,w0,delay,1,4,40,0,COMPLETED_WALLTIME_REACHED,1,40,41,0,40,1,-1,6-9,"));
@@ -280,7 +281,7 @@ mod tests {
                 Job::new(i as u64 + 1, t, f64::from(run), i64::from(p), f64::from(run * o))
             }).collect();
             let s = simulate(&jobs, cap, &BatchConfig::new(PolicyKind::ALL[policy])).unwrap();
-            let sets = assign_processors(&s.records, cap).unwrap();
+            let sets = assign_processors(&s.records.to_vec(), cap).unwrap();
             for (r, set) in s.records.iter().zip(&sets) {
                 prop_assert_eq!(set.len(), u64::from(r.procs));
                 prop_assert!(set.0.iter().all(|&(a, b)| a <= b && b < cap));

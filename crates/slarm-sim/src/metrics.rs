@@ -21,6 +21,7 @@
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
+use std::borrow::Borrow;
 use std::io::Write;
 
 use crate::batch::{JobRecord, Schedule};
@@ -70,19 +71,28 @@ impl Metrics {
             };
         }
         let nf = n as f64;
-        let first = r.iter().map(|x| x.submit).fold(f64::INFINITY, f64::min);
-        let last = r.iter().map(|x| x.end).fold(f64::NEG_INFINITY, f64::max);
+        // One pass over the records (each is built on demand), every figure folded in
+        // record order from the start value of `Iterator::sum`, so the sums are those of
+        // a sum over each figure alone, bit for bit.
+        let zero = std::iter::empty::<f64>().sum::<f64>();
+        let (mut first, mut last, mut work) = (f64::INFINITY, f64::NEG_INFINITY, zero);
+        let (mut wait, mut max_wait, mut response, mut slowdown) = (zero, 0.0, zero, zero);
+        for x in r {
+            first = first.min(x.submit);
+            last = last.max(x.end);
+            work += f64::from(x.procs) * (x.end - x.start);
+            wait += x.wait();
+            max_wait = f64::max(max_wait, x.wait());
+            response += x.response();
+            slowdown += x.bounded_slowdown(tau);
+        }
         let makespan = last - first;
-        let work: f64 = r
-            .iter()
-            .map(|x| f64::from(x.procs) * (x.end - x.start))
-            .sum();
         Self {
             jobs: n,
-            mean_wait_s: r.iter().map(JobRecord::wait).sum::<f64>() / nf,
-            max_wait_s: r.iter().map(JobRecord::wait).fold(0.0, f64::max),
-            mean_response_s: r.iter().map(JobRecord::response).sum::<f64>() / nf,
-            mean_bounded_slowdown: r.iter().map(|x| x.bounded_slowdown(tau)).sum::<f64>() / nf,
+            mean_wait_s: wait / nf,
+            max_wait_s: max_wait,
+            mean_response_s: response / nf,
+            mean_bounded_slowdown: slowdown / nf,
             tau_s: tau,
             utilization: if makespan > 0.0 {
                 work / (f64::from(schedule.capacity) * makespan)
@@ -111,13 +121,21 @@ const CSV_CHUNK: usize = 1 << 16;
 /// Writes the schedule CSV that `slarm check-schedule` reads: header
 /// `job_id,submit,start,end,procs`, one row per started job in record order.
 ///
-/// Rows are formatted without allocation into a reused buffer handed to `out` in chunks of
-/// about 64 KiB, so an unbuffered writer is fine too.
-pub fn write_schedule_csv<W: Write>(records: &[JobRecord], mut out: W) -> std::io::Result<()> {
+/// `records` is any sequence of records: a schedule's [`crate::batch::Records`] (each built
+/// on demand) or a slice or vector of them (by reference). Rows are formatted without
+/// allocation into a reused buffer handed to `out` in chunks of about 64 KiB, so an
+/// unbuffered writer is fine too.
+pub fn write_schedule_csv<W, I>(records: I, mut out: W) -> std::io::Result<()>
+where
+    W: Write,
+    I: IntoIterator,
+    I::Item: std::borrow::Borrow<JobRecord>,
+{
     let mut digits = itoa::Buffer::new();
     let mut line = Vec::with_capacity(CSV_CHUNK + 128);
     line.extend_from_slice(b"job_id,submit,start,end,procs\n");
     for r in records {
+        let r: &JobRecord = r.borrow();
         line.extend_from_slice(digits.format(r.id).as_bytes());
         for t in [r.submit, r.start, r.end] {
             line.push(b',');
@@ -156,7 +174,7 @@ mod tests {
             &Schedule {
                 capacity: 1,
                 policy: PolicyKind::Easy.to_string(),
-                records: vec![],
+                records: Vec::new().into(),
                 expired: vec![],
                 events: 0,
             },

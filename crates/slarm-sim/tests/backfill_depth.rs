@@ -34,14 +34,13 @@ fn same(jobs: &[Job], procs: u32, depth: Option<u32>, kind: PolicyKind) -> Resul
         return Ok(());
     }
     let first = ta.iter().zip(&tb).position(|(x, y)| x != y).unwrap_or(0);
+    let (ra, rb) = (a.records.get(first), b.records.get(first));
     Err(format!(
-        "{} differs from {kind} at job {}: start {} end {} vs start {} end {}",
+        "{} differs from {kind} at job {:?}: start/end {:?} vs {:?}",
         a.policy,
-        a.records[first].id,
-        a.records[first].start,
-        a.records[first].end,
-        b.records[first].start,
-        b.records[first].end
+        ra.map(|r| r.id),
+        ra.map(|r| (r.start, r.end)),
+        rb.map(|r| (r.start, r.end)),
     ))
 }
 
@@ -63,7 +62,7 @@ fn depth_one_is_easy_and_unbounded_depth_is_conservative_on_real_traces() {
             (None, PolicyKind::Conservative),
             (Some(1_000_000), PolicyKind::Conservative),
         ] {
-            if let Err(e) = same(&w.jobs, w.machine_procs, depth, kind) {
+            if let Err(e) = same(&w.jobs.to_vec(), w.machine_procs, depth, kind) {
                 panic!("{name}: {e}");
             }
             checked += 1;

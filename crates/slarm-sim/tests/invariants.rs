@@ -88,7 +88,7 @@ fn check(
         }
     }
     if s.policy == "fcfs" && s.expired.is_empty() && submit_order {
-        let mut order: Vec<&slarm_sim::batch::JobRecord> = s.records.iter().collect();
+        let mut order: Vec<slarm_sim::batch::JobRecord> = s.records.to_vec();
         order.sort_by(|a, b| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)));
         if order.windows(2).any(|w| w[1].start < w[0].start) {
             return Err("FCFS started a later job before an earlier one".into());
@@ -232,7 +232,7 @@ fn bad_jobs_are_typed_errors() {
 fn check_trace(name: &str, w: &Workload) {
     for policy in POLICIES {
         let s = simulate(&w.jobs, w.machine_procs, &BatchConfig::new(policy)).unwrap();
-        check(&w.jobs, w.machine_procs, &s, false, true)
+        check(&w.jobs.to_vec(), w.machine_procs, &s, false, true)
             .unwrap_or_else(|e| panic!("{name} {policy:?}: {e}"));
     }
     // Exact estimates (estimate := run time) for EASY's head-reservation guarantee.
@@ -241,7 +241,7 @@ fn check_trace(name: &str, w: &Workload) {
         .iter()
         .map(|j| Job {
             req_time: j.runtime,
-            ..*j
+            ..j
         })
         .collect();
     for policy in [PolicyKind::Easy, PolicyKind::Conservative] {

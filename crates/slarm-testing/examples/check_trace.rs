@@ -34,10 +34,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (PolicyKind::Conservative, Contract::Conservative),
     ] {
         let s = simulate(&w.jobs, w.machine_procs, &BatchConfig::new(policy))?;
-        let rows: Vec<ScheduledJob> = s.records.iter().map(ScheduledJob::from).collect();
-        let own = check(&w.jobs, w.machine_procs, &rows, contract)?;
+        let rows: Vec<ScheduledJob> = s.records.iter().map(|r| ScheduledJob::from(&r)).collect();
+        let jobs = w.jobs.to_vec();
+        let own = check(&jobs, w.machine_procs, &rows, contract)?;
         // EASY and conservative schedules backfill, so they break the FCFS contract.
-        let fcfs = check(&w.jobs, w.machine_procs, &rows, Contract::Fcfs)?;
+        let fcfs = check(&jobs, w.machine_procs, &rows, Contract::Fcfs)?;
         println!(
             "{policy:?}: {} violations of {contract:?}, {} of Fcfs",
             own.len(),

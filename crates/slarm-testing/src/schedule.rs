@@ -38,6 +38,13 @@ pub struct ScheduledJob {
     pub procs: u32,
 }
 
+/// A record as [`slarm_sim::batch::Records::iter`] yields it (by value).
+impl From<JobRecord> for ScheduledJob {
+    fn from(r: JobRecord) -> Self {
+        Self::from(&r)
+    }
+}
+
 impl From<&JobRecord> for ScheduledJob {
     fn from(r: &JobRecord) -> Self {
         Self {

@@ -21,7 +21,7 @@ const CASES: [(PolicyKind, Contract); 3] = [
 
 fn schedule_of(jobs: &[Job], procs: u32, policy: PolicyKind) -> Vec<ScheduledJob> {
     let s = simulate(jobs, procs, &BatchConfig::new(policy)).unwrap();
-    s.records.iter().map(ScheduledJob::from).collect()
+    s.records.iter().map(|r| ScheduledJob::from(&r)).collect()
 }
 
 proptest! {
@@ -53,9 +53,10 @@ fn simulators_keep_their_contracts_on_a_real_trace() {
     let mut w =
         Workload::from_trace(read_trace(&path, ReadOptions::default()).unwrap(), None).unwrap();
     w.jobs.truncate(5_000);
+    let jobs = w.jobs.to_vec();
     for (policy, contract) in CASES {
-        let rows = schedule_of(&w.jobs, w.machine_procs, policy);
-        let v = check(&w.jobs, w.machine_procs, &rows, contract).unwrap();
+        let rows = schedule_of(&jobs, w.machine_procs, policy);
+        let v = check(&jobs, w.machine_procs, &rows, contract).unwrap();
         assert!(
             v.is_empty(),
             "{policy:?}: {} violations, first {}",

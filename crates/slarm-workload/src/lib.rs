@@ -3,6 +3,7 @@
 //! ## Modules
 //!
 //! [`Job`] (the 18 SWF fields plus derived processors, estimate and effective run time),
+//! [`JobTable`] (jobs stored compactly, 88 bytes a job, each built on demand),
 //! [`SwfHeader`], [`reader::SwfReader`] / [`reader::read_trace`] (strict or lenient
 //! parsing; [`inflate`] inflates gzip logs on a second thread), [`sacct`] (Slurm accounting
 //! records read into the same [`Trace`]), [`Workload`] with
@@ -22,6 +23,7 @@ pub mod sacct;
 pub mod sla;
 pub mod swf_line;
 pub mod synth;
+pub mod table;
 pub mod traces;
 pub mod transform;
 pub mod writer;
@@ -31,3 +33,4 @@ pub use error::{Result, WorkloadError};
 pub use header::SwfHeader;
 pub use job::Job;
 pub use reader::{ReadOptions, Trace};
+pub use table::JobTable;

@@ -31,6 +31,7 @@ use crate::error::{Result, WorkloadError};
 use crate::header::SwfHeader;
 use crate::inflate::inflating;
 use crate::job::Job;
+use crate::table::JobTable;
 
 pub use crate::swf_line::{parse_job_line, SWF_FIELDS};
 
@@ -50,8 +51,8 @@ pub struct Trace {
     pub name: String,
     /// Parsed header.
     pub header: SwfHeader,
-    /// Job lines in file order (not yet cleaned or sorted).
-    pub jobs: Vec<Job>,
+    /// Job lines in file order (not yet cleaned or sorted), stored compactly.
+    pub jobs: JobTable,
     /// Malformed lines skipped in lenient mode.
     pub skipped_lines: u64,
     /// True for generated workloads: the header carries `; SlarmSynthetic: ...`
@@ -112,7 +113,8 @@ pub fn open(path: &Path, options: ReadOptions) -> Result<SwfReader<BoxedInput>> 
     Ok(SwfReader::new(decompressing(file, &name)?, &name, options))
 }
 
-/// Reads a whole SWF file into a [`Trace`]. Errors on an input without job lines.
+/// Reads a whole SWF file into a [`Trace`], one line at a time straight into its compact
+/// [`JobTable`] (88 bytes a job). Errors on an input without job lines.
 pub fn read_trace(path: &Path, options: ReadOptions) -> Result<Trace> {
     collect(open(path, options)?)
 }
@@ -137,10 +139,10 @@ fn collect<R: BufRead>(mut reader: SwfReader<R>) -> Result<Trace> {
     // (capped, so a lying header costs address space, not memory) instead of regrowing.
     let h = reader.header();
     let hint = h.max_records.or(h.max_jobs).unwrap_or(0).min(RESERVE_CAP);
-    let mut jobs = Vec::with_capacity(usize::try_from(hint).unwrap_or(0).max(1));
-    jobs.push(first?);
+    let mut jobs = JobTable::with_capacity(usize::try_from(hint).unwrap_or(0).max(1));
+    jobs.push(first?)?;
     for job in reader.by_ref() {
-        jobs.push(job?);
+        jobs.push(job?)?;
     }
     Ok(Trace {
         name: reader.file,
@@ -344,7 +346,7 @@ mod tests {
         }
         let text = GOOD.replacen("1 ", "9223372036854775807 ", 1);
         let t = read(text.as_bytes(), false).unwrap();
-        assert_eq!(t.jobs[0].id, 9_223_372_036_854_775_807);
+        assert_eq!(t.jobs.id(0), 9_223_372_036_854_775_807);
     }
 
     #[test]

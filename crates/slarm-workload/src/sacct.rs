@@ -81,7 +81,7 @@
 //!             7|2024-03-01T10:00:00|2024-03-01T10:00:30|2024-03-01T10:10:30|00:10:00|15|8|4|COMPLETED|alice\n\
 //!             8_1|2024-03-01T10:01:00|Unknown|2024-03-01T10:02:00|00:00:00|UNLIMITED|0|2|CANCELLED by 1000|bob\n";
 //! let s = read_sacct_from(text.as_bytes(), "site.sacct", &SacctOptions::default())?;
-//! let (a, b) = (&s.trace.jobs[0], &s.trace.jobs[1]);
+//! let (a, b) = (s.trace.jobs.get(0).unwrap(), s.trace.jobs.get(1).unwrap());
 //! assert_eq!((a.id, a.submit, a.wait, a.runtime, a.procs(), a.req_time, a.status, a.user),
 //!            (1, 0.0, 30.0, 600.0, 8, 900.0, 1, 1));
 //! assert_eq!((b.id, b.submit, b.runtime, b.procs(), b.req_time, b.status, b.user),
@@ -855,13 +855,7 @@ pub fn read_sacct_from<R: Read + Send + 'static>(
             file: file.to_string(),
         });
     }
-    Ok(build(
-        records,
-        file,
-        &options.time_zone,
-        options.procs,
-        skipped,
-    ))
+    build(records, file, &options.time_zone, options.procs, skipped)
 }
 
 /// The trace of parsed records: arrival order, times from the first submission.
@@ -871,13 +865,13 @@ fn build(
     zone: &str,
     procs: Option<u32>,
     skipped: u64,
-) -> SacctTrace {
+) -> Result<SacctTrace> {
     // Stable: ties keep file order.
     records.sort_by_key(|r| r.arrival);
     let origin = records.iter().map(|r| r.submit).min().unwrap_or(0);
     let mut not_run: BTreeMap<String, u64> = BTreeMap::new();
     let mut events: Vec<(i64, i64)> = Vec::new();
-    let mut jobs = Vec::with_capacity(records.len());
+    let mut jobs = crate::table::JobTable::with_capacity(records.len());
     for (i, r) in records.iter().enumerate() {
         let ran = r.start.is_some() && !matches!(r.state, State::NotEnded(_)) && r.ncpus > 0;
         let mut job = Job::new(i as u64 + 1, (r.arrival - origin) as f64, -1.0, -1, -1.0);
@@ -905,7 +899,7 @@ fn build(
             };
             *not_run.entry(r.state.name().to_string()).or_default() += 1;
         }
-        jobs.push(job);
+        jobs.push(job)?;
     }
     // Peak processors in use: ends before starts at the same second.
     events.sort_unstable();
@@ -924,7 +918,7 @@ fn build(
     header.absorb(&format!(" MaxRecords: {}", jobs.len()));
     let size = procs.map_or(peak.max(1), u64::from);
     header.absorb(&format!(" MaxProcs: {size}"));
-    SacctTrace {
+    Ok(SacctTrace {
         trace: Trace {
             name: file.to_string(),
             header,
@@ -934,7 +928,7 @@ fn build(
         },
         not_run,
         peak_procs: peak,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -969,7 +963,7 @@ mod tests {
              105|2024-01-01T00:00:50|2024-01-01T00:00:50|2024-01-01T00:01:00|2024-01-01T00:01:30|00:00:30|5|2|1|2|OUT_OF_MEMORY|gpu|u1|g1\n"
         );
         let s = read(&text, "UTC", false).unwrap();
-        let f: Vec<[f64; 18]> = s.trace.jobs.iter().map(Job::to_fields).collect();
+        let f: Vec<[f64; 18]> = s.trace.jobs.iter().map(|j| j.to_fields()).collect();
         // Arrival order: 100 (0), 102 (20), 103 (30), 104 (40), 105 (50), 101 (eligible 290).
         let m = -1.0;
         assert_eq!(
@@ -1013,7 +1007,7 @@ mod tests {
         let text = "state|ncpus|Extra|elapsed|start|submit|jobid|AveRSS|\n\
                     COMPLETED|4|x|00:00:10|2024-01-01T00:00:05|2024-01-01T00:00:00|9|1K|\n";
         let s = read(text, "UTC", false).unwrap();
-        let j = s.trace.jobs[0];
+        let j = s.trace.jobs.get(0).unwrap();
         assert_eq!(
             (j.submit, j.wait, j.runtime, j.procs(), j.req_time),
             (0.0, 5.0, 10.0, 4, -1.0)

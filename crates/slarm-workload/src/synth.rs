@@ -140,7 +140,7 @@ impl SyntheticModel {
             runtime_estimate_correlation: correlation(&logs, run, est),
             underestimate_share: under as f64 / n as f64,
             max_runtime_s: w.jobs.iter().map(|j| j.runtime).fold(1.0, f64::max),
-            max_estimate_s: w.jobs.iter().map(Job::estimate).fold(1.0, f64::max),
+            max_estimate_s: w.jobs.iter().map(|j| j.estimate()).fold(1.0, f64::max),
             source: w.name.clone(),
         })
     }
@@ -755,7 +755,7 @@ mod tests {
         assert!(w.synthetic);
         // The label survives a round trip through an SWF file.
         let mut swf = Vec::new();
-        crate::writer::write_swf(&w.header, &w.jobs[..10], &mut swf).unwrap();
+        crate::writer::write_swf(&w.header, &w.jobs.slice(0..10), &mut swf).unwrap();
         let back = crate::reader::read_trace_from(
             std::io::Cursor::new(swf),
             "synthetic.swf",

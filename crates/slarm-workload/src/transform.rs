@@ -11,14 +11,14 @@
 //! let (scaled, factor) = transform::scale_to_load(&w, 2.0)?;
 //! assert!((scaled.offered_load_by_estimate().unwrap() - 2.0).abs() < 1e-9);
 //! assert!((factor - 0.5556 / 2.0).abs() < 1e-3);
-//! assert_eq!(transform::last_n(&w, 3).jobs[0].id, 7);
+//! assert_eq!(transform::last_n(&w, 3).jobs.id(0), 7);
 //! # Ok::<(), slarm_workload::WorkloadError>(())
 //! ```
 
 use crate::error::{invalid, Result};
 use crate::Workload;
 
-fn with_jobs(w: &Workload, jobs: Vec<crate::Job>) -> Workload {
+fn with_jobs(w: &Workload, jobs: crate::JobTable) -> Workload {
     Workload {
         jobs,
         ..w.clone_without_jobs()
@@ -31,7 +31,7 @@ impl Workload {
             name: self.name.clone(),
             header: self.header.clone(),
             machine_procs: self.machine_procs,
-            jobs: Vec::new(),
+            jobs: crate::JobTable::new(),
             dropped: self.dropped,
             skipped_lines: self.skipped_lines,
             synthetic: self.synthetic,
@@ -41,13 +41,13 @@ impl Workload {
 
 /// The first `n` jobs in queue order.
 pub fn first_n(w: &Workload, n: usize) -> Workload {
-    with_jobs(w, w.jobs.iter().take(n).copied().collect())
+    with_jobs(w, w.jobs.slice(0..n))
 }
 
 /// The last `n` jobs in queue order.
 pub fn last_n(w: &Workload, n: usize) -> Workload {
     let skip = w.jobs.len().saturating_sub(n);
-    with_jobs(w, w.jobs[skip..].to_vec())
+    with_jobs(w, w.jobs.slice(skip..w.jobs.len()))
 }
 
 /// Jobs submitted in `[start, end)`.
@@ -61,11 +61,7 @@ pub fn time_window(w: &Workload, start: f64, end: f64) -> Result<Workload> {
     }
     Ok(with_jobs(
         w,
-        w.jobs
-            .iter()
-            .filter(|j| j.submit >= start && j.submit < end)
-            .copied()
-            .collect(),
+        w.jobs.filtered(|j| j.submit >= start && j.submit < end),
     ))
 }
 
@@ -76,16 +72,9 @@ pub fn compress_arrivals(w: &Workload, factor: f64) -> Result<Workload> {
         return Err(invalid("arrival factor", factor, "must be finite and > 0"));
     }
     let t0 = w.jobs.first().map_or(0.0, |j| j.submit);
-    Ok(with_jobs(
-        w,
-        w.jobs
-            .iter()
-            .map(|j| crate::Job {
-                submit: (j.submit - t0) * factor,
-                ..*j
-            })
-            .collect(),
-    ))
+    let mut jobs = w.jobs.clone();
+    jobs.map_times(|j| ((j.submit - t0) * factor, j.runtime, j.req_time));
+    Ok(with_jobs(w, jobs))
 }
 
 /// Compresses arrivals so that the offered load by estimates (Birkenheuer 2012, §5.1.1:
@@ -117,16 +106,9 @@ pub fn inject_underestimates(w: &Workload, inaccuracy_pct: f64) -> Result<Worklo
         ));
     }
     let f = 1.0 + inaccuracy_pct / 100.0;
-    Ok(with_jobs(
-        w,
-        w.jobs
-            .iter()
-            .map(|j| crate::Job {
-                req_time: j.runtime * f,
-                ..*j
-            })
-            .collect(),
-    ))
+    let mut jobs = w.jobs.clone();
+    jobs.map_times(|j| (j.submit, j.runtime, j.runtime * f));
+    Ok(with_jobs(w, jobs))
 }
 
 #[cfg(test)]

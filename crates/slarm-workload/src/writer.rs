@@ -12,11 +12,12 @@
 //! let mut out = Vec::new();
 //! write_swf(&header, &jobs, &mut out).unwrap();
 //! let back = read_trace_from(std::io::Cursor::new(out), "rt", ReadOptions::default())?;
-//! assert_eq!(back.jobs, jobs);
+//! assert_eq!(back.jobs.to_vec(), jobs);
 //! assert_eq!(back.header.max_procs, Some(16));
 //! # Ok::<(), slarm_workload::WorkloadError>(())
 //! ```
 
+use std::borrow::Borrow;
 use std::io::Write;
 
 use crate::header::SwfHeader;
@@ -30,8 +31,14 @@ fn number(v: f64) -> String {
     }
 }
 
-/// Writes `header` entries as `; Key: value` lines and then one line per job.
-pub fn write_swf<W: Write>(header: &SwfHeader, jobs: &[Job], mut out: W) -> std::io::Result<()> {
+/// Writes `header` entries as `; Key: value` lines and then one line per job. `jobs` is any
+/// sequence of jobs: a slice or vector (by reference) or a [`crate::JobTable`].
+pub fn write_swf<W, I>(header: &SwfHeader, jobs: I, mut out: W) -> std::io::Result<()>
+where
+    W: Write,
+    I: IntoIterator,
+    I::Item: std::borrow::Borrow<Job>,
+{
     for (k, v) in &header.entries {
         if k.is_empty() {
             writeln!(out, "; {v}")?;
@@ -40,6 +47,7 @@ pub fn write_swf<W: Write>(header: &SwfHeader, jobs: &[Job], mut out: W) -> std:
         }
     }
     for j in jobs {
+        let j: &Job = j.borrow();
         let line: Vec<String> = j.to_fields().iter().map(|&v| number(v)).collect();
         writeln!(out, "{}", line.join(" "))?;
     }
@@ -61,7 +69,7 @@ mod tests {
             let mut out = Vec::new();
             write_swf(&SwfHeader::default(), &jobs, &mut out).unwrap();
             let back = read_trace_from(std::io::Cursor::new(out), "rt", ReadOptions::default()).unwrap();
-            prop_assert_eq!(back.jobs, jobs);
+            prop_assert_eq!(back.jobs.to_vec(), jobs);
         }
     }
 }

@@ -35,7 +35,7 @@ fn all_shared_traces_parse_strictly() {
         assert!(trace.header.machine_size().is_some(), "{name}");
         let w = Workload::from_trace(trace, None).unwrap();
         assert!(!w.jobs.is_empty());
-        assert!(w.jobs.windows(2).all(|p| p[0].submit <= p[1].submit));
+        assert!((1..w.jobs.len()).all(|i| w.jobs.submit(i - 1) <= w.jobs.submit(i)));
     }
 }
 
@@ -101,7 +101,7 @@ fn stand_in_matches_the_trace_statistics() {
         p.correlation_and_underestimates.1
     );
     let mean = |w: &Workload, f: fn(&slarm_workload::Job) -> f64| {
-        w.jobs.iter().map(f).sum::<f64>() / w.jobs.len() as f64
+        w.jobs.iter().map(|j| f(&j)).sum::<f64>() / w.jobs.len() as f64
     };
     let procs = (
         mean(&real, |j| j.procs() as f64),

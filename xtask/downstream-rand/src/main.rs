@@ -44,9 +44,9 @@ fn workload(seed: u64) -> Res<String> {
     let model = preset.model(5000);
     let w = model.generate(&mut StdRng::seed_from_u64(seed))?;
     ensure(w.jobs.len() == 5000, format!("{} jobs, not 5000", w.jobs.len()))?;
-    ensure(w.jobs[0].submit == 0.0, "first submit is not at 0".into())?;
+    ensure(w.jobs.first().map(|j| j.submit) == Some(0.0), "first submit is not at 0".into())?;
     ensure(
-        w.jobs.windows(2).all(|p| p[0].submit <= p[1].submit),
+        (1..w.jobs.len()).all(|i| w.jobs.submit(i - 1) <= w.jobs.submit(i)),
         "submit times go backwards".into(),
     )?;
     ensure(
@@ -56,7 +56,7 @@ fn workload(seed: u64) -> Res<String> {
         "a job with no run time or a width outside the machine".into(),
     )?;
     // Inter-arrival gaps are exponential with the preset's mean.
-    let gaps: Vec<f64> = w.jobs.windows(2).map(|p| p[1].submit - p[0].submit).collect();
+    let gaps: Vec<f64> = (1..w.jobs.len()).map(|i| w.jobs.submit(i) - w.jobs.submit(i - 1)).collect();
     near("workload inter-arrival (s)", mean_se(&gaps), model.mean_interarrival_s)?;
     // Same seed, same workload.
     let again = model.generate(&mut StdRng::seed_from_u64(seed))?;

@@ -87,14 +87,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     // The schedule keeps EASY's contract, checked by slarm-testing's checker: no over-commit,
     // no start before submission, the queue head's reservation never delayed.
-    let rows: Vec<ScheduledJob> = s.records.iter().map(ScheduledJob::from).collect();
+    let rows: Vec<ScheduledJob> = s.records.iter().map(|r| ScheduledJob::from(&r)).collect();
     let violations = check(&jobs, 32, &rows, Contract::Easy)?;
     if let Some(v) = violations.first() {
         return Err(format!("{} EASY violations, first: {v:?}", violations.len()).into());
     }
     // A policy of our own through the same simulator, checked against the capacity contract.
     let own = simulate_with(&jobs, 32, &mut GreedyFirstFit, &QueueOrder::Fcfs, None)?;
-    let rows: Vec<ScheduledJob> = own.records.iter().map(ScheduledJob::from).collect();
+    let rows: Vec<ScheduledJob> = own.records.iter().map(|r| ScheduledJob::from(&r)).collect();
     let violations = check(&jobs, 32, &rows, Contract::Capacity)?;
     if own.records.len() != jobs.len() || !violations.is_empty() {
         return Err(format!("greedy first fit: {} jobs, {violations:?}", own.records.len()).into());

@@ -65,7 +65,7 @@ pub fn run(args: &CheckScheduleArgs) -> CliResult<Output> {
             (a.iter().map(|r| r.job).collect(), Some(a))
         }
     };
-    let mut violations = check(&w.jobs, w.machine_procs, &rows, args.contract)
+    let mut violations = check(&w.jobs.to_vec(), w.machine_procs, &rows, args.contract)
         .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
     if let Some(a) = &assigned {
         violations.extend(check_assignment(a, w.machine_procs));

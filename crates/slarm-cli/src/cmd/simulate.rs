@@ -166,16 +166,17 @@ fn write_schedule(
     w: &Workload,
     schedule: &Schedule,
 ) -> CliResult<()> {
-    let records = &schedule.records;
     let result = match format {
         ScheduleFormat::Csv => {
-            slarm_repro::write_output(path, |out| write_schedule_csv(records, out))
+            slarm_repro::write_output(path, |out| write_schedule_csv(&schedule.records, out))
         }
         ScheduleFormat::Batsim => {
-            let sets = assign_processors(records, w.machine_procs)
+            let records = schedule.records.to_vec();
+            let sets = assign_processors(&records, w.machine_procs)
                 .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
+            let jobs = w.jobs.to_vec();
             slarm_repro::write_output(path, |out| {
-                write_batsim_jobs(records, &w.jobs, &sets, "w0", out)
+                write_batsim_jobs(&records, &jobs, &sets, "w0", out)
             })
         }
     };
@@ -241,7 +242,7 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
             if given_window.is_some() && series.is_empty() {
                 check_window_in_trace(args.gantt_window.as_deref().unwrap_or(""), win, &jobs)?;
             }
-            let sets = assign_processors(&schedule.records, w.machine_procs)
+            let sets = assign_processors(&schedule.records.to_vec(), w.machine_procs)
                 .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
             let procs: Vec<Vec<(u32, u32)>> = sets.into_iter().map(|s| s.0).collect();
             series.push(PolicySeries::of(

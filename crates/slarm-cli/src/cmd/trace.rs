@@ -226,7 +226,7 @@ fn import(a: &ImportArgs) -> CliResult<Output> {
         if j.runtime < 0.0 {
             continue; // counted under its state
         }
-        if let Some(r) = drop_reason(j, machine) {
+        if let Some(r) = drop_reason(&j, machine) {
             *dropped.entry(drop_key(r).to_string()).or_default() += 1;
             rule_drops += 1;
         }

@@ -29,7 +29,12 @@ fn real_lines() -> Vec<String> {
             .collect();
     }
     let trace = read_trace(&path, ReadOptions::default()).expect("the KTH trace reads");
-    trace.jobs.iter().take(200).map(fields_line).collect()
+    trace
+        .jobs
+        .iter()
+        .take(200)
+        .map(|j| fields_line(&j))
+        .collect()
 }
 
 fn fields_line(j: &Job) -> String {
