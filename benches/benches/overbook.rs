@@ -11,7 +11,6 @@ use slarm::overbook::{
     clock::thread_cpu_ns,
     failure::FailureModel,
     grid::TimeGrid,
-    harness::{FailureMode, TraceSetup},
     job::SlaJob,
     planner::OnlinePlanner,
     pos::heuristic_pos,
@@ -20,6 +19,7 @@ use slarm::overbook::{
     workload::{prepare, synthetic_jobs},
 };
 use slarm::stats::{rng::RngStreams, RatioDist, Rounding};
+use slarm_repro::papers::birkenheuer2012::harness::{FailureMode, TraceSetup};
 
 fn dist() -> RatioDist {
     let samples = (0..1000).map(|i| (f64::from((i * 37) % 1000), 1000.0));

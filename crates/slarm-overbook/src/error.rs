@@ -2,7 +2,8 @@
 
 use thiserror::Error;
 
-/// Everything that can go wrong in the overbooking model, its simulator and its harness.
+/// Everything that can go wrong in the overbooking model, its simulator and its trace
+/// preparation.
 #[derive(Debug, Error, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum OverbookError {

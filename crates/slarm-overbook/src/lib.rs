@@ -12,7 +12,8 @@
 //! - [`acceptance::AcceptanceTest`]: PoF threshold, risk/opportunity, risk with security factor;
 //! - [`plan::NodePlan`] (per-node timelines) and [`plan::Profile`] (free-node counts);
 //! - [`strategy::Strategy`] and [`sim::simulate_battery`]: the four strategies and the
-//!   discrete-event simulator; [`workload`] and [`harness`]: trace preparation and batteries;
+//!   discrete-event simulator of a battery of jobs ([`sim::failure_horizon`]: how far its node
+//!   events must reach); [`workload`]: preparing a job log into training jobs and batteries;
 //! - [`planner::OnlinePlanner`]: the online planner a live scheduler holds (offer, accept,
 //!   reject, machine events, a view of the plan); the battery simulation drives it;
 //! - [`clock`]: thread CPU time, the clock of negotiation latencies.
@@ -44,7 +45,6 @@ mod memo;
 pub mod pos;
 
 pub use error::{OverbookError, Result};
-pub mod harness;
 pub mod plan;
 pub mod planner;
 pub mod sim;

@@ -145,6 +145,34 @@ impl BatteryResult {
     }
 }
 
+/// The end of a battery's failure events: one second after the latest deadline (1 with no
+/// jobs). Every job of the battery has ended by its deadline, so node events after it change
+/// nothing; a [`FailureSource`](crate::failure::FailureSource) asked for events up to this
+/// horizon gives all that matter. Saturating: a deadline of `Time::MAX` (the saturated deadline
+/// [`SlaJob::with_sla`] gives a huge estimate) keeps it, so a caller must bound the work of
+/// generating events over such a span itself.
+///
+/// ```
+/// use slarm_overbook::failure::{FailureSource, NodeEventKind, SyntheticPoisson};
+/// use slarm_overbook::job::SlaJob;
+/// use slarm_overbook::sim::failure_horizon;
+/// let jobs = [SlaJob::with_sla(1, 0, 3600, 1800, 2, 1.0)?, SlaJob::with_sla(2, 600, 3600, 900, 2, 1.0)?];
+/// let end = failure_horizon(&jobs);
+/// assert_eq!(end, 600 + 2 * 3600 + 1);
+/// let events = SyntheticPoisson::new(1.0, 2.0, 7)?.events(8, end);
+/// // Every failure falls inside the horizon (a repair may follow it later).
+/// let failures = events.iter().filter(|e| e.kind == NodeEventKind::Failure);
+/// assert!(failures.clone().count() > 0 && failures.clone().all(|e| e.time <= end));
+/// # Ok::<(), slarm_overbook::OverbookError>(())
+/// ```
+pub fn failure_horizon(jobs: &[SlaJob]) -> Time {
+    jobs.iter()
+        .map(|j| j.deadline)
+        .max()
+        .unwrap_or(0)
+        .saturating_add(1)
+}
+
 /// Simulates one battery of jobs (sorted by occurrence) on `cluster` nodes with the given node
 /// failure/repair `events` (sorted), learning nothing online.
 ///
@@ -372,6 +400,17 @@ mod tests {
     use crate::acceptance::TestSpec;
     use crate::classes::RegistryConfig;
     use crate::strategy::Strategy;
+
+    /// A deadline of `Time::MAX` (the saturated deadline of a huge estimate) overflowed
+    /// `deadline + 1` when the harness computed its failure horizon: it saturates.
+    #[test]
+    fn a_saturated_deadline_keeps_the_failure_horizon() -> Result<()> {
+        let job = SlaJob::with_sla(1, 0, Time::MAX / 2 + 1, 60, 1, 1.0)?;
+        assert_eq!(job.deadline, Time::MAX);
+        assert_eq!(failure_horizon(std::slice::from_ref(&job)), Time::MAX);
+        assert_eq!(failure_horizon(&[]), 1);
+        Ok(())
+    }
 
     /// Statistics in which every job of the class ends at 10 % of its estimate.
     fn registry() -> Result<ClassRegistry> {

@@ -1,7 +1,24 @@
-//! Trace preparation for the evaluation (Birkenheuer 2012, §5.1.1-§5.1.2, Table 5.1, Table 5.2,
-//! Chapter 6): usable-job filter, learning/test split (the last 20,000 jobs), occurrence
-//! compression to 200 % estimated load, batteries of 1000 jobs with `e = o`, `d = o + 2x`,
-//! `fee = n·x` node-hours and `penalty = ratio · fee`, and a labelled synthetic fallback.
+//! Preparing a job log for battery simulations (Birkenheuer 2012, §5.1.1-§5.1.2, Table 5.1):
+//! the usable-job filter of a `slarm_workload` trace ([`read_usable`], [`RawJob`]), the split
+//! into training jobs (for the class registries) and a test window of the last jobs
+//! ([`prepare`]), occurrence compression by a factor (by default to a 200 % estimated load),
+//! and batteries of [`SlaJob`]s with `e = o`, `d = o + 2x`, `fee = n·x` node-hours and
+//! `penalty = ratio · fee` ([`Prepared::battery`]). [`synthetic_jobs`] is a synthetic workload
+//! of the same shape for tests and for when no log is at hand.
+//!
+//! ```
+//! use slarm_overbook::workload::{prepare, synthetic_jobs};
+//! use slarm_stats::rng::RngStreams;
+//! let mut rng = RngStreams::new(1).stream(&[1]);
+//! let jobs = synthetic_jobs(64, 300, &mut rng);
+//! // The last 200 jobs are the test window (two batteries of 100), the rest trains.
+//! let p = prepare("synthetic", jobs, 64, 200, None, 0, true)?;
+//! assert_eq!((p.training.len(), p.battery_count(100)), (100, 2));
+//! let battery = p.battery(1, 100, 2.0)?;
+//! assert_eq!(battery[0].occurrence, 0);
+//! assert_eq!(battery[0].penalty, 2.0 * battery[0].fee);
+//! # Ok::<(), slarm_overbook::OverbookError>(())
+//! ```
 
 use std::path::Path;
 
@@ -12,77 +29,7 @@ use slarm_stats::rng::SimRng;
 use crate::error::{OverbookError, Result};
 use crate::job::SlaJob;
 
-/// One PWA trace of the evaluation (Table 5.2 and the Chapter 6 text).
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct TraceSpec {
-    /// Short name used in tables and cell ids.
-    pub name: &'static str,
-    /// Archive file name.
-    pub file: &'static str,
-    /// Machine size used by the thesis (CTC 430, SP2 128; the cleaned logs' headers differ).
-    pub machine: usize,
-    /// Printed occurrence factor.
-    pub factor: f64,
-    /// Printed "Input Util." of the 20k test jobs, in percent.
-    pub input_util_pct: f64,
-    /// Training jobs quoted in Chapter 6.
-    pub training_ch6: usize,
-}
-
-/// The six PWA traces of Table 5.2 (machine sizes and factors as printed in Chapter 6).
-pub const PWA_TRACES: [TraceSpec; 6] = [
-    TraceSpec {
-        name: "CTC",
-        file: "CTC-SP2-1996-3.1-cln.swf.gz",
-        machine: 430,
-        factor: 0.15,
-        input_util_pct: 29.67,
-        training_ch6: 30_025,
-    },
-    TraceSpec {
-        name: "HPC2n",
-        file: "HPC2N-2002-2.2-cln.swf.gz",
-        machine: 240,
-        factor: 0.1,
-        input_util_pct: 20.18,
-        training_ch6: 154_472,
-    },
-    TraceSpec {
-        name: "LANL",
-        file: "LANL-CM5-1994-4.1-cln.swf.gz",
-        machine: 1024,
-        factor: 0.26,
-        input_util_pct: 51.4,
-        training_ch6: 49_993,
-    },
-    TraceSpec {
-        name: "SDSC-BLUE",
-        file: "SDSC-BLUE-2000-4.2-cln.swf.gz",
-        machine: 1152,
-        factor: 0.1175,
-        input_util_pct: 23.5,
-        training_ch6: 133_613,
-    },
-    TraceSpec {
-        name: "SDSC-DataStar",
-        file: "SDSC-DS-2004-2.1-cln.swf.gz",
-        machine: 1664,
-        factor: 0.1,
-        input_util_pct: 21.54,
-        training_ch6: 28_491,
-    },
-    TraceSpec {
-        name: "SDSC-SP2",
-        file: "SDSC-SP2-1998-4.2-cln.swf.gz",
-        machine: 128,
-        factor: 0.3107,
-        input_util_pct: 62.14,
-        training_ch6: 16_009,
-    },
-];
-
-/// A trace job reduced to what the evaluation uses.
+/// A trace job reduced to what the battery preparation uses.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RawJob {
@@ -105,9 +52,9 @@ pub struct RawJob {
 impl TryFrom<&slarm_workload::Job> for RawJob {
     type Error = OverbookError;
 
-    /// The evaluation's view of the canonical SWF job (`slarm_workload::Job`): times rounded to
+    /// The battery preparation's view of the canonical SWF job (`slarm_workload::Job`): times rounded to
     /// whole seconds, the estimate at least 1 s, processors requested (else allocated), user
-    /// and application when recorded. A job the evaluation cannot use is an
+    /// and application when recorded. A job it cannot use is an
     /// [`OverbookError::InvalidJob`]: negative submit or run time, no requested time (the
     /// estimate `x` is the booked length), no processors.
     fn try_from(j: &slarm_workload::Job) -> Result<Self> {
@@ -221,8 +168,8 @@ pub fn input_utilization(jobs: &[RawJob], machine: usize) -> f64 {
     work / (machine as f64 * span)
 }
 
-/// Splits usable jobs into training and the last `test_jobs` test jobs; `factor` = the printed
-/// one, or `input_util / 2` when `None` (a 200 % estimated load, thesis §5.1.1).
+/// Splits usable jobs into training and the last `test_jobs` test jobs; `factor` = the given
+/// occurrence factor, or `input_util / 2` when `None` (a 200 % estimated load, thesis §5.1.1).
 pub fn prepare(
     name: &str,
     jobs: Vec<RawJob>,

@@ -3,36 +3,63 @@
 //! with node failures (fixed seeds).
 
 use slarm_overbook::acceptance::TestSpec;
-use slarm_overbook::classes::StatsSource;
-use slarm_overbook::harness::{FailureMode, TraceSetup};
+use slarm_overbook::classes::{ClassRegistry, RegistryConfig, RuntimeScheme, StatsSource};
+use slarm_overbook::failure::{
+    FailureSource, NodeEvent, SyntheticPoisson, DEFAULT_LAMBDA_PER_HOUR, DEFAULT_MU_PER_HOUR,
+};
 use slarm_overbook::job::JobState;
-use slarm_overbook::sim::{BatteryConfig, BatteryResult};
+use slarm_overbook::sim::{failure_horizon, simulate_battery, BatteryConfig, BatteryResult};
 use slarm_overbook::strategy::Strategy;
-use slarm_overbook::workload::{prepare, synthetic_jobs};
-use slarm_stats::rng::RngStreams;
+use slarm_overbook::workload::{prepare, synthetic_jobs, Prepared};
+use slarm_stats::rng::{label, RngStreams};
 
 const SIZE: usize = 150;
+const NODES: usize = 64;
+/// Root seed of the node failure streams.
+const FAILURE_SEED: u64 = 5;
 
-fn setup() -> TraceSetup {
-    let mut rng = RngStreams::new(11).stream(&[1]);
-    let jobs = synthetic_jobs(64, 900, &mut rng);
-    let p = prepare("synthetic", jobs, 64, 2 * SIZE, None, 0, true).unwrap();
-    TraceSetup::from_prepared(p).unwrap()
+/// A prepared synthetic trace with the runtime-class registry learned from its training jobs.
+struct Setup {
+    prepared: Prepared,
+    registry: ClassRegistry,
 }
 
-fn run(s: &TraceSetup, strategy: Strategy, test: TestSpec, k: usize) -> BatteryResult {
+fn setup() -> Setup {
+    let mut rng = RngStreams::new(11).stream(&[1]);
+    let jobs = synthetic_jobs(NODES, 900, &mut rng);
+    let prepared = prepare("synthetic", jobs, NODES, 2 * SIZE, None, 0, true).unwrap();
+    let cfg = RegistryConfig {
+        source: StatsSource::Runtime,
+        scheme: RuntimeScheme::Seven,
+        ..RegistryConfig::default()
+    };
+    let registry = ClassRegistry::learn(&prepared.training_jobs().unwrap(), cfg).unwrap();
+    Setup { prepared, registry }
+}
+
+/// Synthetic Poisson node failures at the default rates over battery `k`'s span, one stream
+/// per battery.
+fn failures(s: &Setup, k: usize, jobs: &[slarm_overbook::job::SlaJob]) -> Vec<NodeEvent> {
+    let key = RngStreams::new(FAILURE_SEED).key(&[label("synthetic"), k as u64]);
+    SyntheticPoisson::new(DEFAULT_LAMBDA_PER_HOUR, DEFAULT_MU_PER_HOUR, key)
+        .unwrap()
+        .events(s.prepared.machine, failure_horizon(jobs))
+}
+
+fn run_with(s: &Setup, cfg: &BatteryConfig, k: usize) -> BatteryResult {
+    let jobs = s
+        .prepared
+        .battery(k, SIZE, cfg.test.penalty_ratio())
+        .unwrap();
+    let events = failures(s, k, &jobs);
+    simulate_battery(&jobs, s.prepared.machine, &s.registry, &events, cfg).unwrap()
+}
+
+fn run(s: &Setup, strategy: Strategy, test: TestSpec, k: usize) -> BatteryResult {
     let mut cfg = BatteryConfig::new(strategy, test);
     // A hot failure process so that crashes matter in a short test.
     cfg.failure_model = slarm_overbook::failure::FailureModel::default();
-    s.run_battery(
-        k,
-        SIZE,
-        StatsSource::Runtime,
-        &cfg,
-        FailureMode::Synthetic,
-        5,
-    )
-    .unwrap()
+    run_with(s, &cfg, k)
 }
 
 fn states(r: &BatteryResult) -> Vec<JobState> {
@@ -96,16 +123,7 @@ fn zero_threshold_degenerates_to_baseline() {
             let cob = run(&s, Strategy::CompOverbook, test, k);
             let mut cfg = BatteryConfig::new(Strategy::CompBackfill, test);
             cfg.early_release = Some(true);
-            let cbase = s
-                .run_battery(
-                    k,
-                    SIZE,
-                    StatsSource::Runtime,
-                    &cfg,
-                    FailureMode::Synthetic,
-                    5,
-                )
-                .unwrap();
+            let cbase = run_with(&s, &cfg, k);
             assert_eq!(cob.overbooked, 0);
             assert_eq!(states(&cob), states(&cbase));
             assert!((cob.gain() - cbase.gain()).abs() < 1e-9);
@@ -124,11 +142,7 @@ fn overbooking_accepts_more_with_a_loose_threshold() {
 mod invariants {
     use super::*;
     use proptest::prelude::{prop_assert, prop_assert_eq, proptest, ProptestConfig};
-    use slarm_overbook::classes::{ClassRegistry, RegistryConfig};
-    use slarm_overbook::failure::{FailureSource, SyntheticPoisson};
-    use slarm_overbook::sim::simulate_battery;
     use slarm_overbook::strategy::PlacementPolicy;
-    use slarm_overbook::strategy::Strategy;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(12))]
@@ -142,8 +156,7 @@ mod invariants {
             let p = prepare("synthetic", jobs, 32, 200, Some(0.3), 0, true).unwrap();
             let reg = ClassRegistry::learn(&p.training_jobs().unwrap(), RegistryConfig::default()).unwrap();
             let battery = p.battery(0, 200, 1.0).unwrap();
-            let horizon = battery.iter().map(|j| j.deadline).max().unwrap() + 1;
-            let events = SyntheticPoisson::new(0.05, 0.5, seed).unwrap().events(32, horizon);
+            let events = SyntheticPoisson::new(0.05, 0.5, seed).unwrap().events(32, failure_horizon(&battery));
             let policy = [
                 PlacementPolicy::NearBestFitSim,
                 PlacementPolicy::FirstFitSim,

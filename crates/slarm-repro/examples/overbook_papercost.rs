@@ -7,10 +7,10 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, harness::*,
-    sim::BatteryConfig, strategy::Strategy, workload::PWA_TRACES,
+    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, sim::BatteryConfig,
+    strategy::Strategy,
 };
-use slarm_repro::papers::birkenheuer2012::RATIOS;
+use slarm_repro::papers::birkenheuer2012::{harness::*, traces::PWA_TRACES, RATIOS};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Some(dir) = slarm_workload::traces::dir_or_skip() else {

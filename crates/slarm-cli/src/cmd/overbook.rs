@@ -9,13 +9,16 @@ use slarm::overbook::{
     acceptance::TestSpec,
     classes::StatsSource,
     failure::TraceReplay,
+    sim::BatteryConfig,
+    strategy::Strategy,
+    workload::{prepare, read_usable},
+    OverbookError,
+};
+use slarm_repro::papers::birkenheuer2012::{
     harness::{
         latency_quantiles_ms, summarize, FailureMode, Metric, TraceSetup, BATTERY_SIZE, TEST_JOBS,
     },
-    sim::BatteryConfig,
-    strategy::Strategy,
-    workload::{prepare, read_usable, PWA_TRACES},
-    OverbookError,
+    traces::PWA_TRACES,
 };
 
 use crate::error::{shown, CliError, CliResult};

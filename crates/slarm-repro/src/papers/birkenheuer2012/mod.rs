@@ -5,8 +5,16 @@
 //! run once and re-priced per penalty ratio) or `{comp,heur}-{runtime,resources}` (the
 //! PoF_max sweep and the four risk ratios). Quick scale: battery 0 of each trace and a coarse
 //! sweep; paper scale: all 20 batteries and the full sweep 0.05..1.00.
+//!
+//! [`traces`] holds the six PWA traces of Table 5.2 with the machine sizes, occurrence factors
+//! and input utilisations the thesis prints; [`harness`] the evaluation's protocol on
+//! slarm-overbook's public API (loading and preparing a trace, learning its statistics,
+//! battery failures, running batteries, means with 95 % confidence intervals), which the
+//! `slarm overbook` command and the `overbook_*` examples of this crate use too.
 
+pub mod harness;
 mod published;
+pub mod traces;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -18,15 +26,15 @@ use slarm_report::{
     PaperReport, RunConfig, Scale, Series, Table,
 };
 
+use harness::{FailureMode, TraceSetup, BATTERY_SIZE, TEST_JOBS};
 pub use published::{Published, PUBLISHED, RATIOS};
 use slarm_overbook::acceptance::TestSpec;
 use slarm_overbook::classes::{ClassRegistry, StatsSource};
-use slarm_overbook::harness::{FailureMode, TraceSetup, BATTERY_SIZE, TEST_JOBS};
 use slarm_overbook::sim::BatteryConfig;
 use slarm_overbook::sim::OverbookingEffect;
 use slarm_overbook::strategy::{Family, Strategy};
-use slarm_overbook::workload::{TraceSpec, PWA_TRACES};
 use slarm_stats::RatioDist;
+use traces::{TraceSpec, PWA_TRACES};
 
 /// The `birkenheuer2012` experiment.
 #[derive(Debug, Clone, Copy, Default)]

@@ -8,7 +8,7 @@ pub const RATIOS: [f64; 4] = [0.5, 1.0, 2.0, 4.0];
 /// One trace's published results. Index 0 = runtime statistics, 1 = resource statistics.
 #[derive(Debug, Clone, Copy)]
 pub struct Published {
-    /// Trace name (matches `workload::PWA_TRACES`).
+    /// Trace name (matches [`PWA_TRACES`](super::traces::PWA_TRACES)).
     pub trace: &'static str,
     /// Table number of the PoF table (the risk table is the next one).
     pub table: u32,

@@ -11,7 +11,7 @@
 //!   (a distribution shift between the two windows shows here);
 //! - what happened: completed, killed at its slot end, lost to a node failure.
 //!
-//! `cargo run --release -p slarm-overbook --example overbook_pof -- [TRACE_INDEX] [POF_MAX]
+//! `cargo run --release -p slarm-repro --example overbook_pof -- [TRACE_INDEX] [POF_MAX]
 //! [runtime|resources] [comp-overbook|heur-overbook] [unconditioned|conditioned]`
 //! (`conditioned`: running predecessors' end distributions given their elapsed time); traces come from `$SLARM_TRACES` or the
 //! default trace directory.
@@ -24,14 +24,13 @@ use slarm_overbook::{
     acceptance::TestSpec,
     classes::{resource_class, ClassRegistry, RuntimeScheme, StatsSource},
     failure::{outage_pos_homogeneous, FailureModel},
-    harness::*,
     job::{JobState, SlaJob},
     planner::PlanEntry,
     pos::fits_within,
     sim::{simulate_battery_plan, BatteryConfig, BatteryRun},
     strategy::Strategy,
-    workload::PWA_TRACES,
 };
+use slarm_repro::papers::birkenheuer2012::{harness::*, traces::PWA_TRACES};
 use slarm_stats::{RatioDist, Rounding};
 
 /// Sums over the overbooked jobs of one or more batteries.

@@ -1,21 +1,28 @@
-//! Experiment harness (Birkenheuer 2012, §5.1 and Chapter 6): loading a trace (or the labelled
-//! synthetic fallback), learning the class registry, failure events per battery, running
-//! batteries and summarising them as means with 95 % Student-t confidence intervals (the thesis prints none).
+//! The experiment harness of the evaluation (Birkenheuer 2012, §5.1 and Chapter 6): batteries
+//! of 1000 jobs from a 20,000-job test window, loading a trace of [`PWA_TRACES`] (or the
+//! labelled synthetic fallback), learning the class registries with the seven runtime classes
+//! of Chapter 6, failure events per battery, running batteries and summarising them as means
+//! with 95 % Student-t confidence intervals (the thesis prints none). Built on the public API
+//! of `slarm-overbook`: [`prepare`] and [`Prepared`] for the trace, [`ClassRegistry`] for the
+//! statistics, [`simulate_battery`] for each battery.
+//!
+//! [`PWA_TRACES`]: super::traces::PWA_TRACES
 
 use std::path::Path;
 
-use slarm_stats::rng::RngStreams;
-use slarm_stats::summary::ConfidenceInterval;
-
-use crate::classes::{ClassRegistry, RegistryConfig, RuntimeScheme, StatsSource};
-use crate::error::{OverbookError, Result};
-use crate::failure::{
+use slarm_overbook::classes::{ClassRegistry, RegistryConfig, RuntimeScheme, StatsSource};
+use slarm_overbook::failure::{
     FailureSource, NodeEvent, SyntheticPoisson, TraceReplay, DEFAULT_LAMBDA_PER_HOUR,
     DEFAULT_MU_PER_HOUR,
 };
-use crate::job::SlaJob;
-use crate::sim::{simulate_battery, BatteryConfig, BatteryResult};
-use crate::workload::{prepare, read_usable, synthetic_jobs, Prepared, TraceSpec};
+use slarm_overbook::job::{SlaJob, SECONDS_PER_HOUR};
+use slarm_overbook::sim::{failure_horizon, simulate_battery, BatteryConfig, BatteryResult};
+use slarm_overbook::workload::{prepare, read_usable, synthetic_jobs, Prepared};
+use slarm_overbook::{OverbookError, Result};
+use slarm_stats::rng::RngStreams;
+use slarm_stats::summary::ConfidenceInterval;
+
+use super::traces::TraceSpec;
 
 /// Jobs per battery in the evaluation.
 pub const BATTERY_SIZE: usize = 1000;
@@ -23,8 +30,7 @@ pub const BATTERY_SIZE: usize = 1000;
 pub const TEST_JOBS: usize = 20_000;
 
 /// Mean and 95 % confidence half-width over batteries.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Metric {
     /// Mean over batteries.
     pub mean: f64,
@@ -48,8 +54,7 @@ impl Metric {
 }
 
 /// Battery means: the figures `slarm overbook` prints.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Batteries summarised.
     pub batteries: usize,
@@ -88,9 +93,8 @@ pub fn summarize(results: &[BatteryResult], ratio: Option<f64>) -> Summary {
 }
 
 /// Where failure events come from in the harness.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum FailureMode {
     /// Synthetic Poisson failures with the default lambda, mu (the LANL failure log is not
     /// available).
@@ -111,7 +115,7 @@ pub struct TraceSetup {
 }
 
 impl TraceSetup {
-    /// Loads `spec` from `dir` (or the synthetic fallback when the file is absent) keeping the
+    /// Loads `spec` from `path` (or the labelled synthetic fallback when there is no path) keeping the
     /// last `test_jobs` usable jobs for batteries.
     pub fn load(
         spec: &TraceSpec,
@@ -205,7 +209,7 @@ impl TraceSetup {
         log: &TraceReplay,
     ) -> Result<BatteryResult> {
         let jobs = self.prepared.battery(k, size, cfg.test.penalty_ratio())?;
-        let events = log.events(self.prepared.machine, horizon(&jobs));
+        let events = log.events(self.prepared.machine, failure_horizon(&jobs));
         simulate_battery(
             &jobs,
             self.prepared.machine,
@@ -219,16 +223,6 @@ impl TraceSetup {
 /// Most expected events of one battery's synthetic failure stream, a bound on its work: at
 /// the default failure rate, 1e8 events take about 3.9e11 node-hours.
 const MAX_FAILURE_EVENTS: f64 = 1e8;
-
-/// The end of a battery's failure stream: one second after the latest deadline (saturating:
-/// a deadline of `Time::MAX`, reached by [`SlaJob::with_sla`]'s saturating deadline, keeps it).
-fn horizon(jobs: &[SlaJob]) -> crate::job::Time {
-    jobs.iter()
-        .map(|j| j.deadline)
-        .max()
-        .unwrap_or(0)
-        .saturating_add(1)
-}
 
 /// Failure events of one battery: the same for every strategy and test (the thesis replays the
 /// same failure traces in every run), keyed by (trace, battery).
@@ -245,10 +239,10 @@ pub fn battery_failures(
         FailureMode::Synthetic => {
             let key = RngStreams::new(seed).key(&[slarm_stats::rng::label(trace), battery as u64]);
             let src = SyntheticPoisson::new(DEFAULT_LAMBDA_PER_HOUR, DEFAULT_MU_PER_HOUR, key)?;
-            let end = horizon(jobs);
+            let end = failure_horizon(jobs);
             // Two events (failure, repair) per expected failure of each node up to the end.
-            let expected = 2.0 * machine as f64 * DEFAULT_LAMBDA_PER_HOUR * end as f64
-                / crate::job::SECONDS_PER_HOUR;
+            let expected =
+                2.0 * machine as f64 * DEFAULT_LAMBDA_PER_HOUR * end as f64 / SECONDS_PER_HOUR;
             if expected > MAX_FAILURE_EVENTS {
                 return Err(OverbookError::InvalidParameter {
                     name: "battery span",
@@ -279,7 +273,7 @@ pub fn latency_quantiles_ms(ns: &[u64]) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::Time;
+    use slarm_overbook::job::Time;
 
     /// A deadline of `Time::MAX` (the saturated deadline of a huge estimate) overflowed
     /// `deadline + 1`; its failure stream would never end: a typed error now.
@@ -287,7 +281,7 @@ mod tests {
     fn a_saturated_deadline_is_an_error_not_an_overflow() {
         let job = SlaJob::with_sla(1, 0, Time::MAX / 2 + 1, 60, 1, 1.0).unwrap();
         assert_eq!(job.deadline, Time::MAX);
-        assert_eq!(horizon(std::slice::from_ref(&job)), Time::MAX);
+        assert_eq!(failure_horizon(std::slice::from_ref(&job)), Time::MAX);
         let e = battery_failures(
             std::slice::from_ref(&job),
             4,

@@ -2,13 +2,13 @@
 //! trace for the four strategies and several acceptance tests, to verify that a speed-up does
 //! not change results: run before and after, `diff` the outputs.
 //!
-//! `cargo run --release -p slarm-overbook --example overbook_digest -- [TRACE_INDEX...]`
+//! `cargo run --release -p slarm-repro --example overbook_digest -- [TRACE_INDEX...]`
 #![allow(clippy::unwrap_used, missing_docs)]
 use rayon::prelude::*;
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, harness::*, sim::BatteryConfig, strategy::Strategy,
-    workload::PWA_TRACES,
+    acceptance::TestSpec, classes::StatsSource, sim::BatteryConfig, strategy::Strategy,
 };
+use slarm_repro::papers::birkenheuer2012::{harness::*, traces::PWA_TRACES};
 
 fn fnv(h: &mut u64, x: u64) {
     for b in x.to_le_bytes() {

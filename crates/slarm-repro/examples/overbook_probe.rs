@@ -1,13 +1,13 @@
 //! Runs one battery of every strategy (or of those named) on one trace and prints counts,
 //! gains, CPU-independent latency quantiles and the battery's wall time.
 //!
-//! `cargo run --release -p slarm-overbook --example overbook_probe -- [TRACE_INDEX] [POF_MAX] [BATTERY]
+//! `cargo run --release -p slarm-repro --example overbook_probe -- [TRACE_INDEX] [POF_MAX] [BATTERY]
 //! [STRATEGY...]`; traces come from `$SLARM_TRACES` or the default trace directory.
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, harness::*, sim::BatteryConfig, strategy::Strategy,
-    workload::PWA_TRACES,
+    acceptance::TestSpec, classes::StatsSource, sim::BatteryConfig, strategy::Strategy,
 };
+use slarm_repro::papers::birkenheuer2012::{harness::*, traces::PWA_TRACES};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Some(dir) = slarm_workload::traces::dir_or_skip() else {

@@ -3,16 +3,16 @@
 //! printed occurrence factor (the experiment's choice) and with the factor recomputed as
 //! Input Util. / 2 from the test window (thesis §5.1.1, i.e. a true 200 % estimated load).
 //!
-//! `cargo run --release -p slarm-overbook --example overbook_load -- [BATTERIES]` (default 3)
+//! `cargo run --release -p slarm-repro --example overbook_load -- [BATTERIES]` (default 3)
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
     acceptance::TestSpec,
     classes::StatsSource,
-    harness::*,
     sim::BatteryConfig,
     strategy::Strategy,
-    workload::{prepare, read_usable, PWA_TRACES},
+    workload::{prepare, read_usable},
 };
+use slarm_repro::papers::birkenheuer2012::{harness::*, traces::PWA_TRACES};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Some(dir) = slarm_workload::traces::dir_or_skip() else {

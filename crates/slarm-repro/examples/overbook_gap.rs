@@ -4,7 +4,7 @@
 //! allotment they were offered and finally got, their outcomes, fees and penalties by cause,
 //! and the jobs accepted by one strategy but not the other.
 //!
-//! `cargo run --release -p slarm-overbook --example overbook_gap -- [TRACE_INDEX] [POF_MAX]
+//! `cargo run --release -p slarm-repro --example overbook_gap -- [TRACE_INDEX] [POF_MAX]
 //! [runtime|resources] [heur-overbook|comp-overbook]`; traces come from `$SLARM_TRACES` or the default trace directory.
 #![allow(clippy::unwrap_used, missing_docs)]
 use std::collections::HashSet;
@@ -14,13 +14,12 @@ use slarm_overbook::{
     acceptance::TestSpec,
     classes::StatsSource,
     failure::FailureModel,
-    harness::*,
     job::{JobState, SlaJob},
     pos::heuristic_pos,
     sim::{BatteryConfig, BatteryResult, OverbookingEffect},
     strategy::Strategy,
-    workload::PWA_TRACES,
 };
+use slarm_repro::papers::birkenheuer2012::{harness::*, traces::PWA_TRACES};
 
 /// Per-battery figures of one run.
 #[derive(Default, Clone, Copy)]

@@ -2,12 +2,13 @@
 //! decide one arriving job (runtime PDFs, PoF test `POF_MAX`, synthetic failures), pooled over
 //! the first `BATTERIES` batteries, plus the thread CPU time of one battery simulation.
 //!
-//! `cargo run --release -p slarm-overbook --example overbook_perf -- [BATTERIES] [POF_MAX]` (default 3 0.1)
+//! `cargo run --release -p slarm-repro --example overbook_perf -- [BATTERIES] [POF_MAX]` (default 3 0.1)
 #![allow(clippy::unwrap_used, missing_docs)]
 use slarm_overbook::{
-    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, harness::*,
-    sim::BatteryConfig, strategy::Strategy, workload::PWA_TRACES,
+    acceptance::TestSpec, classes::StatsSource, clock::thread_cpu_ns, sim::BatteryConfig,
+    strategy::Strategy,
 };
+use slarm_repro::papers::birkenheuer2012::{harness::*, traces::PWA_TRACES};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Some(dir) = slarm_workload::traces::dir_or_skip() else {
