@@ -6,8 +6,9 @@
 use rand_distr::{Distribution, Exp};
 use slarm_stats::rng::SimRng;
 
-use crate::error::{non_negative, positive, probability, OverbookError, Result};
+use crate::error::{OverbookError, Result};
 use crate::job::{Time, SECONDS_PER_HOUR};
+use slarm_stats::check;
 
 /// Default node failure rate of the evaluation, per hour (Table 5.1, read as per hour: the thesis gives no unit).
 pub const DEFAULT_LAMBDA_PER_HOUR: f64 = 1.2904e-4;
@@ -75,16 +76,16 @@ impl FailureModel {
     pub fn validate(&self) -> Result<()> {
         match self {
             FailureModel::Exponential { lambda, mu } => {
-                non_negative("lambda", *lambda)?;
-                positive("mu", *mu)?;
+                check::non_negative("lambda", *lambda)?;
+                check::positive("mu", *mu)?;
             }
             FailureModel::Weibull { shape, scale, mu } => {
-                positive("weibull shape", *shape)?;
-                positive("weibull scale", *scale)?;
-                positive("mu", *mu)?;
+                check::positive("weibull shape", *shape)?;
+                check::positive("weibull scale", *scale)?;
+                check::positive("mu", *mu)?;
             }
             FailureModel::HyperExponential { weights, rates, mu } => {
-                positive("mu", *mu)?;
+                check::positive("mu", *mu)?;
                 if weights.is_empty() || weights.len() != rates.len() {
                     return Err(OverbookError::InvalidParameter {
                         name: "hyper-exponential branches",
@@ -94,8 +95,8 @@ impl FailureModel {
                 }
                 let mut s = 0.0;
                 for (&p, &r) in weights.iter().zip(rates) {
-                    probability("branch weight", p)?;
-                    non_negative("branch rate", r)?;
+                    check::probability("branch weight", p)?;
+                    check::non_negative("branch rate", r)?;
                     s += p;
                 }
                 if (s - 1.0).abs() > 1e-9 {
@@ -405,8 +406,8 @@ pub struct SyntheticPoisson {
 impl SyntheticPoisson {
     /// Validated generator.
     pub fn new(lambda: f64, mu: f64, seed: u64) -> Result<Self> {
-        non_negative("lambda", lambda)?;
-        positive("mu", mu)?;
+        check::non_negative("lambda", lambda)?;
+        check::positive("mu", mu)?;
         Ok(Self { lambda, mu, seed })
     }
 

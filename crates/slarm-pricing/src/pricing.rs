@@ -6,7 +6,8 @@
 //! * [`LibraStatic`]: `C_i = γ·RE_i + δ·RE_i/D_i`, independent of load and node.
 //! * [`FixedRate`]: `C_i = RE_i · PBase` (the EASY-backfilling baselines).
 
-use crate::error::{non_negative, positive, PricingError, Result};
+use crate::error::{PricingError, Result};
+use slarm_stats::check;
 
 /// One resource of one node over the pricing window [AT_i, DT_i] (eq. 5): its maximum units,
 /// the units committed to accepted jobs during the window, and the job's own request.
@@ -25,9 +26,9 @@ impl ResourceWindow {
     /// A validated window (all amounts finite and >= 0, `max` > 0, and RESFree finite:
     /// amounts near `f64::MAX` whose difference overflows are rejected).
     pub fn new(max: f64, committed: f64, request: f64) -> Result<Self> {
-        positive("RESMax", max)?;
-        non_negative("committed resource", committed)?;
-        non_negative("requested resource", request)?;
+        check::positive("RESMax", max)?;
+        check::non_negative("committed resource", committed)?;
+        check::non_negative("requested resource", request)?;
         let w = Self {
             max,
             committed,
@@ -61,7 +62,7 @@ impl ResourceWindow {
 /// assert!((utilization_rate(1.0, &w).unwrap() - 2.0).abs() < 1e-12);
 /// ```
 pub fn utilization_rate(pbase: f64, window: &ResourceWindow) -> Result<f64> {
-    positive("PBase", pbase)?;
+    check::positive("PBase", pbase)?;
     let free = window.free();
     if free.is_nan() || free <= 0.0 {
         return Err(PricingError::NoFreeResource {
@@ -167,9 +168,9 @@ impl LibraPlusDollar {
     /// assert!((p.cost(&q).unwrap() - 100.0 * (1.0 + 0.1 * 800.0 / 700.0)).abs() < 1e-9);
     /// ```
     pub fn new(alpha: f64, beta: f64, pbase: f64) -> Result<Self> {
-        non_negative("alpha", alpha)?;
-        non_negative("beta", beta)?;
-        positive("PBase", pbase)?;
+        check::non_negative("alpha", alpha)?;
+        check::non_negative("beta", beta)?;
+        check::positive("PBase", pbase)?;
         Ok(Self { alpha, beta, pbase })
     }
 
@@ -197,7 +198,7 @@ impl LibraPlusDollar {
     /// pricing rates of a job on a node.
     pub fn multi_resource_cost(&self, charges: &[ResourceCharge]) -> Result<f64> {
         charges.iter().try_fold(0.0, |acc, c| {
-            non_negative("charged amount", c.amount)?;
+            check::non_negative("charged amount", c.amount)?;
             Ok(acc + c.amount * self.rate(c.pbase, &c.window)?)
         })
     }
@@ -242,8 +243,8 @@ impl TryFrom<LibraStaticRaw> for LibraStatic {
 impl LibraStatic {
     /// Validated parameters (γ, δ >= 0).
     pub fn new(gamma: f64, delta: f64) -> Result<Self> {
-        non_negative("gamma", gamma)?;
-        non_negative("delta", delta)?;
+        check::non_negative("gamma", gamma)?;
+        check::non_negative("delta", delta)?;
         Ok(Self { gamma, delta })
     }
 
@@ -264,7 +265,7 @@ impl PricingPolicy for LibraStatic {
     }
 
     fn cost(&self, quote: &PriceQuote) -> Result<f64> {
-        positive("deadline", quote.deadline)?;
+        check::positive("deadline", quote.deadline)?;
         Ok(self.gamma * quote.estimate + self.delta * quote.estimate / quote.deadline)
     }
 }
@@ -296,7 +297,7 @@ impl TryFrom<FixedRateRaw> for FixedRate {
 impl FixedRate {
     /// Validated rate (> 0).
     pub fn new(pbase: f64) -> Result<Self> {
-        positive("PBase", pbase)?;
+        check::positive("PBase", pbase)?;
         Ok(Self { pbase })
     }
 

@@ -11,9 +11,10 @@
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::erlang::{first_stable_servers, CdfAt, ErlangB, Mmm};
-use crate::error::{positive, QueueError, Result};
+use crate::error::{QueueError, Result};
 use crate::sizing::{min_nodes, min_nodes_from};
 use crate::sla::Sla;
+use slarm_stats::check;
 
 /// A lambda grid `step, 2 step, ..., K` (`K/step` must be an integer).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,8 +35,8 @@ impl LambdaGrid {
 
     /// Validated grid.
     pub fn new(k: f64, step: f64) -> Result<Self> {
-        positive("K", k)?;
-        positive("step", step)?;
+        check::positive("K", k)?;
+        check::positive("step", step)?;
         let g = Self { k, step };
         g.points()?;
         Ok(g)
@@ -78,7 +79,7 @@ struct ErlangGrid {
 
 impl ErlangGrid {
     fn new(grid: LambdaGrid, mu: f64) -> Result<Self> {
-        positive("mu", mu)?;
+        check::positive("mu", mu)?;
         let lambdas = grid.lambdas()?;
         let mut loads = Vec::with_capacity(lambdas.len());
         let mut c = Vec::with_capacity(lambdas.len() * TABULATED);
@@ -175,7 +176,7 @@ pub fn g_average(sla: Sla, mu: f64, grid: LambdaGrid) -> Result<f64> {
 /// Eq. (4.4) exactly: `(1/K) int_0^K m(lambda, SLA) d lambda`, from the breakpoints of the
 /// step function `m(., SLA)` (each found by bisection on lambda).
 pub fn g_exact_integral(sla: Sla, mu: f64, k: f64) -> Result<f64> {
-    positive("K", k)?;
+    check::positive("K", k)?;
     sla.check_feasible(mu)?;
     let m_max = min_nodes(k, mu, sla)?;
     let mut integral = 0.0;
