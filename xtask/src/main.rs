@@ -93,19 +93,6 @@ const CI_STEPS: &[CiStep] = &[
         &[("RUSTDOCFLAGS", "-D warnings")],
     ),
     ("benches build", &["bench", "--workspace", "--no-run"], &[]),
-    (
-        "packages",
-        &[
-            "package",
-            "--workspace",
-            "--exclude",
-            "xtask",
-            "--exclude",
-            "slarm-benches",
-            "--allow-dirty",
-        ],
-        &[],
-    ),
 ];
 
 fn ci() -> ExitCode {

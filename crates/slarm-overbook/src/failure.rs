@@ -392,15 +392,35 @@ impl FailureSource for TraceReplay {
 /// Synthetic alternating up/down process: exponential up times (rate lambda) and repair times
 /// (rate mu), one independent stream per node derived from `seed`; every node is up at time 0
 /// (a battery starts on an all-up cluster).
+///
+/// Only [`SyntheticPoisson::new`] builds one (deserializing goes through it too), so its fields are
+/// read through methods.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "SyntheticPoissonParts"))]
 pub struct SyntheticPoisson {
-    /// Failure rate per hour.
-    pub lambda: f64,
-    /// Repair rate per hour.
-    pub mu: f64,
-    /// Root seed of the per-node streams.
-    pub seed: u64,
+    lambda: f64,
+    mu: f64,
+    seed: u64,
+}
+
+/// The fields of a [`SyntheticPoisson`] as serialized: deserializing checks them with
+/// [`SyntheticPoisson::new`].
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct SyntheticPoissonParts {
+    lambda: f64,
+    mu: f64,
+    seed: u64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SyntheticPoissonParts> for SyntheticPoisson {
+    type Error = OverbookError;
+
+    fn try_from(p: SyntheticPoissonParts) -> Result<Self> {
+        SyntheticPoisson::new(p.lambda, p.mu, p.seed)
+    }
 }
 
 impl SyntheticPoisson {
@@ -409,6 +429,21 @@ impl SyntheticPoisson {
         check::non_negative("lambda", lambda)?;
         check::positive("mu", mu)?;
         Ok(Self { lambda, mu, seed })
+    }
+
+    /// Failure rate per hour.
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    /// Repair rate per hour.
+    pub fn mu(&self) -> f64 {
+        self.mu
+    }
+
+    /// Root seed of the per-node streams.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     fn node_events(&self, node: usize, horizon: Time, rng: &mut SimRng, out: &mut Vec<NodeEvent>) {
@@ -470,6 +505,24 @@ impl FailureSource for NoFailures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn synthetic_poisson_is_built_only_checked() {
+        let g = SyntheticPoisson::new(0.05, 0.5, 7).unwrap();
+        assert_eq!((g.lambda(), g.mu(), g.seed()), (0.05, 0.5, 7));
+        assert!(SyntheticPoisson::new(0.0, 0.5, 7).is_ok());
+        for (lambda, mu) in [
+            (-0.1, 0.5),
+            (f64::NAN, 0.5),
+            (0.05, 0.0),
+            (0.05, f64::INFINITY),
+        ] {
+            assert!(matches!(
+                SyntheticPoisson::new(lambda, mu, 7),
+                Err(OverbookError::InvalidParameter { .. })
+            ));
+        }
+    }
 
     /// 2^32 nodes wrapped to an exponent of 0: a probability of 1 for any model.
     #[test]

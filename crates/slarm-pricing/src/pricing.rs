@@ -11,15 +11,35 @@ use slarm_stats::check;
 
 /// One resource of one node over the pricing window [AT_i, DT_i] (eq. 5): its maximum units,
 /// the units committed to accepted jobs during the window, and the job's own request.
+///
+/// Only [`ResourceWindow::new`] builds one (deserializing goes through it too), so its fields are
+/// read through methods.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "ResourceWindowParts"))]
 pub struct ResourceWindow {
-    /// RESMax_j: units available on the node over the window.
-    pub max: f64,
-    /// Σ RES_k of the accepted jobs executing on the node during the window.
-    pub committed: f64,
-    /// RES_i: the job's own requirement.
-    pub request: f64,
+    max: f64,
+    committed: f64,
+    request: f64,
+}
+
+/// The fields of a [`ResourceWindow`] as serialized: deserializing checks them with
+/// [`ResourceWindow::new`].
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct ResourceWindowParts {
+    max: f64,
+    committed: f64,
+    request: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ResourceWindowParts> for ResourceWindow {
+    type Error = PricingError;
+
+    fn try_from(p: ResourceWindowParts) -> Result<Self> {
+        ResourceWindow::new(p.max, p.committed, p.request)
+    }
 }
 
 impl ResourceWindow {
@@ -41,6 +61,21 @@ impl ResourceWindow {
             });
         }
         Ok(w)
+    }
+
+    /// RESMax_j: units available on the node over the window.
+    pub fn max(&self) -> f64 {
+        self.max
+    }
+
+    /// Σ RES_k of the accepted jobs executing on the node during the window.
+    pub fn committed(&self) -> f64 {
+        self.committed
+    }
+
+    /// RES_i: the job's own requirement.
+    pub fn request(&self) -> f64 {
+        self.request
     }
 
     /// RESFree_ij = RESMax_j - Σ RES_k - RES_i (eq. 5 / 6).
@@ -321,6 +356,29 @@ impl PricingPolicy for FixedRate {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A window is built only checked, deserializing included.
+    #[test]
+    fn resource_window_cannot_be_built_invalid() {
+        let w = ResourceWindow::new(200.0, 90.0, 10.0).unwrap();
+        assert_eq!(
+            (w.max(), w.committed(), w.request(), w.free()),
+            (200.0, 90.0, 10.0, 100.0)
+        );
+        for (max, committed, request) in [
+            (0.0, 0.0, 0.0),
+            (f64::NAN, 0.0, 0.0),
+            (1.0, -1.0, 0.0),
+            (1.0, 0.0, f64::INFINITY),
+            (f64::MAX, -f64::MAX, 0.0),
+        ] {
+            assert!(ResourceWindow::new(max, committed, request).is_err());
+        }
+        let text = serde_json::to_string(&w).unwrap();
+        assert_eq!(serde_json::from_str::<ResourceWindow>(&text).unwrap(), w);
+        let bad = r#"{"max":0.0,"committed":0.0,"request":0.0}"#;
+        assert!(serde_json::from_str::<ResourceWindow>(bad).is_err());
+    }
 
     #[test]
     fn worked_example_2h_5h() {
