@@ -2,8 +2,9 @@
 //! discipline, the cost model and the overheads of the cloud pool (Yigitbasi & Epema 2010,
 //! §IV-A and §V-C).
 
-use crate::error::{check_min, check_positive, Result};
+use crate::error::Result;
 use crate::platform::REFERENCE_SPEED_GHZ;
+use slarm_stats::check;
 
 /// Which cost figure [`RunResult::cpu_hours`](crate::result::RunResult::cpu_hours) reports (Yigitbasi & Epema 2010, §V-C and Table IV).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,18 +72,18 @@ impl Default for GridConfig {
 }
 
 pub(crate) fn validate_cfg(cfg: &GridConfig) -> Result<()> {
-    check_positive("reference speed", cfg.reference_speed_ghz)?;
+    check::positive("reference speed", cfg.reference_speed_ghz)?;
     for (name, (lo, hi)) in [
         ("acquisition overhead", cfg.acquisition_s),
         ("release overhead", cfg.release_s),
     ] {
-        check_min(name, lo, 0.0)?;
-        check_min(name, hi, lo)?;
+        check::non_negative(name, lo)?;
+        check::at_least(name, hi, lo)?;
     }
     if let Some(h) = cfg.horizon_s {
-        check_positive("cost horizon", h)?;
+        check::positive("cost horizon", h)?;
     }
-    check_positive("cold prediction", cfg.cold_prediction_s)?;
+    check::positive("cold prediction", cfg.cold_prediction_s)?;
     Ok(())
 }
 

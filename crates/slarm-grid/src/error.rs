@@ -75,45 +75,14 @@ pub struct GridNameError {
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, GridError>;
 
-/// Checks that `value` is finite and at least `min` (inclusive).
-pub(crate) fn check_min(name: &'static str, value: f64, min: f64) -> Result<f64> {
-    if !value.is_finite() {
-        return Err(GridError::InvalidParameter {
-            name,
-            value,
-            reason: "must be finite",
-        });
+impl From<slarm_stats::check::CheckError> for GridError {
+    /// A failed [`slarm_stats::check`] validator is a [`GridError::InvalidParameter`] whose
+    /// reason states the broken requirement.
+    fn from(e: slarm_stats::check::CheckError) -> Self {
+        GridError::InvalidParameter {
+            name: e.name(),
+            value: e.value(),
+            reason: e.requirement().reason(),
+        }
     }
-    if value < min {
-        return Err(GridError::InvalidParameter {
-            name,
-            value,
-            reason: "below the minimum",
-        });
-    }
-    Ok(value)
-}
-
-/// Checks that `value` is finite and strictly positive.
-pub(crate) fn check_positive(name: &'static str, value: f64) -> Result<f64> {
-    if !value.is_finite() || value <= 0.0 {
-        return Err(GridError::InvalidParameter {
-            name,
-            value,
-            reason: "must be finite and > 0",
-        });
-    }
-    Ok(value)
-}
-
-/// Checks that `value` lies in `[0, 1]`.
-pub(crate) fn check_fraction(name: &'static str, value: f64) -> Result<f64> {
-    if !value.is_finite() || !(0.0..=1.0).contains(&value) {
-        return Err(GridError::InvalidParameter {
-            name,
-            value,
-            reason: "must lie in [0, 1]",
-        });
-    }
-    Ok(value)
 }

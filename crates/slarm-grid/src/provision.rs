@@ -1,10 +1,11 @@
 //! Overprovisioning strategies behind one trait (Yigitbasi & Epema 2010, §III): None, the three static layouts
 //! (pure functions of the platform and κ), Dynamic auto-scaling and the feedback controller.
 
-use crate::error::{check_fraction, check_positive, GridError, GridNameError, Result};
+use crate::error::{GridError, GridNameError, Result};
 use crate::kappa::Kappa;
 use crate::metrics::percentile_nearest_rank;
 use crate::platform::{largest_remainder, Platform, SiteKind};
+use slarm_stats::check;
 
 /// What the provisioner sees of the running system.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -249,9 +250,9 @@ impl DynamicAutoScale {
         band_percent: u64,
         start: DynamicStart,
     ) -> Result<Self> {
-        check_fraction("high threshold", high)?;
-        check_fraction("low threshold", low)?;
-        check_positive("monitoring period", period_s)?;
+        check::probability("high threshold", high)?;
+        check::probability("low threshold", low)?;
+        check::positive("monitoring period", period_s)?;
         if low > high {
             return Err(GridError::InvalidParameter {
                 name: "low threshold",
@@ -340,8 +341,8 @@ impl FeedbackController {
     /// Controller with `window` BoTs (≥ 1), target and release thresholds in seconds
     /// (`release ≤ target`), p90.
     pub fn new(window: usize, target_s: f64, release_s: f64) -> Result<Self> {
-        check_positive("target makespan", target_s)?;
-        check_positive("release threshold", release_s)?;
+        check::positive("target makespan", target_s)?;
+        check::positive("release threshold", release_s)?;
         if window == 0 {
             return Err(GridError::InvalidParameter {
                 name: "window",

@@ -375,7 +375,7 @@ pub fn load_level(
             converged: true,
         });
     }
-    crate::error::check_positive("load", sc.load)?;
+    slarm_stats::check::positive("load", sc.load)?;
     let mut runs = 0;
     let mut measure = |offered: f64| -> Result<f64> {
         runs += 1;

@@ -187,7 +187,7 @@ impl State<'_> {
         job.start_s = now;
         let end = now + job.runtime_s;
         if let JobKind::Task { bot, .. } = job.kind {
-            let arrival = self.workload.bots[bot].arrival_s;
+            let arrival = self.workload.bots()[bot].arrival_s;
             let prog = &mut self.bots[bot];
             prog.max_wait = prog.max_wait.max(now - arrival);
         }
@@ -341,7 +341,7 @@ impl State<'_> {
     fn on_background_arrival(&mut self, i: usize) -> Result<()> {
         let now = self.sim.now();
         self.arrivals_left -= 1;
-        let j = self.workload.background[i];
+        let j = self.workload.background()[i];
         let size = self.sites[j.site].size;
         if j.procs > size {
             self.clamped += 1;
@@ -355,7 +355,7 @@ impl State<'_> {
             predicted_s: 0.0,
         };
         self.enqueue(j.site, job)?;
-        if let Some(next) = self.workload.background.get(i + 1) {
+        if let Some(next) = self.workload.background().get(i + 1) {
             self.schedule(next.submit_s.max(now), Ev::BgArrival(i + 1))?;
         }
         Ok(())
@@ -367,8 +367,8 @@ impl State<'_> {
         self.arrivals_left -= 1;
         self.placing = i;
         let workload = self.workload;
-        scheduler.place(&workload.bots[i], self)?;
-        if let Some(next) = workload.bots.get(i + 1) {
+        scheduler.place(&workload.bots()[i], self)?;
+        if let Some(next) = workload.bots().get(i + 1) {
             self.schedule(next.arrival_s.max(now), Ev::BotArrival(i + 1))?;
         }
         Ok(())
@@ -402,7 +402,7 @@ impl State<'_> {
         s.running.remove(&id);
         self.account_busy(job, now);
         if let JobKind::Task { bot, task } = job.kind {
-            let actual = self.workload.bots[bot].tasks[task].runtime_ref_s;
+            let actual = self.workload.bots()[bot].tasks[task].runtime_ref_s;
             let (p, a) = (job.predicted_s, actual);
             if p > 0.0 && a > 0.0 {
                 self.acc_sum += p.min(a) / p.max(a);
@@ -413,8 +413,8 @@ impl State<'_> {
             let prog = &mut self.bots[bot];
             prog.done += 1;
             prog.last_end = prog.last_end.max(now);
-            if prog.done == self.workload.bots[bot].tasks.len() {
-                let arrival = self.workload.bots[bot].arrival_s;
+            if prog.done == self.workload.bots()[bot].tasks.len() {
+                let arrival = self.workload.bots()[bot].arrival_s;
                 let makespan = prog.last_end - arrival;
                 self.records[bot] = Some(BotRecord {
                     size: prog.done,
@@ -448,7 +448,7 @@ impl Dispatch for State<'_> {
     }
     fn submit(&mut self, site: usize, task: usize) -> Result<()> {
         let bot = self.placing;
-        let b = &self.workload.bots[bot];
+        let b = &self.workload.bots()[bot];
         let Some(t) = b.tasks.get(task) else {
             return Err(GridError::InvalidWorkload(format!(
                 "task {task} of BoT {bot} does not exist"
@@ -502,7 +502,7 @@ pub fn simulate(
     validate_cfg(cfg)?;
     let deployed = provisioner.layout(platform)?;
     let n_orig = platform.sites().len();
-    if let Some(j) = workload.background.iter().find(|j| j.site >= n_orig) {
+    if let Some(j) = workload.background().iter().find(|j| j.site >= n_orig) {
         return Err(GridError::InvalidWorkload(format!(
             "background job for site {} on a platform of {n_orig} sites",
             j.site
@@ -525,23 +525,23 @@ pub fn simulate(
     } else {
         None
     };
-    let first = workload.bots.first().map_or(0.0, |b| b.arrival_s);
-    let last = workload.bots.last().map_or(0.0, |b| b.arrival_s);
+    let first = workload.bots().first().map_or(0.0, |b| b.arrival_s);
+    let last = workload.bots().last().map_or(0.0, |b| b.arrival_s);
     let horizon = match cfg.horizon_s {
         Some(h) => (first, first + h),
         None => (first, last),
     };
-    let n_bots = workload.bots.len();
+    let n_bots = workload.bots().len();
     let mut st = State {
         sim: Simulation::new(),
         workload,
         cfg,
         sites,
         cloud,
-        jobs: Vec::with_capacity(workload.task_count() + workload.background.len()),
+        jobs: Vec::with_capacity(workload.task_count() + workload.background().len()),
         placing: 0,
         bots: workload
-            .bots
+            .bots()
             .iter()
             .map(|b| BotProgress {
                 done: 0,
@@ -570,7 +570,7 @@ pub fn simulate(
         bot_busy_s: 0.0,
         bg_busy_s: 0.0,
         clamped: 0,
-        arrivals_left: n_bots + workload.background.len(),
+        arrivals_left: n_bots + workload.background().len(),
         rng: streams.stream(&[slarm_stats::rng::label("cloud-overheads")]),
     };
     if let Some(c) = cloud {
@@ -585,7 +585,7 @@ pub fn simulate(
     }
     st.push_kappa();
     st.schedule(first, Ev::BotArrival(0))?;
-    if let Some(j) = workload.background.first() {
+    if let Some(j) = workload.background().first() {
         st.schedule(j.submit_s.max(0.0), Ev::BgArrival(0))?;
     }
     if provisioner.monitor_period_s().is_some() {
@@ -681,7 +681,7 @@ fn finish(
         clamped_background: st.clamped,
         cloud_acquisitions: st.acquisitions,
         cloud_releases: st.releases,
-        background: st.workload.background_source.clone(),
+        background: st.workload.background_source().clone(),
         arrival_span_s: st.arrivals.1 - st.arrivals.0,
         bot_busy_s: st.bot_busy_s,
         background_busy_s: st.bg_busy_s,
@@ -947,8 +947,8 @@ mod tests {
             let fcfs = run_with(LrmPolicy::Fcfs);
             let easy = run_with(LrmPolicy::EasyBackfill);
             proptest::prop_assert_eq!(&fcfs.bots, &easy.bots);
-            proptest::prop_assert_eq!(fcfs.bots.len(), w.bots.len());
-            for (rec, b) in fcfs.bots.iter().zip(&w.bots) {
+            proptest::prop_assert_eq!(fcfs.bots.len(), w.bots().len());
+            for (rec, b) in fcfs.bots.iter().zip(w.bots()) {
                 let longest = b.tasks.iter().map(|t| t.runtime_ref_s).fold(0.0, f64::max);
                 proptest::prop_assert!(rec.makespan_s >= longest / 2.0 - 1e-9);
             }

@@ -6,9 +6,10 @@
 //! a background-only simulation runs every job at its submission and realises exactly this
 //! profile).
 
-use crate::error::{check_positive, GridError, Result};
+use crate::error::{GridError, Result};
 use crate::platform::Platform;
 use crate::workload::BackgroundJob;
+use slarm_stats::check;
 
 /// Utilisation of every site and of the whole platform over `[0, horizon_s)`.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,8 +58,8 @@ pub fn background_utilisation(
     horizon_s: f64,
     bin_s: f64,
 ) -> Result<UtilisationProfile> {
-    check_positive("utilisation horizon", horizon_s)?;
-    check_positive("utilisation bin", bin_s)?;
+    check::positive("utilisation horizon", horizon_s)?;
+    check::positive("utilisation bin", bin_s)?;
     let sites = platform.sites();
     let bins = (horizon_s / bin_s).ceil().max(1.0);
     if bins > MAX_BINS as f64 {

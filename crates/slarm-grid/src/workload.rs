@@ -5,8 +5,9 @@
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Normal, Weibull};
 
-use crate::error::{check_fraction, check_positive, GridError, Result};
+use crate::error::{GridError, Result};
 use crate::platform::{Platform, REFERENCE_SPEED_GHZ};
+use slarm_stats::check;
 use slarm_workload::gwf::{self, column};
 use slarm_workload::WorkloadError;
 
@@ -94,16 +95,46 @@ pub enum BackgroundSource {
 #[deprecated(since = "0.1.0", note = "renamed to GridWorkload")]
 pub type Workload = GridWorkload;
 
-/// BoTs plus background jobs.
+/// BoTs plus background jobs, checked: only [`GridWorkload::new`] builds one (deserializing
+/// goes through it too), so every value holds at least one BoT, every BoT at least one task
+/// with a finite runtime > 0 and a finite arrival >= 0, BoTs sorted by arrival and numbered
+/// 0, 1, ... in that order, and background jobs with finite times, a runtime >= 0 and at least
+/// one processor, sorted by submission.
+///
+/// ```
+/// use slarm_grid::workload::{BackgroundSource, Bot, GridWorkload, Task};
+/// let bot = |id, arrival_s| Bot { id, arrival_s, tasks: vec![Task { runtime_ref_s: 60.0 }] };
+/// let w = GridWorkload::new(vec![bot(7, 30.0), bot(3, 0.0)], vec![], BackgroundSource::None)?;
+/// assert_eq!(w.bots().iter().map(|b| (b.id, b.arrival_s)).collect::<Vec<_>>(), [(0, 0.0), (1, 30.0)]);
+/// assert!(GridWorkload::new(vec![bot(0, f64::NAN)], vec![], BackgroundSource::None).is_err());
+/// # Ok::<(), slarm_grid::GridError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "GridWorkloadParts"))]
 pub struct GridWorkload {
-    /// BoTs in arrival order.
-    pub bots: Vec<Bot>,
-    /// Background jobs in submission order.
-    pub background: Vec<BackgroundJob>,
-    /// Label of the background load.
-    pub background_source: BackgroundSource,
+    bots: Vec<Bot>,
+    background: Vec<BackgroundJob>,
+    background_source: BackgroundSource,
+}
+
+/// The unchecked fields of a [`GridWorkload`] as serialized; deserializing a workload checks
+/// them with [`GridWorkload::new`].
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct GridWorkloadParts {
+    bots: Vec<Bot>,
+    background: Vec<BackgroundJob>,
+    background_source: BackgroundSource,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<GridWorkloadParts> for GridWorkload {
+    type Error = GridError;
+
+    fn try_from(p: GridWorkloadParts) -> Result<Self> {
+        GridWorkload::new(p.bots, p.background, p.background_source)
+    }
 }
 
 /// Summary statistics every run reports (count, size, inter-arrival time, runtime, span, load),
@@ -180,6 +211,36 @@ impl GridWorkload {
             background,
             background_source,
         })
+    }
+
+    /// The BoTs in arrival order (`bots()[i].id == i`).
+    pub fn bots(&self) -> &[Bot] {
+        &self.bots
+    }
+
+    /// The background jobs in submission order.
+    pub fn background(&self) -> &[BackgroundJob] {
+        &self.background
+    }
+
+    /// Where the background load came from.
+    pub fn background_source(&self) -> &BackgroundSource {
+        &self.background_source
+    }
+
+    /// The same BoTs with another background load (checked like [`GridWorkload::new`]).
+    pub fn with_background(
+        self,
+        background: Vec<BackgroundJob>,
+        background_source: BackgroundSource,
+    ) -> Result<Self> {
+        GridWorkload::new(self.bots, background, background_source)
+    }
+
+    /// The BoTs, the background jobs and their label, to change and check again with
+    /// [`GridWorkload::new`].
+    pub fn into_parts(self) -> (Vec<Bot>, Vec<BackgroundJob>, BackgroundSource) {
+        (self.bots, self.background, self.background_source)
     }
 
     /// Total number of tasks.
@@ -369,8 +430,8 @@ fn weibull(printed: (f64, f64), order: WeibullOrder) -> Result<Weibull<f64>> {
         WeibullOrder::ShapeFirst => (printed.0, printed.1),
         WeibullOrder::ScaleFirst => (printed.1, printed.0),
     };
-    check_positive("weibull shape", shape)?;
-    check_positive("weibull scale", scale)?;
+    check::positive("weibull shape", shape)?;
+    check::positive("weibull scale", scale)?;
     Weibull::new(scale, shape).map_err(|_| GridError::InvalidParameter {
         name: "weibull",
         value: shape,
@@ -459,8 +520,8 @@ impl IosupBotModel {
     /// assert!((m.expected_runtime_s() - 7859.7).abs() < 1e-3);
     /// ```
     pub fn with_mean_runtime(mut self, mean_s: f64) -> Result<Self> {
-        check_positive("mean runtime", mean_s)?;
-        check_positive("runtime sigma", self.runtime_sigma_log2())?;
+        check::positive("mean runtime", mean_s)?;
+        check::positive("runtime sigma", self.runtime_sigma_log2())?;
         self.max_runtime_s = None;
         if self.expected_runtime_s() <= mean_s {
             return Ok(self);
@@ -521,7 +582,7 @@ impl IosupBotModel {
         }
         match scale {
             ArrivalScale::OfferedLoad(load) => {
-                check_positive("load", load)?;
+                check::positive("load", load)?;
                 if load > MAX_OFFERED_LOAD {
                     return Err(GridError::InvalidParameter {
                         name: "load",
@@ -531,7 +592,7 @@ impl IosupBotModel {
                 }
             }
             ArrivalScale::MeanInterArrival(m) => {
-                check_positive("mean inter-arrival time", m)?;
+                check::positive("mean inter-arrival time", m)?;
                 if m > MAX_MEAN_IAT_S {
                     return Err(GridError::InvalidParameter {
                         name: "mean inter-arrival time",
@@ -551,12 +612,12 @@ impl IosupBotModel {
                 reason: "must be finite and >= 0",
             })?;
         if let Some(cap) = self.max_runtime_s {
-            check_positive("max_runtime_s", cap)?;
+            check::positive("max_runtime_s", cap)?;
         }
         let iat = weibull(self.iat_params, self.order)?;
         let size = weibull(self.size_params, self.order)?;
         let sigma = self.runtime_sigma_log2();
-        check_positive("runtime sigma", sigma)?;
+        check::positive("runtime sigma", sigma)?;
         let rt =
             Normal::new(self.runtime_params.0, sigma).map_err(|_| GridError::InvalidParameter {
                 name: "runtime mean",
@@ -675,8 +736,8 @@ impl SyntheticBackground {
         horizon_s: f64,
         rng: &mut R,
     ) -> Result<Vec<BackgroundJob>> {
-        check_fraction("background utilisation", self.utilisation)?;
-        check_positive("background mean runtime", self.mean_runtime_s)?;
+        check::probability("background utilisation", self.utilisation)?;
+        check::positive("background mean runtime", self.mean_runtime_s)?;
         if self.procs == 0 {
             return Err(GridError::InvalidParameter {
                 name: "background procs",
@@ -978,6 +1039,118 @@ pub fn parse_background_trace(
 mod tests {
     use super::*;
     use slarm_stats::RngStreams;
+
+    fn bot(id: usize, arrival_s: f64, runtimes: &[f64]) -> Bot {
+        Bot {
+            id,
+            arrival_s,
+            tasks: runtimes
+                .iter()
+                .map(|&r| Task { runtime_ref_s: r })
+                .collect(),
+        }
+    }
+
+    fn bg(submit_s: f64, runtime_s: f64, procs: u64) -> BackgroundJob {
+        BackgroundJob {
+            submit_s,
+            runtime_s,
+            procs,
+            site: 0,
+        }
+    }
+
+    /// Every way to break the invariant is refused by the only constructor, and what it
+    /// accepts is sorted and renumbered.
+    #[test]
+    fn grid_workload_cannot_be_built_invalid() {
+        let ok = || vec![bot(5, 10.0, &[1.0]), bot(9, 0.0, &[2.0, 3.0])];
+        let invalid_bots = [
+            vec![],
+            vec![bot(0, 0.0, &[])],
+            vec![bot(0, -1.0, &[1.0])],
+            vec![bot(0, f64::NAN, &[1.0])],
+            vec![bot(0, f64::INFINITY, &[1.0])],
+            vec![bot(0, 0.0, &[0.0])],
+            vec![bot(0, 0.0, &[-1.0])],
+            vec![bot(0, 0.0, &[1.0, f64::NAN])],
+            vec![bot(0, 0.0, &[f64::INFINITY])],
+            vec![bot(0, 0.0, &[1.0]), bot(1, 0.0, &[])],
+        ];
+        for bots in invalid_bots {
+            let r = GridWorkload::new(bots.clone(), vec![], BackgroundSource::None);
+            assert!(
+                matches!(r, Err(GridError::InvalidWorkload(_))),
+                "{bots:?}: {r:?}"
+            );
+        }
+        let invalid_background = [
+            bg(f64::NAN, 1.0, 1),
+            bg(f64::NEG_INFINITY, 1.0, 1),
+            bg(0.0, -1.0, 1),
+            bg(0.0, f64::INFINITY, 1),
+            bg(0.0, 1.0, 0),
+        ];
+        for j in invalid_background {
+            let r = GridWorkload::new(ok(), vec![bg(0.0, 1.0, 1), j], BackgroundSource::Synthetic);
+            assert!(
+                matches!(r, Err(GridError::InvalidWorkload(_))),
+                "{j:?}: {r:?}"
+            );
+        }
+        let w = GridWorkload::new(
+            ok(),
+            vec![bg(50.0, 1.0, 2), bg(5.0, 0.0, 1)],
+            BackgroundSource::Synthetic,
+        )
+        .unwrap();
+        let ids: Vec<(usize, f64)> = w.bots().iter().map(|b| (b.id, b.arrival_s)).collect();
+        assert_eq!(ids, [(0, 0.0), (1, 10.0)]);
+        let submits: Vec<f64> = w.background().iter().map(|j| j.submit_s).collect();
+        assert_eq!(submits, [5.0, 50.0]);
+        assert_eq!(w.background_source(), &BackgroundSource::Synthetic);
+        assert_eq!(w.task_count(), 3);
+        // Swapping the background load is checked too.
+        assert!(w
+            .clone()
+            .with_background(vec![bg(0.0, 1.0, 0)], BackgroundSource::None)
+            .is_err());
+        let w2 = w
+            .clone()
+            .with_background(vec![], BackgroundSource::None)
+            .unwrap();
+        assert_eq!((w2.bots(), w2.background().len()), (w.bots(), 0));
+        // Taking it apart and building it again gives the same workload.
+        let (b, j, src) = w.clone().into_parts();
+        assert_eq!(GridWorkload::new(b, j, src).unwrap(), w);
+    }
+
+    /// Deserializing goes through the checking constructor: a serialized workload comes back
+    /// equal, an edited invalid one is refused, an unsorted one comes back sorted.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn grid_workload_deserializes_only_through_the_check() {
+        let w = GridWorkload::new(
+            vec![bot(0, 0.0, &[1.0]), bot(1, 10.0, &[2.0])],
+            vec![bg(5.0, 1.0, 1)],
+            BackgroundSource::Trace("das3.gwf".into()),
+        )
+        .unwrap();
+        let text = serde_json::to_string(&w).unwrap();
+        assert_eq!(serde_json::from_str::<GridWorkload>(&text).unwrap(), w);
+        let empty = r#"{"bots":[],"background":[],"background_source":"none"}"#;
+        let e = serde_json::from_str::<GridWorkload>(empty).unwrap_err();
+        assert!(e.to_string().contains("no BoTs"), "{e}");
+        let bad_runtime = r#"{"bots":[{"id":0,"arrival_s":0.0,"tasks":[{"runtime_ref_s":-1.0}]}],
+            "background":[],"background_source":"none"}"#;
+        assert!(serde_json::from_str::<GridWorkload>(bad_runtime).is_err());
+        let unsorted = r#"{"bots":[{"id":0,"arrival_s":9.0,"tasks":[{"runtime_ref_s":1.0}]},
+            {"id":1,"arrival_s":2.0,"tasks":[{"runtime_ref_s":1.0}]}],
+            "background":[],"background_source":"none"}"#;
+        let w = serde_json::from_str::<GridWorkload>(unsorted).unwrap();
+        assert_eq!(w.bots()[0].arrival_s, 2.0);
+        assert_eq!(w.bots()[0].id, 0);
+    }
 
     #[test]
     fn background_job_from_the_canonical_swf_job() {

@@ -1,6 +1,7 @@
 //! Acceptance tests (Birkenheuer 2012, §3.1.3 and §5.1.4: Alg. 3.1, 3.2, 5.1).
 
-use crate::error::{probability, OverbookError, Result};
+use crate::error::{OverbookError, Result};
+use slarm_stats::check;
 
 /// Decides whether a placement with success probability `pos` is acceptable.
 ///
@@ -23,7 +24,7 @@ impl PofThreshold {
     /// Validated threshold in `[0, 1]`.
     pub fn new(max: f64) -> Result<Self> {
         Ok(Self {
-            max: probability("PoF_max", max)?,
+            max: check::probability("PoF_max", max)?,
         })
     }
 
@@ -56,7 +57,7 @@ impl RiskTest {
 
     /// Alg. 5.1 with a security factor `>= 0`.
     pub fn with_security(factor: f64) -> Result<Self> {
-        crate::error::non_negative("security factor", factor)?;
+        slarm_stats::check::non_negative("security factor", factor)?;
         Ok(Self {
             security_factor: factor,
         })
@@ -111,7 +112,7 @@ impl std::str::FromStr for TestSpec {
                 Ok(TestSpec::Pof { max: v })
             }
             "risk" => {
-                crate::error::non_negative("penalty ratio", v)?;
+                slarm_stats::check::non_negative("penalty ratio", v)?;
                 Ok(TestSpec::Risk { ratio: v })
             }
             _ => Err(err("expected pof:P or risk:R")),

@@ -120,47 +120,14 @@ pub enum OverbookError {
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, OverbookError>;
 
-/// Checks that `value` is finite and `>= 0`.
-pub(crate) fn non_negative(name: &'static str, value: f64) -> Result<f64> {
-    if !value.is_finite() {
-        return Err(OverbookError::InvalidParameter {
-            name,
-            value,
-            reason: "must be finite",
-        });
+impl From<slarm_stats::check::CheckError> for OverbookError {
+    /// A failed [`slarm_stats::check`] validator is an [`OverbookError::InvalidParameter`]
+    /// whose reason states the broken requirement.
+    fn from(e: slarm_stats::check::CheckError) -> Self {
+        OverbookError::InvalidParameter {
+            name: e.name(),
+            value: e.value(),
+            reason: e.requirement().reason(),
+        }
     }
-    if value < 0.0 {
-        return Err(OverbookError::InvalidParameter {
-            name,
-            value,
-            reason: "must be non-negative",
-        });
-    }
-    Ok(value)
-}
-
-/// Checks that `value` is finite and `> 0`.
-pub(crate) fn positive(name: &'static str, value: f64) -> Result<f64> {
-    non_negative(name, value)?;
-    if value <= 0.0 {
-        return Err(OverbookError::InvalidParameter {
-            name,
-            value,
-            reason: "must be positive",
-        });
-    }
-    Ok(value)
-}
-
-/// Checks that `value` is a probability in `[0, 1]`.
-pub(crate) fn probability(name: &'static str, value: f64) -> Result<f64> {
-    non_negative(name, value)?;
-    if value > 1.0 {
-        return Err(OverbookError::InvalidParameter {
-            name,
-            value,
-            reason: "must lie in [0, 1]",
-        });
-    }
-    Ok(value)
 }

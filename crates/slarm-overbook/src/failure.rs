@@ -6,8 +6,9 @@
 use rand_distr::{Distribution, Exp};
 use slarm_stats::rng::SimRng;
 
-use crate::error::{non_negative, positive, probability, OverbookError, Result};
+use crate::error::{OverbookError, Result};
 use crate::job::{Time, SECONDS_PER_HOUR};
+use slarm_stats::check;
 
 /// Default node failure rate of the evaluation, per hour (Table 5.1, read as per hour: the thesis gives no unit).
 pub const DEFAULT_LAMBDA_PER_HOUR: f64 = 1.2904e-4;
@@ -75,16 +76,16 @@ impl FailureModel {
     pub fn validate(&self) -> Result<()> {
         match self {
             FailureModel::Exponential { lambda, mu } => {
-                non_negative("lambda", *lambda)?;
-                positive("mu", *mu)?;
+                check::non_negative("lambda", *lambda)?;
+                check::positive("mu", *mu)?;
             }
             FailureModel::Weibull { shape, scale, mu } => {
-                positive("weibull shape", *shape)?;
-                positive("weibull scale", *scale)?;
-                positive("mu", *mu)?;
+                check::positive("weibull shape", *shape)?;
+                check::positive("weibull scale", *scale)?;
+                check::positive("mu", *mu)?;
             }
             FailureModel::HyperExponential { weights, rates, mu } => {
-                positive("mu", *mu)?;
+                check::positive("mu", *mu)?;
                 if weights.is_empty() || weights.len() != rates.len() {
                     return Err(OverbookError::InvalidParameter {
                         name: "hyper-exponential branches",
@@ -94,8 +95,8 @@ impl FailureModel {
                 }
                 let mut s = 0.0;
                 for (&p, &r) in weights.iter().zip(rates) {
-                    probability("branch weight", p)?;
-                    non_negative("branch rate", r)?;
+                    check::probability("branch weight", p)?;
+                    check::non_negative("branch rate", r)?;
                     s += p;
                 }
                 if (s - 1.0).abs() > 1e-9 {
@@ -391,23 +392,58 @@ impl FailureSource for TraceReplay {
 /// Synthetic alternating up/down process: exponential up times (rate lambda) and repair times
 /// (rate mu), one independent stream per node derived from `seed`; every node is up at time 0
 /// (a battery starts on an all-up cluster).
+///
+/// Only [`SyntheticPoisson::new`] builds one (deserializing goes through it too), so its fields are
+/// read through methods.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "SyntheticPoissonParts"))]
 pub struct SyntheticPoisson {
-    /// Failure rate per hour.
-    pub lambda: f64,
-    /// Repair rate per hour.
-    pub mu: f64,
-    /// Root seed of the per-node streams.
-    pub seed: u64,
+    lambda: f64,
+    mu: f64,
+    seed: u64,
+}
+
+/// The fields of a [`SyntheticPoisson`] as serialized: deserializing checks them with
+/// [`SyntheticPoisson::new`].
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct SyntheticPoissonParts {
+    lambda: f64,
+    mu: f64,
+    seed: u64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SyntheticPoissonParts> for SyntheticPoisson {
+    type Error = OverbookError;
+
+    fn try_from(p: SyntheticPoissonParts) -> Result<Self> {
+        SyntheticPoisson::new(p.lambda, p.mu, p.seed)
+    }
 }
 
 impl SyntheticPoisson {
     /// Validated generator.
     pub fn new(lambda: f64, mu: f64, seed: u64) -> Result<Self> {
-        non_negative("lambda", lambda)?;
-        positive("mu", mu)?;
+        check::non_negative("lambda", lambda)?;
+        check::positive("mu", mu)?;
         Ok(Self { lambda, mu, seed })
+    }
+
+    /// Failure rate per hour.
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    /// Repair rate per hour.
+    pub fn mu(&self) -> f64 {
+        self.mu
+    }
+
+    /// Root seed of the per-node streams.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     fn node_events(&self, node: usize, horizon: Time, rng: &mut SimRng, out: &mut Vec<NodeEvent>) {
@@ -469,6 +505,24 @@ impl FailureSource for NoFailures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn synthetic_poisson_is_built_only_checked() {
+        let g = SyntheticPoisson::new(0.05, 0.5, 7).unwrap();
+        assert_eq!((g.lambda(), g.mu(), g.seed()), (0.05, 0.5, 7));
+        assert!(SyntheticPoisson::new(0.0, 0.5, 7).is_ok());
+        for (lambda, mu) in [
+            (-0.1, 0.5),
+            (f64::NAN, 0.5),
+            (0.05, 0.0),
+            (0.05, f64::INFINITY),
+        ] {
+            assert!(matches!(
+                SyntheticPoisson::new(lambda, mu, 7),
+                Err(OverbookError::InvalidParameter { .. })
+            ));
+        }
+    }
 
     /// 2^32 nodes wrapped to an exponent of 0: a probability of 1 for any model.
     #[test]

@@ -13,8 +13,9 @@ use slarm_stats::joint::SumTable;
 use slarm_stats::ratio::RatioDist;
 use slarm_stats::{max_of_independent, GridDist};
 
-use crate::error::{positive, OverbookError, Result};
+use crate::error::{OverbookError, Result};
 use crate::job::Time;
+use slarm_stats::check;
 
 /// The grid: step length in seconds, anchored at time 0 (the thesis gives no step; default
 /// 60 s).
@@ -28,7 +29,7 @@ impl TimeGrid {
     /// A validated grid with a finite step of at least one second (times are whole seconds;
     /// a finer step would only push grid indices towards overflow).
     pub fn new(seconds: f64) -> Result<Self> {
-        positive("grid step", seconds)?;
+        check::positive("grid step", seconds)?;
         if seconds < 1.0 {
             return Err(OverbookError::InvalidParameter {
                 name: "grid step",

@@ -60,7 +60,7 @@ impl SlaJob {
         nodes: usize,
         penalty_ratio: f64,
     ) -> Result<Self> {
-        crate::error::non_negative("penalty_ratio", penalty_ratio)?;
+        slarm_stats::check::non_negative("penalty_ratio", penalty_ratio)?;
         let fee = nodes as f64 * estimate as f64 / SECONDS_PER_HOUR;
         let job = SlaJob {
             id,

@@ -190,7 +190,7 @@ pub fn prepare(
     let test = jobs.split_off(jobs.len() - test_jobs);
     let input_util = input_utilization(&test, machine);
     let factor = match factor {
-        Some(f) => crate::error::positive("occurrence factor", f)?,
+        Some(f) => slarm_stats::check::positive("occurrence factor", f)?,
         None => (input_util / 2.0).max(1e-6),
     };
     Ok(Prepared {

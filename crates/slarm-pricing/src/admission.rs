@@ -116,7 +116,7 @@ impl AdmissionConfig {
         deadline_test: DeadlineTest,
         reference_rating: f64,
     ) -> Result<Self> {
-        crate::error::positive("reference rating", reference_rating)?;
+        slarm_stats::check::positive("reference rating", reference_rating)?;
         Ok(Self {
             commit,
             deadline_test,
@@ -160,7 +160,8 @@ impl AdmissionConfig {
     /// Checks the reference rating (finite, > 0); always true of a value built by this
     /// crate's constructors.
     pub fn validate(&self) -> Result<()> {
-        crate::error::positive("reference rating", self.reference_rating).map(|_| ())
+        slarm_stats::check::positive("reference rating", self.reference_rating)?;
+        Ok(())
     }
 }
 

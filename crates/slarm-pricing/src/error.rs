@@ -85,32 +85,40 @@ pub enum PricingError {
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, PricingError>;
 
-/// Checks that `value` is finite and strictly positive.
-pub(crate) fn positive(what: &'static str, value: f64) -> Result<f64> {
-    if !value.is_finite() {
-        Err(PricingError::NonFinite { what, value })
-    } else if value <= 0.0 {
-        Err(PricingError::NotPositive { what, value })
-    } else {
-        Ok(value)
-    }
-}
-
-/// Checks that `value` is finite and non-negative.
-pub(crate) fn non_negative(what: &'static str, value: f64) -> Result<f64> {
-    if !value.is_finite() {
-        Err(PricingError::NonFinite { what, value })
-    } else if value < 0.0 {
-        Err(PricingError::Negative { what, value })
-    } else {
-        Ok(value)
+impl From<slarm_stats::check::CheckError> for PricingError {
+    /// A failed [`slarm_stats::check`] validator: [`PricingError::NonFinite`],
+    /// [`PricingError::NotPositive`] or [`PricingError::Negative`] by the broken requirement,
+    /// [`PricingError::InvalidParameter`] for any other range.
+    fn from(e: slarm_stats::check::CheckError) -> Self {
+        use slarm_stats::check::Requirement;
+        let (what, value) = (e.name(), e.value());
+        match e.requirement() {
+            Requirement::Finite => PricingError::NonFinite { what, value },
+            Requirement::Positive => PricingError::NotPositive { what, value },
+            Requirement::NonNegative => PricingError::Negative { what, value },
+            r => PricingError::InvalidParameter {
+                name: what,
+                value,
+                reason: r.reason(),
+            },
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use slarm_stats::check;
 
+    fn positive(what: &'static str, value: f64) -> Result<f64> {
+        Ok(check::positive(what, value)?)
+    }
+
+    fn non_negative(what: &'static str, value: f64) -> Result<f64> {
+        Ok(check::non_negative(what, value)?)
+    }
+
+    /// The shared validators keep this crate's error variants.
     #[test]
     fn validators() {
         assert!(positive("x", 1.0).is_ok());

@@ -10,7 +10,8 @@
 //! proportion to the partitions ([`RateMode::WorkConserving`]). A process whose estimate is
 //! exhausted or whose deadline has passed follows the [`OverrunPolicy`].
 
-use crate::error::{non_negative, positive, Result};
+use crate::error::Result;
+use slarm_stats::check;
 
 /// Tolerance of the share test `Σ partitions + RE/D <= 1 + EPS` of admission (Algorithm 1;
 /// see [`crate::admission::DeadlineTest`]) and of the capped-rate test of job control.
@@ -93,7 +94,7 @@ impl Default for JobControl {
 impl JobControl {
     /// Validated settings: the control interval must be finite and > 0.
     pub fn new(rate_mode: RateMode, overrun: OverrunPolicy, control_interval: f64) -> Result<Self> {
-        positive("control interval", control_interval)?;
+        check::positive("control interval", control_interval)?;
         Ok(Self {
             rate_mode,
             overrun,
@@ -134,7 +135,8 @@ impl JobControl {
     /// Validates the control interval (> 0, finite); always true of a value built by this
     /// crate's constructors.
     pub fn validate(&self) -> Result<()> {
-        positive("control interval", self.control_interval).map(|_| ())
+        check::positive("control interval", self.control_interval)?;
+        Ok(())
     }
 }
 
@@ -198,7 +200,7 @@ impl Node {
     /// A node with the given rating and unlimited memory and disk (the evaluation models
     /// neither).
     pub fn new(id: usize, rating: f64) -> Result<Self> {
-        positive("node rating", rating)?;
+        check::positive("node rating", rating)?;
         Ok(Self {
             id,
             rating,
@@ -230,17 +232,19 @@ impl Node {
     /// Checks the rating (finite, > 0) and the capacities (>= 0, infinity allowed); always
     /// true of a node built by this crate's constructors.
     pub fn validate(&self) -> Result<()> {
-        positive("node rating", self.rating)?;
+        check::positive("node rating", self.rating)?;
         self.with_capacity(self.mem, self.disk).map(|_| ())
     }
 
     /// Sets memory and disk capacities (>= 0; infinity allowed).
     pub fn with_capacity(mut self, mem: f64, disk: f64) -> Result<Self> {
         if mem.is_nan() || mem < 0.0 {
-            return non_negative("memory capacity", mem).map(|_| self);
+            check::non_negative("memory capacity", mem)?;
+            return Ok(self);
         }
         if disk.is_nan() || disk < 0.0 {
-            return non_negative("disk capacity", disk).map(|_| self);
+            check::non_negative("disk capacity", disk)?;
+            return Ok(self);
         }
         self.mem = mem;
         self.disk = disk;

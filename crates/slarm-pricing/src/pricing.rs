@@ -6,28 +6,49 @@
 //! * [`LibraStatic`]: `C_i = γ·RE_i + δ·RE_i/D_i`, independent of load and node.
 //! * [`FixedRate`]: `C_i = RE_i · PBase` (the EASY-backfilling baselines).
 
-use crate::error::{non_negative, positive, PricingError, Result};
+use crate::error::{PricingError, Result};
+use slarm_stats::check;
 
 /// One resource of one node over the pricing window [AT_i, DT_i] (eq. 5): its maximum units,
 /// the units committed to accepted jobs during the window, and the job's own request.
+///
+/// Only [`ResourceWindow::new`] builds one (deserializing goes through it too), so its fields are
+/// read through methods.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "ResourceWindowParts"))]
 pub struct ResourceWindow {
-    /// RESMax_j: units available on the node over the window.
-    pub max: f64,
-    /// Σ RES_k of the accepted jobs executing on the node during the window.
-    pub committed: f64,
-    /// RES_i: the job's own requirement.
-    pub request: f64,
+    max: f64,
+    committed: f64,
+    request: f64,
+}
+
+/// The fields of a [`ResourceWindow`] as serialized: deserializing checks them with
+/// [`ResourceWindow::new`].
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct ResourceWindowParts {
+    max: f64,
+    committed: f64,
+    request: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ResourceWindowParts> for ResourceWindow {
+    type Error = PricingError;
+
+    fn try_from(p: ResourceWindowParts) -> Result<Self> {
+        ResourceWindow::new(p.max, p.committed, p.request)
+    }
 }
 
 impl ResourceWindow {
     /// A validated window (all amounts finite and >= 0, `max` > 0, and RESFree finite:
     /// amounts near `f64::MAX` whose difference overflows are rejected).
     pub fn new(max: f64, committed: f64, request: f64) -> Result<Self> {
-        positive("RESMax", max)?;
-        non_negative("committed resource", committed)?;
-        non_negative("requested resource", request)?;
+        check::positive("RESMax", max)?;
+        check::non_negative("committed resource", committed)?;
+        check::non_negative("requested resource", request)?;
         let w = Self {
             max,
             committed,
@@ -40,6 +61,21 @@ impl ResourceWindow {
             });
         }
         Ok(w)
+    }
+
+    /// RESMax_j: units available on the node over the window.
+    pub fn max(&self) -> f64 {
+        self.max
+    }
+
+    /// Σ RES_k of the accepted jobs executing on the node during the window.
+    pub fn committed(&self) -> f64 {
+        self.committed
+    }
+
+    /// RES_i: the job's own requirement.
+    pub fn request(&self) -> f64 {
+        self.request
     }
 
     /// RESFree_ij = RESMax_j - Σ RES_k - RES_i (eq. 5 / 6).
@@ -61,7 +97,7 @@ impl ResourceWindow {
 /// assert!((utilization_rate(1.0, &w).unwrap() - 2.0).abs() < 1e-12);
 /// ```
 pub fn utilization_rate(pbase: f64, window: &ResourceWindow) -> Result<f64> {
-    positive("PBase", pbase)?;
+    check::positive("PBase", pbase)?;
     let free = window.free();
     if free.is_nan() || free <= 0.0 {
         return Err(PricingError::NoFreeResource {
@@ -167,9 +203,9 @@ impl LibraPlusDollar {
     /// assert!((p.cost(&q).unwrap() - 100.0 * (1.0 + 0.1 * 800.0 / 700.0)).abs() < 1e-9);
     /// ```
     pub fn new(alpha: f64, beta: f64, pbase: f64) -> Result<Self> {
-        non_negative("alpha", alpha)?;
-        non_negative("beta", beta)?;
-        positive("PBase", pbase)?;
+        check::non_negative("alpha", alpha)?;
+        check::non_negative("beta", beta)?;
+        check::positive("PBase", pbase)?;
         Ok(Self { alpha, beta, pbase })
     }
 
@@ -197,7 +233,7 @@ impl LibraPlusDollar {
     /// pricing rates of a job on a node.
     pub fn multi_resource_cost(&self, charges: &[ResourceCharge]) -> Result<f64> {
         charges.iter().try_fold(0.0, |acc, c| {
-            non_negative("charged amount", c.amount)?;
+            check::non_negative("charged amount", c.amount)?;
             Ok(acc + c.amount * self.rate(c.pbase, &c.window)?)
         })
     }
@@ -242,8 +278,8 @@ impl TryFrom<LibraStaticRaw> for LibraStatic {
 impl LibraStatic {
     /// Validated parameters (γ, δ >= 0).
     pub fn new(gamma: f64, delta: f64) -> Result<Self> {
-        non_negative("gamma", gamma)?;
-        non_negative("delta", delta)?;
+        check::non_negative("gamma", gamma)?;
+        check::non_negative("delta", delta)?;
         Ok(Self { gamma, delta })
     }
 
@@ -264,7 +300,7 @@ impl PricingPolicy for LibraStatic {
     }
 
     fn cost(&self, quote: &PriceQuote) -> Result<f64> {
-        positive("deadline", quote.deadline)?;
+        check::positive("deadline", quote.deadline)?;
         Ok(self.gamma * quote.estimate + self.delta * quote.estimate / quote.deadline)
     }
 }
@@ -296,7 +332,7 @@ impl TryFrom<FixedRateRaw> for FixedRate {
 impl FixedRate {
     /// Validated rate (> 0).
     pub fn new(pbase: f64) -> Result<Self> {
-        positive("PBase", pbase)?;
+        check::positive("PBase", pbase)?;
         Ok(Self { pbase })
     }
 
@@ -320,6 +356,29 @@ impl PricingPolicy for FixedRate {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A window is built only checked, deserializing included.
+    #[test]
+    fn resource_window_cannot_be_built_invalid() {
+        let w = ResourceWindow::new(200.0, 90.0, 10.0).unwrap();
+        assert_eq!(
+            (w.max(), w.committed(), w.request(), w.free()),
+            (200.0, 90.0, 10.0, 100.0)
+        );
+        for (max, committed, request) in [
+            (0.0, 0.0, 0.0),
+            (f64::NAN, 0.0, 0.0),
+            (1.0, -1.0, 0.0),
+            (1.0, 0.0, f64::INFINITY),
+            (f64::MAX, -f64::MAX, 0.0),
+        ] {
+            assert!(ResourceWindow::new(max, committed, request).is_err());
+        }
+        let text = serde_json::to_string(&w).unwrap();
+        assert_eq!(serde_json::from_str::<ResourceWindow>(&text).unwrap(), w);
+        let bad = r#"{"max":0.0,"committed":0.0,"request":0.0}"#;
+        assert!(serde_json::from_str::<ResourceWindow>(bad).is_err());
+    }
 
     #[test]
     fn worked_example_2h_5h() {

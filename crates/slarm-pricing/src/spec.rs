@@ -7,7 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::{non_negative, positive, PricingError, Result};
+use crate::error::{PricingError, Result};
+use slarm_stats::check;
 
 /// How long the job runs on a node with full processing power (§IV, JobDetails).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -154,11 +155,11 @@ impl JobSpec {
     /// ```
     pub fn validate(&self) -> Result<()> {
         match self.details.length {
-            JobLength::RuntimeEstimate(re) => positive("runtime estimate", re)?,
-            JobLength::LengthMi(mi) => positive("job length (MI)", mi)?,
+            JobLength::RuntimeEstimate(re) => check::positive("runtime estimate", re)?,
+            JobLength::LengthMi(mi) => check::positive("job length (MI)", mi)?,
         };
-        non_negative("memory requirement", self.resources.mem)?;
-        non_negative("disk requirement", self.resources.disk)?;
+        check::non_negative("memory requirement", self.resources.mem)?;
+        check::non_negative("disk requirement", self.resources.disk)?;
         let invalid = |reason: String| PricingError::InvalidJob {
             job: self.id,
             reason,
@@ -166,8 +167,8 @@ impl JobSpec {
         if self.resources.procs == 0 {
             return Err(invalid("needs at least one processor".into()));
         }
-        positive("deadline", self.qos.deadline)?;
-        positive("budget", self.qos.budget)?;
+        check::positive("deadline", self.qos.deadline)?;
+        check::positive("budget", self.qos.budget)?;
         if let JobLength::RuntimeEstimate(re) = self.details.length {
             if self.qos.deadline < re {
                 return Err(invalid(format!(
@@ -259,8 +260,8 @@ pub type Job = QosJob;
 impl QosJob {
     /// A validated job: arrival finite and >= 0, runtime finite and > 0.
     pub fn new(spec: JobSpec, arrival: f64, runtime: f64, urgency: UrgencyClass) -> Result<Self> {
-        non_negative("arrival time", arrival)?;
-        positive("runtime", runtime)?;
+        check::non_negative("arrival time", arrival)?;
+        check::positive("runtime", runtime)?;
         Ok(Self {
             spec,
             arrival,

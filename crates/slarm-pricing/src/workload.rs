@@ -7,8 +7,9 @@ use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Exp, LogNormal, StandardNormal};
 use slarm_stats::rng::{label, RngStreams};
 
-use crate::error::{positive, PricingError, Result};
+use crate::error::{PricingError, Result};
 use crate::spec::{JobSpec, QosJob, UrgencyClass};
+use slarm_stats::check;
 
 /// File name of the trace in the shared trace folder.
 pub const SDSC_SP2: &str = "SDSC-SP2-1998-4.2-cln.swf.gz";
@@ -395,11 +396,11 @@ impl QosSynthesis {
                 "must lie in [0, 100]",
             );
         }
-        positive("deadline ratio", self.deadline_ratio)?;
-        positive("budget ratio", self.budget_ratio)?;
-        positive("sigma fraction", self.sigma_frac + f64::MIN_POSITIVE)?;
-        positive("delay factor", self.delay_factor)?;
-        positive("PBase", self.pbase)?;
+        check::positive("deadline ratio", self.deadline_ratio)?;
+        check::positive("budget ratio", self.budget_ratio)?;
+        check::positive("sigma fraction", self.sigma_frac + f64::MIN_POSITIVE)?;
+        check::positive("delay factor", self.delay_factor)?;
+        check::positive("PBase", self.pbase)?;
         for (name, mean) in [
             ("deadline mean", self.deadline_mean(UrgencyClass::High)),
             ("deadline mean", self.deadline_mean(UrgencyClass::Low)),

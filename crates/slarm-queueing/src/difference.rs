@@ -11,18 +11,39 @@
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::erlang::{first_stable_servers, CdfAt, ErlangB, Mmm};
-use crate::error::{positive, QueueError, Result};
+use crate::error::{QueueError, Result};
 use crate::sizing::{min_nodes, min_nodes_from};
 use crate::sla::Sla;
+use slarm_stats::check;
 
 /// A lambda grid `step, 2 step, ..., K` (`K/step` must be an integer).
+///
+/// Only [`LambdaGrid::new`] builds one (deserializing goes through it too), so its fields are
+/// read through methods.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "LambdaGridParts"))]
 pub struct LambdaGrid {
-    /// Upper limit K of the lambda range (thesis: 40).
-    pub k: f64,
-    /// Grid step.
-    pub step: f64,
+    k: f64,
+    step: f64,
+}
+
+/// The fields of a [`LambdaGrid`] as serialized: deserializing checks them with
+/// [`LambdaGrid::new`].
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct LambdaGridParts {
+    k: f64,
+    step: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<LambdaGridParts> for LambdaGrid {
+    type Error = QueueError;
+
+    fn try_from(p: LambdaGridParts) -> Result<Self> {
+        LambdaGrid::new(p.k, p.step)
+    }
 }
 
 impl LambdaGrid {
@@ -34,12 +55,23 @@ impl LambdaGrid {
 
     /// Validated grid.
     pub fn new(k: f64, step: f64) -> Result<Self> {
-        positive("K", k)?;
-        positive("step", step)?;
+        check::positive("K", k)?;
+        check::positive("step", step)?;
         let g = Self { k, step };
         g.points()?;
         Ok(g)
     }
+
+    /// Upper limit K of the lambda range (thesis: 40).
+    pub fn k(&self) -> f64 {
+        self.k
+    }
+
+    /// Grid step.
+    pub fn step(&self) -> f64 {
+        self.step
+    }
+
     /// Number of grid points `K / step`.
     pub fn points(&self) -> Result<usize> {
         let n = (self.k / self.step).round();
@@ -78,7 +110,7 @@ struct ErlangGrid {
 
 impl ErlangGrid {
     fn new(grid: LambdaGrid, mu: f64) -> Result<Self> {
-        positive("mu", mu)?;
+        check::positive("mu", mu)?;
         let lambdas = grid.lambdas()?;
         let mut loads = Vec::with_capacity(lambdas.len());
         let mut c = Vec::with_capacity(lambdas.len() * TABULATED);
@@ -175,7 +207,7 @@ pub fn g_average(sla: Sla, mu: f64, grid: LambdaGrid) -> Result<f64> {
 /// Eq. (4.4) exactly: `(1/K) int_0^K m(lambda, SLA) d lambda`, from the breakpoints of the
 /// step function `m(., SLA)` (each found by bisection on lambda).
 pub fn g_exact_integral(sla: Sla, mu: f64, k: f64) -> Result<f64> {
-    positive("K", k)?;
+    check::positive("K", k)?;
     sla.check_feasible(mu)?;
     let m_max = min_nodes(k, mu, sla)?;
     let mut integral = 0.0;
@@ -309,6 +341,25 @@ pub fn f_d(a: Sla, b: Sla, mu: f64) -> Result<f64> {
 mod tests {
     use super::*;
     use crate::sla::fixtures::sla;
+
+    #[test]
+    fn lambda_grid_is_built_only_checked() {
+        let g = LambdaGrid::new(40.0, 0.2).unwrap();
+        assert_eq!(
+            (g.k(), g.step()),
+            (LambdaGrid::FD.k(), LambdaGrid::FD.step())
+        );
+        assert_eq!(LambdaGrid::G.points().unwrap(), 400);
+        for (k, step) in [
+            (0.0, 0.1),
+            (40.0, -0.1),
+            (f64::NAN, 0.1),
+            (40.0, 0.3),
+            (1e300, 1e-300),
+        ] {
+            assert!(LambdaGrid::new(k, step).is_err(), "{k} {step}");
+        }
+    }
 
     /// G of all 25 feasible SLAs of Table 4.1, exact to the grid (values recomputed
     /// independently; the thesis prints only the differences).

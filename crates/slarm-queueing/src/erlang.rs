@@ -12,7 +12,8 @@
 
 use slarm_stats::summary::ln_gamma;
 
-use crate::error::{finite, non_negative, positive, QueueError, Result};
+use crate::error::{QueueError, Result};
+use slarm_stats::check;
 
 /// Incremental Erlang-B recursion: holds `B(m, rho)` and steps to `B(m+1, rho)` in O(1).
 ///
@@ -28,7 +29,7 @@ pub struct ErlangB {
 impl ErlangB {
     /// `B(0, rho) = 1`. `rho` must be finite and `>= 0`.
     pub fn new(rho: f64) -> Result<Self> {
-        non_negative("rho", rho)?;
+        check::non_negative("rho", rho)?;
         Ok(Self { rho, m: 0, b: 1.0 })
     }
 
@@ -188,7 +189,7 @@ pub const MAX_LOAD: f64 = 1e12;
 /// assert!(first_stable_servers(1e300).is_err());
 /// ```
 pub fn first_stable_servers(rho: f64) -> Result<u64> {
-    non_negative("rho", rho)?;
+    check::non_negative("rho", rho)?;
     if rho > MAX_LOAD {
         return Err(QueueError::OutOfRange {
             name: "rho",
@@ -482,10 +483,10 @@ pub struct Mmm {
 impl Mmm {
     /// Validates `lambda >= 0`, `mu > 0`, `m >= 1` and stability `lambda < m mu`.
     pub fn new(lambda: f64, mu: f64, m: u64) -> Result<Self> {
-        non_negative("lambda", lambda)?;
-        positive("mu", mu)?;
+        check::non_negative("lambda", lambda)?;
+        check::positive("mu", mu)?;
         let rho = lambda / mu;
-        finite("rho", rho)?;
+        check::finite("rho", rho)?;
         if m == 0 || (m as f64) <= rho {
             return Err(QueueError::Unstable { lambda, mu, m });
         }
@@ -561,7 +562,7 @@ impl Mmm {
     /// assert!(q.response_time_quantile(1.0).is_err());
     /// ```
     pub fn response_time_quantile(&self, p: f64) -> Result<f64> {
-        finite("p", p)?;
+        check::finite("p", p)?;
         if !(0.0..1.0).contains(&p) {
             return Err(QueueError::OutOfRange {
                 name: "p",

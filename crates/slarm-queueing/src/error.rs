@@ -64,53 +64,21 @@ pub enum QueueError {
 /// Result alias of the crate.
 pub type Result<T> = std::result::Result<T, QueueError>;
 
-/// `Ok(v)` if `v` is finite and `> 0`.
-pub(crate) fn positive(name: &'static str, v: f64) -> Result<f64> {
-    finite(name, v)?;
-    if v > 0.0 {
-        Ok(v)
-    } else {
-        Err(QueueError::OutOfRange {
-            name,
-            requirement: "> 0",
-            value: v,
-        })
-    }
-}
-
-/// `Ok(v)` if `0 < v < 1` (a target probability).
-pub(crate) fn probability(name: &'static str, v: f64) -> Result<f64> {
-    positive(name, v)?;
-    if v < 1.0 {
-        Ok(v)
-    } else {
-        Err(QueueError::OutOfRange {
-            name,
-            requirement: "< 1",
-            value: v,
-        })
-    }
-}
-
-/// `Ok(v)` if `v` is finite and `>= 0`.
-pub(crate) fn non_negative(name: &'static str, v: f64) -> Result<f64> {
-    finite(name, v)?;
-    if v >= 0.0 {
-        Ok(v)
-    } else {
-        Err(QueueError::OutOfRange {
-            name,
-            requirement: ">= 0",
-            value: v,
-        })
-    }
-}
-
-/// `Ok(v)` if `v` is finite.
-pub(crate) fn finite(name: &'static str, v: f64) -> Result<f64> {
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(QueueError::NonFinite { name, value: v })
+impl From<slarm_stats::check::CheckError> for QueueError {
+    /// A failed [`slarm_stats::check`] validator: a non-finite value is
+    /// [`QueueError::NonFinite`], any other broken requirement [`QueueError::OutOfRange`].
+    fn from(e: slarm_stats::check::CheckError) -> Self {
+        use slarm_stats::check::Requirement;
+        match e.requirement() {
+            Requirement::Finite => QueueError::NonFinite {
+                name: e.name(),
+                value: e.value(),
+            },
+            r => QueueError::OutOfRange {
+                name: e.name(),
+                requirement: r.term(),
+                value: e.value(),
+            },
+        }
     }
 }

@@ -2,9 +2,10 @@
 //! Eqs. 4.2-4.3 and 6.1-6.4): dedicated (DA),
 //! shared (SA), mixed, and the exhaustive optimum over all partitions (up to 8 classes).
 
-use crate::error::{positive, QueueError, Result};
+use crate::error::{QueueError, Result};
 use crate::sizing::min_nodes;
 use crate::sla::JobClass;
+use slarm_stats::check;
 
 /// Largest class count for exhaustive partition search (Bell(8) = 4140).
 pub const MAX_EXHAUSTIVE_CLASSES: usize = 8;
@@ -153,7 +154,7 @@ impl Partition {
 
 /// Nodes of one shared FCFS pool serving `members`: `max_i m(sum lambda, SLA_i)` (Eq. 4.3/6.4).
 pub fn pool_nodes(classes: &[JobClass], members: &[usize], mu: f64) -> Result<u64> {
-    positive("mu", mu)?;
+    check::positive("mu", mu)?;
     let mut lambda = 0.0;
     for &i in members {
         lambda += classes

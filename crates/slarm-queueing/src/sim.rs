@@ -23,8 +23,9 @@ use rand_distr::{Distribution, Exp};
 use slarm_stats::rng::RngStreams;
 use slarm_stats::summary::Welford;
 
-use crate::error::{non_negative, positive, QueueError, Result};
+use crate::error::{QueueError, Result};
 use crate::sla::JobClass;
+use slarm_stats::check;
 
 /// Service discipline of a shared pool.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,8 +85,8 @@ impl Default for QueueSimConfig {
 
 impl QueueSimConfig {
     fn validate(&self) -> Result<()> {
-        positive("horizon", self.horizon)?;
-        non_negative("warmup", self.warmup)?;
+        check::positive("horizon", self.horizon)?;
+        check::non_negative("warmup", self.warmup)?;
         if self.warmup >= self.horizon {
             return Err(QueueError::InvalidConfig(
                 "warmup must be below the horizon".into(),
@@ -610,7 +611,7 @@ fn pick_pdp<R: Rng>(candidates: impl Iterator<Item = (usize, f64)>, rng: &mut R)
 }
 
 fn validate(classes: &[JobClass], mu: f64, m: u64, discipline: &Discipline) -> Result<()> {
-    positive("mu", mu)?;
+    check::positive("mu", mu)?;
     if classes.is_empty() {
         return Err(QueueError::InvalidConfig("no classes".into()));
     }
@@ -839,7 +840,7 @@ pub fn min_nodes_sim(
     start: u64,
     max_extra: u64,
 ) -> Result<u64> {
-    positive("mu", mu)?;
+    check::positive("mu", mu)?;
     for c in classes {
         c.sla().check_feasible(mu)?;
     }
@@ -882,7 +883,7 @@ pub struct DrawnJobs {
 impl DrawnJobs {
     /// Draws the jobs of `cfg.replications` replications of `classes` at service rate `mu`.
     pub fn draw(classes: &[JobClass], mu: f64, cfg: &QueueSimConfig) -> Result<Self> {
-        positive("mu", mu)?;
+        check::positive("mu", mu)?;
         cfg.validate()?;
         let reps: Vec<Vec<Arrival>> = (0..cfg.replications)
             .map(|r| draw_arrivals(classes, mu, cfg, r))

@@ -9,8 +9,9 @@
 use std::cell::Cell;
 
 use crate::erlang::{reciprocal_b_first_stable, CdfAt, ErlangB, ReciprocalB};
-use crate::error::{non_negative, positive, probability, QueueError, Result};
+use crate::error::{QueueError, Result};
 use crate::sla::Sla;
+use slarm_stats::check;
 
 /// Extra servers above `floor(rho)` before a search gives up.
 pub const SEARCH_CAP: u64 = 10_000;
@@ -40,7 +41,7 @@ pub fn min_nodes_from(lambda: f64, mu: f64, sla: Sla, start: u64) -> Result<u64>
 /// Algorithm 1 with an explicit cap: at most `floor(rho) + cap` servers are tried before
 /// [`QueueError::IterationCap`].
 pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) -> Result<u64> {
-    positive("mu", mu)?;
+    check::positive("mu", mu)?;
     sla.check_feasible(mu)?;
     let (at, y) = (CdfAt::new(sla.x(), mu), sla.y());
     search(lambda, mu, (start, 0), cap, |m, rho, c| {
@@ -58,9 +59,9 @@ pub fn min_nodes_capped(lambda: f64, mu: f64, sla: Sla, start: u64, cap: u64) ->
 /// assert_eq!(min_nodes_waiting(8.0, 1.0, 0.5, 0.8).unwrap(), 10);
 /// ```
 pub fn min_nodes_waiting(lambda: f64, mu: f64, t: f64, y: f64) -> Result<u64> {
-    positive("mu", mu)?;
-    non_negative("t", t)?;
-    probability("y", y)?;
+    check::positive("mu", mu)?;
+    check::non_negative("t", t)?;
+    check::open_probability("y", y)?;
     search(lambda, mu, (0, 0), SEARCH_CAP, |m, _, c| {
         1.0 - c * (-(m as f64 * mu - lambda) * t).exp() >= y
     })
@@ -96,7 +97,7 @@ fn search(
 /// `Some((rho, floor(rho)))` of a pool, `None` for an idle one (`lambda = 0`), or the error
 /// for a negative `lambda`, a non-finite `rho` or one of 2^53 and more.
 fn offered_load(lambda: f64, mu: f64) -> Result<Option<(f64, u64)>> {
-    non_negative("lambda", lambda)?;
+    check::non_negative("lambda", lambda)?;
     if lambda == 0.0 {
         return Ok(None);
     }
@@ -226,8 +227,8 @@ impl SizingQuery {
     /// assert!(SizingQuery::new(1.0, 0.0, sla).is_err());
     /// ```
     pub fn new(lambda: f64, mu: f64, sla: Sla) -> Result<Self> {
-        non_negative("lambda", lambda)?;
-        positive("mu", mu)?;
+        check::non_negative("lambda", lambda)?;
+        check::positive("mu", mu)?;
         Ok(Self { lambda, mu, sla })
     }
     /// Arrival rate.
@@ -404,7 +405,7 @@ fn min_nodes_filtered(q: SizingQuery, start: u64, inv: f64) -> Option<Result<u64
 /// [`min_nodes`] of `q`, evaluating the CDF only from `start` on when the CDF at `start - 1`
 /// fails the SLA (the same Erlang B values and the same comparisons as [`min_nodes`]).
 fn min_nodes_skipping(q: SizingQuery, start: u64) -> Result<u64> {
-    positive("mu", q.mu)?;
+    check::positive("mu", q.mu)?;
     q.sla.check_feasible(q.mu)?;
     let (at, y) = (CdfAt::new(q.sla.x(), q.mu), q.sla.y());
     search(q.lambda, q.mu, (0, start), SEARCH_CAP, |m, rho, c| {

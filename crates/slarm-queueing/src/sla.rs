@@ -1,6 +1,7 @@
 //! The model side: response-time SLAs and job classes (Hu 2009, chapter 3).
 
-use crate::error::{non_negative, positive, probability, QueueError, Result};
+use crate::error::{QueueError, Result};
+use slarm_stats::check;
 
 /// A response-time SLA `P(T <= x) >= y`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,8 +22,8 @@ impl Sla {
     /// assert!(Sla::new(2.0, 1.0).is_err());
     /// ```
     pub fn new(x: f64, y: f64) -> Result<Self> {
-        positive("x", x)?;
-        probability("y", y)?;
+        check::positive("x", x)?;
+        check::open_probability("y", y)?;
         Ok(Self { x, y })
     }
     /// Response-time threshold.
@@ -67,7 +68,7 @@ pub struct JobClass {
 impl JobClass {
     /// Validates `lambda >= 0` finite.
     pub fn new(lambda: f64, sla: Sla) -> Result<Self> {
-        non_negative("lambda", lambda)?;
+        check::non_negative("lambda", lambda)?;
         Ok(Self { lambda, sla })
     }
     /// Arrival rate.

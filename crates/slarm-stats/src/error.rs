@@ -71,35 +71,48 @@ pub enum StatsError {
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, StatsError>;
 
-/// Checks that `value` is finite.
-pub fn check_finite(what: &'static str, value: f64) -> Result<f64> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(StatsError::NonFinite { what, value })
+impl From<crate::check::CheckError> for StatsError {
+    /// A failed [`crate::check`] validator as this crate has always reported it: a non-finite
+    /// value is [`StatsError::NonFinite`], a negative one [`StatsError::Negative`], any other
+    /// range [`StatsError::InvalidParameter`].
+    fn from(e: crate::check::CheckError) -> Self {
+        use crate::check::Requirement;
+        let (what, value) = (e.name(), e.value());
+        match e.requirement() {
+            Requirement::Finite => StatsError::NonFinite { what, value },
+            Requirement::NonNegative => StatsError::Negative { what, value },
+            r => StatsError::InvalidParameter {
+                name: what,
+                value,
+                reason: r.reason(),
+            },
+        }
     }
+}
+
+/// Checks that `value` is finite.
+#[deprecated(
+    since = "0.1.0",
+    note = "use slarm_stats::check::finite (its CheckError converts into StatsError)"
+)]
+pub fn check_finite(what: &'static str, value: f64) -> Result<f64> {
+    Ok(crate::check::finite(what, value)?)
 }
 
 /// Checks that `value` is finite and non-negative.
+#[deprecated(
+    since = "0.1.0",
+    note = "use slarm_stats::check::non_negative (its CheckError converts into StatsError)"
+)]
 pub fn check_non_negative(what: &'static str, value: f64) -> Result<f64> {
-    check_finite(what, value)?;
-    if value < 0.0 {
-        Err(StatsError::Negative { what, value })
-    } else {
-        Ok(value)
-    }
+    Ok(crate::check::non_negative(what, value)?)
 }
 
 /// Checks that `value` is a probability in `[0, 1]`.
+#[deprecated(
+    since = "0.1.0",
+    note = "use slarm_stats::check::probability (its CheckError converts into StatsError)"
+)]
 pub fn check_probability(what: &'static str, value: f64) -> Result<f64> {
-    check_finite(what, value)?;
-    if (0.0..=1.0).contains(&value) {
-        Ok(value)
-    } else {
-        Err(StatsError::InvalidParameter {
-            name: what,
-            value,
-            reason: "must lie in [0, 1]",
-        })
-    }
+    Ok(crate::check::probability(what, value)?)
 }

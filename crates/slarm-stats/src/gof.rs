@@ -25,7 +25,8 @@
 //! assert!(!ks.rejects(0.05).unwrap());
 //! ```
 
-use crate::error::{check_finite, check_probability, Result, StatsError};
+use crate::check;
+use crate::error::{Result, StatsError};
 
 /// The empirical distribution function of a finite sample.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,7 +46,7 @@ impl Ecdf {
             });
         }
         for &x in samples {
-            check_finite("sample", x)?;
+            check::finite("sample", x)?;
         }
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
@@ -76,7 +77,7 @@ impl Ecdf {
     /// The empirical quantile: the smallest sample `s` with `F_n(s) >= p` (`p` in `[0, 1]`;
     /// `p = 0` gives the minimum).
     pub fn quantile(&self, p: f64) -> Result<f64> {
-        check_probability("p", p)?;
+        check::probability("p", p)?;
         let n = self.sorted.len();
         let k = ((p * n as f64).ceil() as usize).clamp(1, n);
         Ok(self.sorted[k - 1])
@@ -88,7 +89,7 @@ impl Ecdf {
         let nf = n as f64;
         let (mut d_plus, mut d_minus) = (0.0f64, 0.0f64);
         for (i, &x) in self.sorted.iter().enumerate() {
-            let f = check_probability("hypothesised CDF value", cdf(x))?;
+            let f = check::probability("hypothesised CDF value", cdf(x))?;
             d_plus = d_plus.max((i + 1) as f64 / nf - f);
             d_minus = d_minus.max(f - i as f64 / nf);
         }
@@ -180,7 +181,7 @@ pub fn kolmogorov_survival(t: f64) -> f64 {
 /// The asymptotic Kolmogorov quantile `c(alpha)`: the `t` with `Q(t) = alpha`
 /// (`alpha` in `(0, 1)`), by bisection to machine precision.
 pub fn kolmogorov_critical(alpha: f64) -> Result<f64> {
-    check_probability("alpha", alpha)?;
+    check::probability("alpha", alpha)?;
     if alpha <= 0.0 || alpha >= 1.0 {
         return Err(StatsError::InvalidParameter {
             name: "alpha",

@@ -39,7 +39,8 @@
 //! assert_eq!(joint.quantile(1.0).unwrap(), 4.0);
 //! ```
 
-use crate::error::{check_finite, check_probability, Result, StatsError};
+use crate::check;
+use crate::error::{Result, StatsError};
 
 /// How far the total mass of a distribution may deviate from 1 and still count as proper.
 pub const MASS_TOLERANCE: f64 = 1e-9;
@@ -157,8 +158,8 @@ impl GridDist {
     /// A possibly defective distribution: total mass in `[0, 1 + MASS_TOLERANCE]`, the
     /// remainder lying beyond the grid.
     pub fn defective(origin: f64, step: f64, masses: Vec<f64>) -> Result<Self> {
-        check_finite("grid origin", origin)?;
-        check_finite("grid step", step)?;
+        check::finite("grid origin", origin)?;
+        check::finite("grid step", step)?;
         if step <= 0.0 {
             return Err(StatsError::InvalidParameter {
                 name: "grid step",
@@ -170,7 +171,7 @@ impl GridDist {
             return Err(StatsError::Empty { what: "grid" });
         }
         for &m in &masses {
-            check_finite("probability mass", m)?;
+            check::finite("probability mass", m)?;
             if m < 0.0 {
                 return Err(StatsError::Negative {
                     what: "probability mass",
@@ -204,7 +205,7 @@ impl GridDist {
         let mut masses = Vec::with_capacity(cdf.len());
         let mut prev = 0.0f64;
         for &c in cdf {
-            let c = check_probability("CDF value", c)?;
+            let c = check::probability("CDF value", c)?;
             let m = c - prev;
             if m < -MASS_TOLERANCE {
                 return Err(StatsError::Negative {
@@ -365,7 +366,7 @@ impl GridDist {
     /// point with mass, `p = 1` the largest). Errors when `p` exceeds the total mass by more
     /// than [`MASS_TOLERANCE`] or the distribution has no mass.
     pub fn quantile(&self, p: f64) -> Result<f64> {
-        check_probability("p", p)?;
+        check::probability("p", p)?;
         let total = self.require_mass()?;
         if p > total + MASS_TOLERANCE {
             return Err(StatsError::InvalidParameter {
@@ -391,7 +392,7 @@ impl GridDist {
 
     /// The same distribution moved by `dt` (the distribution of `X + dt`).
     pub fn shift(&self, dt: f64) -> Result<Self> {
-        let origin = check_finite("shifted origin", self.origin + check_finite("shift", dt)?)?;
+        let origin = check::finite("shifted origin", self.origin + check::finite("shift", dt)?)?;
         Ok(Self::from_valid_parts(
             origin,
             self.step,
@@ -444,11 +445,11 @@ impl GridDist {
     /// rounded up to the grid, Birkenheuer 2012 §3.2.2); a defective distribution's missing mass is
     /// killed too, so the result is proper when the input carried any missing mass.
     pub fn truncate_at(&self, kill_time: f64) -> Result<Self> {
-        check_finite("kill time", kill_time)?;
+        check::finite("kill time", kill_time)?;
         let k = Rounding::Up.apply(self.steps_from_origin(kill_time));
         let missing = (1.0 - self.total_mass()).max(0.0);
         if k < 0.0 {
-            let origin = check_finite("kill time grid point", self.origin + k * self.step)?;
+            let origin = check::finite("kill time grid point", self.origin + k * self.step)?;
             return Ok(Self::from_valid_parts(origin, self.step, vec![1.0]));
         }
         let mut masses: Vec<f64> = self.masses.clone();
@@ -474,7 +475,7 @@ impl GridDist {
     /// conditioned on its elapsed time (an option; Birkenheuer 2012 §3.2.2 does not condition).
     /// Errors when `P(X > now)` is zero.
     pub fn given_exceeds(&self, now: f64) -> Result<Self> {
-        check_finite("conditioning time", now)?;
+        check::finite("conditioning time", now)?;
         let f_now = self.cdf(now);
         let tail = 1.0 - f_now;
         if tail <= MASS_TOLERANCE {

@@ -13,6 +13,7 @@
 //! * [`rng::RngStreams`] and [`rng::SimRng`] (random streams), [`summary::Welford`] and
 //!   [`summary::ConfidenceInterval`] (replication statistics), [`StatsError`] (every failure).
 
+pub mod check;
 pub mod convolution;
 pub mod error;
 pub mod gof;

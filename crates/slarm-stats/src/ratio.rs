@@ -30,7 +30,8 @@
 //! assert!((g.cdf(60.0) - 2.0 / 3.0).abs() < 1e-12 && g.end() == 120.0);
 //! ```
 
-use crate::error::{check_non_negative, Result, StatsError};
+use crate::check;
+use crate::error::{Result, StatsError};
 use crate::grid::{GridDist, Rounding, MASS_TOLERANCE};
 
 /// Number of percent bins (0% ..= 100%).
@@ -40,8 +41,8 @@ pub const PERCENT_BINS: usize = 101;
 /// same unit, finite, non-negative): `clamp(rounding(100 runtime / estimate), 0, 100)`.
 /// Returns `None` for `estimate == 0` (such jobs are dropped from learning).
 pub fn percent_bin(runtime: f64, estimate: f64, rounding: Rounding) -> Result<Option<usize>> {
-    check_non_negative("runtime", runtime)?;
-    check_non_negative("runtime estimate", estimate)?;
+    check::non_negative("runtime", runtime)?;
+    check::non_negative("runtime estimate", estimate)?;
     if estimate == 0.0 {
         return Ok(None);
     }
@@ -211,8 +212,8 @@ impl RatioDist {
     /// `CDF(lookup(100 allotted / estimate))` (default lookup [`Rounding::Down`]; the thesis leaves
     /// the rounding open).
     pub fn prob_within(&self, allotted: f64, estimate: f64, lookup: Rounding) -> Result<f64> {
-        check_non_negative("allotted time", allotted)?;
-        check_non_negative("runtime estimate", estimate)?;
+        check::non_negative("allotted time", allotted)?;
+        check::non_negative("runtime estimate", estimate)?;
         if allotted >= estimate {
             return Ok(1.0);
         }
@@ -223,7 +224,7 @@ impl RatioDist {
     /// This distribution as a percent grid for a job with the given estimate: origin 0, step
     /// `estimate / 100`, bin `k` at `k estimate / 100`.
     pub fn to_percent_grid(&self, estimate: f64) -> Result<GridDist> {
-        check_non_negative("runtime estimate", estimate)?;
+        check::non_negative("runtime estimate", estimate)?;
         GridDist::new(0.0, estimate / 100.0, self.masses.clone())
     }
 

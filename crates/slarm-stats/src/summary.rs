@@ -17,7 +17,8 @@
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
-use crate::error::{check_finite, Result, StatsError};
+use crate::check;
+use crate::error::{Result, StatsError};
 
 /// One-pass mean/variance/min/max accumulator (Welford's algorithm).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -159,8 +160,8 @@ impl ConfidenceInterval {
     ///
     /// Needs `n >= 2`; `level` must lie in (0, 1).
     pub fn from_summary(mean: f64, sample_variance: f64, n: u64, level: f64) -> Result<Self> {
-        check_finite("mean", mean)?;
-        check_finite("sample variance", sample_variance)?;
+        check::finite("mean", mean)?;
+        check::finite("sample variance", sample_variance)?;
         if level.is_nan() || level <= 0.0 || level >= 1.0 {
             return Err(StatsError::InvalidParameter {
                 name: "confidence level",
@@ -187,7 +188,7 @@ impl ConfidenceInterval {
     /// Interval of the mean of `samples`.
     pub fn of_samples(samples: &[f64], level: f64) -> Result<Self> {
         for &x in samples {
-            check_finite("sample", x)?;
+            check::finite("sample", x)?;
         }
         samples.iter().copied().collect::<Welford>().ci(level)
     }

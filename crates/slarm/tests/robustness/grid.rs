@@ -250,8 +250,8 @@ fn every_strategy_and_policy_on_random_grids() {
                     let r = simulate(&p, &w, prov.as_mut(), sched.as_mut(), &cfg, &streams)
                         .unwrap_or_else(|e| panic!("{at}: {e}"));
                     t.infallible();
-                    assert_eq!(r.bots.len(), w.bots.len(), "{at}");
-                    for (rec, bot) in r.bots.iter().zip(&w.bots) {
+                    assert_eq!(r.bots.len(), w.bots().len(), "{at}");
+                    for (rec, bot) in r.bots.iter().zip(w.bots()) {
                         let longest = bot
                             .tasks
                             .iter()

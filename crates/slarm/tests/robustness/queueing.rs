@@ -115,7 +115,7 @@ fn sla_differences() {
         let at = t.at();
         // Grids are small so that a case stays cheap: K <= 10 with at least a 0.5 step.
         let grid = t.call(LambdaGrid::new(g.mostly(1.0, 10.0), g.mostly(0.5, 2.0)));
-        if let Some(grid) = grid.filter(|gr| gr.k <= 10.0 && gr.step >= 0.5) {
+        if let Some(grid) = grid.filter(|gr| gr.k() <= 10.0 && gr.step() >= 0.5) {
             if let Some(n) = t.call(grid.points()) {
                 assert!(n >= 1, "{at}");
             }

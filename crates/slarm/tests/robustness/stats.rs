@@ -1,10 +1,10 @@
 //! slarm-stats: grid distributions, convolutions, intervals, goodness of fit, ratio
 //! distributions.
 
+use slarm::stats::check;
 use slarm::stats::convolution::{
     convolve_direct, convolve_fft, convolve_masses_direct, convolve_masses_fft,
 };
-use slarm::stats::error::{check_finite, check_non_negative, check_probability};
 use slarm::stats::gof::{kolmogorov_critical, kolmogorov_survival, ks_critical_value};
 use slarm::stats::ratio::{percent_bin, RatioDist, RatioLearner};
 use slarm::stats::summary::student_t_quantile;
@@ -173,9 +173,12 @@ fn intervals_and_summaries() {
         assert!(c.is_nan() || (0.0..=1.0).contains(&c), "{at}: t cdf {c}");
         let _ = (ln_gamma(mean), regularized_incomplete_beta(p, df, var));
         t.infallible();
-        t.call(check_finite("x", mean));
-        t.call(check_non_negative("x", mean));
-        t.call(check_probability("x", p));
+        t.call(check::finite("x", mean));
+        t.call(check::positive("x", mean));
+        t.call(check::non_negative("x", mean));
+        t.call(check::probability("x", p));
+        t.call(check::open_probability("x", p));
+        t.call(check::at_least("x", mean, var));
     });
 }
 

@@ -102,7 +102,7 @@ pub fn run(
     let workload = build_workload(&sc, scale, &workload_streams(cfg, &t3))
         .map_err(|e| ExperimentError::model(id, e))?;
     let horizon_s = workload.span_s();
-    let u = background_utilisation(&sc.platform, &workload.background, horizon_s, BIN_S)
+    let u = background_utilisation(&sc.platform, workload.background(), horizon_s, BIN_S)
         .map_err(|e| ExperimentError::model(id, e))?;
     let sites = sc.platform.sites();
     Ok(UtilisationResult {
@@ -112,7 +112,7 @@ pub fn run(
             .iter()
             .map(|s| {
                 workload
-                    .background
+                    .background()
                     .iter()
                     .filter(|j| j.site == s.id)
                     .count()
@@ -283,7 +283,7 @@ mod tests {
             .unwrap()
             .arrival_scale(&sc);
         let w = build_workload(&sc, scale, &workload_streams(&cfg, &t3)).unwrap();
-        assert_eq!(r.jobs.iter().sum::<usize>(), w.background.len());
+        assert_eq!(r.jobs.iter().sum::<usize>(), w.background().len());
         assert_eq!(r.horizon_s, w.span_s());
         assert_eq!(r.sites.len(), 5);
         assert_eq!(r.per_site[0].len(), (r.horizon_s / BIN_S).ceil() as usize);
