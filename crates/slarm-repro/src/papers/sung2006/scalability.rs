@@ -92,6 +92,6 @@ pub(super) fn assemble(outputs: &[&CellOutput], rep: &mut Report) -> Result<(), 
     }
     rep.tables.push(t);
     rep.figures.push(fig);
-    rep.notes.push("E5 reports deterministic work counts so that the report is identical between runs; wall-clock and CPU seconds per phase come from `cargo run --release -p slarm-provision --example phase_times` (docs/performance.md).".into());
+    rep.notes.push("The scalability experiment reports deterministic work counts so that the report is identical between runs; wall-clock and CPU seconds per phase come from `cargo run --release -p slarm-provision --example phase_times` (docs/performance.md).".into());
     Ok(())
 }

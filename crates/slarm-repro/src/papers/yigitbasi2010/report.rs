@@ -1055,7 +1055,7 @@ fn run_cells(r: &CellResult) -> [Cell; 6] {
 fn load_sweep(rows: &[Row], out: &mut Sections) {
     let mut e8 = Table::new(
         "e8-load-sweep",
-        "E8: load sweep at kappa 2 (NO at kappa 1), DynPerTask",
+        "Load sweep at kappa 2 (NO at kappa 1), DynPerTask",
         &[&["load", "Strategy"][..], &RUN_COLUMNS].concat(),
     );
     for (p, r) in rows.iter().filter(|(p, _)| p.exp == "e8") {
