@@ -2,7 +2,7 @@
 //! L'') for the given `p_max` values, with arrivals scaled as in Table 5.1.
 //!
 //! `cargo run --release -p slarm-provision --example phase_times -- [SIZES] P_MAX...`
-//! where `SIZES` is `scalability` (default, E5), `paper`, `standard`, `quick` (`McSizes`) or
+//! where `SIZES` is `scalability` (default, the sizes of the reproduction's scalability experiment), `paper`, `standard`, `quick` (`McSizes`) or
 //! `custom:G_RUNS:SATURATED:SPECIAL:P_MAX_ONLY(0|1)`. CPU seconds are
 //! user + system time of the whole process (all threads) from `/proc/self/stat` (Linux; 0
 //! elsewhere), so they do not depend on how loaded the machine is. The last line,

@@ -1,4 +1,4 @@
-//! E1: the arrival generator (thesis §5.1.1, Fig. 5.3, Table 5.1).
+//! The arrival generator experiment (thesis §5.1.1, Fig. 5.3, Table 5.1).
 
 use serde_json::{json, Value};
 use slarm_report::{Check, Figure, FigureKind, RunConfig, Series, Table};
@@ -36,7 +36,7 @@ fn stream_moments(prof: &ArrivalProfile, st: &RngStreams, n: u64) -> ([Welford; 
     ([count, gap], per_interval)
 }
 
-/// Runs E1.
+/// Runs the arrival generator experiment.
 pub(super) fn run(cfg: &RunConfig, id: &str) -> Value {
     let st = cfg.streams(PAPER, id);
     let n = by_scale(cfg.scale, 1000, 4000);
@@ -59,7 +59,7 @@ pub(super) fn run(cfg: &RunConfig, id: &str) -> Value {
     })
 }
 
-/// Adds E1's checks, Table 5.1 and Fig. 5.3.
+/// Adds the arrival experiment's checks, Table 5.1 and Fig. 5.3.
 pub(super) fn assemble(r: &Value, rep: &mut Report) {
     let streams = num(&r["streams"]);
     for (id, what, key, (mean, sd)) in [

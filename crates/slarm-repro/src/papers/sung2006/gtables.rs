@@ -1,4 +1,4 @@
-//! E2: the confidence table `g_s(p)` (thesis §4.2.3) against our reference table
+//! The confidence-table experiment `g_s(p)` (thesis §4.2.3) against our reference table
 //! `reference::APPENDIX_A` (derived outside the thesis, which prints no g table).
 
 use serde_json::{json, Value};
@@ -10,7 +10,7 @@ use slarm_provision::arrival::ArrivalProfile;
 use slarm_provision::gtable::g_kolmogorov;
 use slarm_provision::params::Params;
 
-/// Runs E2: the Monte Carlo table (the streams of E4's tables, so both use the same g) and
+/// Runs the confidence-table experiment: the Monte Carlo table (the streams of the heuristics' tables, so both use the same g) and
 /// our Kolmogorov solution.
 pub(super) fn run(cfg: &RunConfig, id: &str) -> Result<Value, ExperimentError> {
     let params = Params::thesis();
@@ -37,7 +37,7 @@ fn late_g_reason(mc: &[Vec<i64>], runs: f64) -> String {
     format!("our g_s(p_max) over {runs} runs per cell is 0 {from} (g_84 = {g84}, g_85 = {g85}); the thesis prints 9 and 3 (Sung 2006, §5.4.2); what keeps them positive in the thesis's computation is not known")
 }
 
-/// Adds E2's checks, the g table and the `g_s(p_max)` figure.
+/// Adds the confidence-table checks, the g table and the `g_s(p_max)` figure.
 pub(super) fn assemble(r: &Value, rep: &mut Report) -> Result<(), ExperimentError> {
     let mc: Vec<Vec<i64>> = field(r, "g_mc", "e2-g")?;
     let ode: Vec<Vec<i64>> = field(r, "g_ode", "e2-g")?;

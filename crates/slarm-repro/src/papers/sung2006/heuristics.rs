@@ -1,4 +1,4 @@
-//! E4: H1-H5 and static 4 under the five cost functions (thesis §5.4, Figs 5.5-5.16) and the
+//! The heuristics experiment: H1-H5 and static 4 under the five cost functions (thesis §5.4, Figs 5.5-5.16) and the
 //! directional criteria we draw from the claims of thesis §5.4.1-§5.4.3.
 
 use std::sync::Arc;
@@ -39,12 +39,12 @@ struct Row {
     eval: Evaluation,
 }
 
-/// Runs E4: tables (the streams of E2), then every policy under every cost function with
+/// Runs the heuristics experiment: tables (the streams of the confidence-table experiment), then every policy under every cost function with
 /// common random numbers.
 pub(super) fn run(cfg: &RunConfig, id: &str) -> Result<Value, ExperimentError> {
     let params = Params::thesis();
     let prof = ArrivalProfile::thesis();
-    // g first (as `Tables::build` does): built by E2, which starts earlier in a run of every
+    // g first (as `Tables::build` does): built by the confidence-table cell, which starts earlier in a run of every
     // cell (see `cell_cost`), and found here; built here otherwise.
     let g = shared_g(cfg, id)?;
     let k = build_k(
@@ -78,7 +78,7 @@ pub(super) fn run(cfg: &RunConfig, id: &str) -> Result<Value, ExperimentError> {
     Ok(json!({"runs": runs, "rows": rows, "g_pmax": g_pmax}))
 }
 
-/// Lookups into E4's rows.
+/// Lookups into the heuristics' rows.
 struct Rows(Vec<Row>);
 
 impl Rows {
@@ -153,7 +153,7 @@ fn per_cf(f: impl Fn(usize) -> String) -> String {
         .join("; ")
 }
 
-/// Adds E4's tables, figures and checks.
+/// Adds the heuristics' tables, figures and checks.
 pub(super) fn assemble(r: &Value, rep: &mut Report) -> Result<(), ExperimentError> {
     let rows = Rows(field(r, "rows", "e4-heuristics")?);
     let g_pmax: Vec<i64> = field(r, "g_pmax", "e4-heuristics")?;

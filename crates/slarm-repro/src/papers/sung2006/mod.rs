@@ -1,4 +1,4 @@
-//! `slarm reproduce sung2006`: the experiments E1-E5 of Sung 2006, Chapter 5 (thesis
+//! `slarm reproduce sung2006`: the experiments of Sung 2006, Chapter 5 (thesis
 //! §5.1-§5.4), each with the thesis's values (or derived reference values where the thesis
 //! prints none, [`reference`](mod@reference)) beside ours, built on the public API of `slarm-provision`.
 //!
@@ -58,17 +58,17 @@ fn by_scale<T>(scale: Scale, quick: T, paper: T) -> T {
     }
 }
 
-/// Monte Carlo sizes of the tables of E2 and E4.
+/// Monte Carlo sizes of the tables of the confidence-table and heuristics experiments.
 fn sizes(scale: Scale) -> McSizes {
     by_scale(scale, McSizes::quick(), McSizes::paper())
 }
 
-/// The Monte Carlo g table of E2 and E4 (thesis parameters, streams `tables`, [`sizes`]).
+/// The Monte Carlo g table of the confidence-table and heuristics experiments (thesis parameters, streams `tables`, [`sizes`]).
 /// Built g tables are kept for the life of the process, keyed by seed and scale, so the second
 /// of the two cells reuses the first one's: the build is deterministic, so which cell builds it
 /// changes no result. Nothing waits on a build in progress (two cells that miss at once both
-/// build), which keeps a worker from blocking inside rayon; the cell costs order E2 first and
-/// E4 late, so that in a run of every cell E4 finds E2's table.
+/// build), which keeps a worker from blocking inside rayon; the cell costs order the confidence
+/// table first and the heuristics late, so that in a run of every cell the heuristics find its table.
 fn shared_g(cfg: &RunConfig, id: &str) -> Result<Arc<GTable>, ExperimentError> {
     type Built = Mutex<HashMap<(u64, Scale), Arc<GTable>>>;
     static BUILT: OnceLock<Built> = OnceLock::new();
@@ -129,9 +129,10 @@ impl Experiment for Sung2006 {
     /// The heuristics and the g tables dominate; a scalability cell grows with p_max.
     fn cell_cost(&self, _cfg: &RunConfig, cell: &CellSpec) -> f64 {
         match cell.id.as_str() {
-            // E2 builds the Monte Carlo g table (about 90 % of either cell) and E4 reuses it
-            // when it starts after E2 has finished in the same process ([`shared_g`]): E2
-            // first, E4 after every costlier cell of the run.
+            // The confidence-table cell builds the Monte Carlo g table (about 90 % of either cell)
+            // and the heuristics cell reuses it when it starts after the first has finished in
+            // the same process ([`shared_g`]): the table first, the heuristics after every
+            // costlier cell of the run.
             "e2-g" => 80.0,
             "e4-heuristics" => 10.0,
             "e3-static" => 3.0,
@@ -217,7 +218,7 @@ mod tests {
         let exp = Sung2006;
         let cells = exp.cells(&cfg).unwrap();
         assert!(cells.iter().any(|c| c.id == "e4-heuristics"));
-        // the cheap cells (E2/E4/E5 run in `slarm reproduce sung2006` and its CLI test)
+        // the cheap cells (confidence table, heuristics and scalability run in `slarm reproduce sung2006` and its CLI test)
         let mut outs = Vec::new();
         for c in cells
             .into_iter()

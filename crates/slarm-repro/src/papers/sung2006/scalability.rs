@@ -1,4 +1,4 @@
-//! E5: the scalability of the pre-computation (thesis §5.4.4, Fig. 5.17).
+//! The scalability of the pre-computation (thesis §5.4.4, Fig. 5.17).
 //!
 //! The report holds machine-independent work per phase (jobs replayed by the g and k
 //! kernels, multiply-adds of the L recursions), so it is identical between runs; the seconds
@@ -16,7 +16,7 @@ use slarm_provision::tables::{McSizes, Tables};
 /// Phase names of Fig. 5.17.
 const PHASES: [&str; 5] = ["g", "k", "L", "L'", "L''"];
 
-/// Runs E5 for one `p_max` (arrivals scaled as Table 5.1, uniform cost).
+/// Runs the scalability experiment for one `p_max` (arrivals scaled as Table 5.1, uniform cost).
 pub(super) fn run(cfg: &RunConfig, id: &str, p_max: usize) -> Result<Value, ExperimentError> {
     let params = Params {
         p_max,

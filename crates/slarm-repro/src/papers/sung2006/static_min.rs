@@ -1,4 +1,4 @@
-//! E3: the static minimum (thesis §5.4.2: "four is the minimum"), with the miss probabilities
+//! The static minimum (thesis §5.4.2: "four is the minimum"), with the miss probabilities
 //! of `reference::STATIC_MISS` (our own 1M-run Monte Carlo; the thesis prints none).
 
 use serde_json::{json, Value};
@@ -10,7 +10,7 @@ use slarm_provision::arrival::ArrivalProfile;
 use slarm_provision::gtable::q_monte_carlo;
 use slarm_provision::params::Params;
 
-/// Runs E3: Pr[some job late] with 2, 3, 4 static servers from an empty start at time 0.
+/// Runs the static-minimum experiment: Pr[some job late] with 2, 3, 4 static servers from an empty start at time 0.
 pub(super) fn run(cfg: &RunConfig, id: &str) -> Value {
     let params = Params::thesis();
     let prof = ArrivalProfile::thesis();
@@ -23,7 +23,7 @@ pub(super) fn run(cfg: &RunConfig, id: &str) -> Value {
     json!({"runs": runs, "miss": miss})
 }
 
-/// Adds E3's checks.
+/// Adds the static-minimum checks.
 pub(super) fn assemble(r: &Value, rep: &mut Report) {
     let runs = num(&r["runs"]);
     let miss: Vec<f64> = r["miss"]

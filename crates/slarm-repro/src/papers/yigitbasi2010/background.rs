@@ -1,4 +1,4 @@
-//! E1 (the paper's Fig. 2, §V-A): the utilisation that the background load of the
+//! The paper's Fig. 2 (§V-A): the utilisation that the background load of the
 //! experiments demands per cluster and overall, plotted only to validate the background
 //! input. The paper plots the DAS-3 June 2008 trace, whose values the text does not give;
 //! ours is our synthetic background, standing in for that trace, that the Table III cells of

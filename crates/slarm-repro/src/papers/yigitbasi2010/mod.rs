@@ -1,4 +1,4 @@
-//! Our experiments E0–E8 for `slarm reproduce yigitbasi2010`, covering the figures and tables
+//! Our experiments for `slarm reproduce yigitbasi2010`, covering the figures and tables
 //! of the paper (§II, §V–§VII) and the load sweep that §V-A mentions: the Fig. 1 probe BoTs
 //! ([`probe`]), the Fig. 2 background utilisation ([`background`]), Fig. 3/4 policy
 //! comparisons, Table III (C_d, C_s), Table IV (CPU-hours), Table VI (feedback controller;
@@ -252,9 +252,9 @@ pub struct Plan {
     pub bots: usize,
     /// BoTs of the §VII controller workload.
     pub controller_bots: usize,
-    /// Load levels of the E8 sweep.
+    /// Load levels of the load sweep.
     pub sweep_loads: &'static [f64],
-    /// Submissions of the E0 probe BoT (one every 15 minutes).
+    /// Submissions of the Fig. 1 probe BoT (one every 15 minutes).
     pub probe_submissions: usize,
 }
 
@@ -426,11 +426,11 @@ pub struct CellResult {
     pub mean_runtime_s: f64,
     /// Largest task runtime.
     pub max_runtime_s: f64,
-    /// NSL CDF points (E2 only).
+    /// NSL CDF points (Fig. 3/4 policy cells only).
     pub nsl_cdf: Vec<(f64, f64)>,
-    /// κ(t) points in days (E7 only).
+    /// κ(t) points in days (Table VI controller cells only).
     pub kappa_series: Vec<(f64, f64)>,
-    /// BoTs under each Table VI target (E7 only), in Table VI order.
+    /// BoTs under each Table VI target (controller cells only), in Table VI order.
     pub meeting: Vec<usize>,
     /// The background trace file as read, for cells on one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -548,7 +548,7 @@ fn strategy_tag(s: StrategyKind) -> &'static str {
     s.name()
 }
 
-/// The cells of a plan, in a stable order (E0 and E1 last, so the earlier cells keep their
+/// The cells of a plan, in a stable order (the Fig. 1 and Fig. 2 cells last, so the earlier cells keep their
 /// places). `background_file`: the file name of the run's background trace, which replaces
 /// the synthetic background of §VI's cells (not the sensitivity's synthetic variants) and adds
 /// a trace row to the Table VI readings.

@@ -1,4 +1,4 @@
-//! E0 (the paper's Fig. 1, §II): the same 128-task BoT submitted every 15 minutes to the
+//! The paper's Fig. 1 (§II): the same 128-task BoT submitted every 15 minutes to the
 //! initial DAS-3 (DynPerTask, κ = 1) on top of a background load and nothing else; the
 //! makespan of each submission and its min, max, max/min ratio and CoV. The paper measured the
 //! real DAS-3 and reports a max/min ratio of "roughly 70", with a stable makespan for the first

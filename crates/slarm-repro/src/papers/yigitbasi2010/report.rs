@@ -1587,7 +1587,7 @@ mod tests {
             figures.contains(&"fig2-background-utilisation"),
             "{figures:?}"
         );
-        // The new E0/E1 checks always explain a difference (at 120 BoTs some older ones, e.g.
+        // The Fig. 1 and Fig. 2 checks always explain a difference (at 120 BoTs some older ones, e.g.
         // fig3/ect-worst, may differ without a reason: their reasons target the real scales).
         let unexplained: Vec<&str> = report
             .unexplained_checks()
