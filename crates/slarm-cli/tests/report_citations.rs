@@ -1,8 +1,9 @@
 //! The report a user opens cites the papers (author, year, section), never a reference the
 //! reader cannot follow: an extraction's section ("spec §2.4", "spec 003"), an ambiguity
-//! code ("A22"), a path outside the repository ("../shared") or an issue number.
+//! code ("A22"), an extraction's experiment code ("E8"), a path outside the repository
+//! ("../shared") or an issue number.
 //!
-//! Two scans, with the pattern of `grep -E "spec (§|0[0-4])|\bA[0-9]{1,2}\b|\.\./shared|issue
+//! Two scans, with the pattern of `grep -E "spec (§|0[0-4])|\bA[0-9]{1,2}\b|\bE[0-9]\b|\.\./shared|issue
 //! [0-9]+"`:
 //! - the JSON, CSV, HTML and Markdown files of a quick-scale reproduction of hu2009,
 //!   birkenheuer2012 and yigitbasi2010 (6-10 s of processor time each in a debug build; all
@@ -49,6 +50,12 @@ fn unreadable_reference(text: &str) -> Option<&str> {
                 return Some(&text[i..end]);
             }
         }
+        if b[i] == b'E' && (i == 0 || !word(b[i - 1])) {
+            let end = i + 2;
+            if b.get(i + 1).is_some_and(u8::is_ascii_digit) && (end == b.len() || !word(b[end])) {
+                return Some(&text[i..end]);
+            }
+        }
     }
     None
 }
@@ -92,6 +99,8 @@ fn the_pattern_finds_what_it_must_and_nothing_else() {
         "see ../shared/design.md",
         "issue 15",
         "x A9",
+        "E8: load sweep",
+        "(E0 and E1 last)",
     ] {
         assert!(unreadable_reference(bad).is_some(), "{bad}");
     }
@@ -104,6 +113,9 @@ fn the_pattern_finds_what_it_must_and_nothing_else() {
         "the issue of",
         "peak-gain/CTC/comp-overbook/runtime",
         "σ §3",
+        "1E5",
+        "E12",
+        "e2-policies",
     ] {
         assert!(unreadable_reference(good).is_none(), "{good}");
     }
