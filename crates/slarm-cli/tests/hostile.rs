@@ -299,26 +299,21 @@ fn a_closed_stdout_pipe_ends_quietly() {
     let batch = big_batch(dir.path());
     let trace = swf(dir.path(), 5000, "300000");
     let trace = trace.to_str().unwrap();
+    let schedule_to = |path| {
+        vec![
+            "simulate",
+            "--trace",
+            trace,
+            "--policy",
+            "easy",
+            "--schedule-out",
+            path,
+        ]
+    };
     for args in [
         vec!["queue", "size", "--batch", batch.to_str().unwrap()],
-        vec![
-            "simulate",
-            "--trace",
-            trace,
-            "--policy",
-            "easy",
-            "--schedule-out",
-            "-",
-        ],
-        vec![
-            "simulate",
-            "--trace",
-            trace,
-            "--policy",
-            "easy",
-            "--schedule-out",
-            "/dev/stdout",
-        ],
+        schedule_to("-"),
+        schedule_to("/dev/stdout"),
     ] {
         let out = after_the_reader_left(&args);
         assert_eq!(out.status.code(), Some(141), "{args:?}: {out:?}");

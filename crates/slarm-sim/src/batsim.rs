@@ -25,25 +25,24 @@
 //!
 //! let jobs = vec![Job::new(1, 0.0, 100.0, 6, 100.0), Job::new(2, 1.0, 50.0, 4, 40.0)];
 //! let s = simulate(&jobs, 10, &BatchConfig::new(PolicyKind::Easy))?;
-//! let records = s.records.to_vec();
-//! let sets = assign_processors(&records, 10)?;
+//! // The schedule's records are read one at a time, never copied out together.
+//! let sets = assign_processors(&s.records, 10)?;
 //! assert_eq!(sets[0].to_string(), "0-5");
 //! assert_eq!(sets[1].to_string(), "6-9");
 //! let mut csv = Vec::new();
-//! write_batsim_jobs(&records, &jobs, &sets, "w0", &mut csv).unwrap();
+//! write_batsim_jobs(&s.records, &jobs, &sets, "w0", &mut csv).unwrap();
 //! let csv = String::from_utf8(csv).unwrap();
 //! assert_eq!(csv.lines().nth(2), Some(
 //!     "2,w0,delay,1,4,40,0,COMPLETED_WALLTIME_REACHED,1,40,41,0,40,1,-1,6-9,"));
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
 
-use slarm_workload::Job;
-
-use crate::batch::JobRecord;
+use crate::batch::{JobRecord, JobSource};
 use crate::error::{Result, SimError};
 
 /// A set of processors as disjoint, sorted, non-adjacent closed intervals `(first, last)`.
@@ -125,10 +124,26 @@ impl FreeSet {
     }
 }
 
+/// What the assignment keeps of a record: its job number (for messages), processors, and
+/// whether it runs for no time.
+struct Slot {
+    id: u64,
+    procs: u32,
+    instant: bool,
+}
+
 /// Processors for every record (same order): see the [module documentation](self). Errors
 /// when at some instant the records use more than `capacity` processors, or on a record with
 /// no processors or non-finite times.
-pub fn assign_processors(records: &[JobRecord], capacity: u32) -> Result<Vec<IntervalSet>> {
+///
+/// `records` is anything that yields records: a slice or vector of [`JobRecord`]s, or a
+/// schedule's [`Records`](crate::batch::Records) (`&schedule.records`), whose records are
+/// built one at a time and never held together.
+pub fn assign_processors<I>(records: I, capacity: u32) -> Result<Vec<IntervalSet>>
+where
+    I: IntoIterator,
+    I::Item: Borrow<JobRecord>,
+{
     if capacity == 0 {
         return Err(SimError::InvalidParameter {
             name: "capacity",
@@ -136,7 +151,12 @@ pub fn assign_processors(records: &[JobRecord], capacity: u32) -> Result<Vec<Int
             reason: "a machine needs at least one processor",
         });
     }
-    for r in records {
+    let records = records.into_iter();
+    let mut slots: Vec<Slot> = Vec::with_capacity(records.size_hint().0);
+    // Events: (time, 0 = end / 1 = start, record index); ends first at an instant.
+    let mut events: Vec<(f64, u8, usize)> = Vec::with_capacity(slots.capacity() * 2);
+    for (i, r) in records.enumerate() {
+        let r = r.borrow();
         if !(r.start.is_finite() && r.end.is_finite()) || r.procs == 0 || r.end < r.start {
             return Err(SimError::InvalidParameter {
                 name: "schedule record",
@@ -144,16 +164,17 @@ pub fn assign_processors(records: &[JobRecord], capacity: u32) -> Result<Vec<Int
                 reason: "needs processors and finite times with end >= start",
             });
         }
-    }
-    // Events: (time, 0 = end / 1 = start, record index); ends first at an instant.
-    let mut events: Vec<(f64, u8, usize)> = Vec::with_capacity(records.len() * 2);
-    for (i, r) in records.iter().enumerate() {
+        slots.push(Slot {
+            id: r.id,
+            procs: r.procs,
+            instant: r.end == r.start,
+        });
         events.push((r.start, 1, i));
         events.push((r.end, 0, i));
     }
     events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     let mut free = FreeSet(BTreeMap::from([(0, capacity - 1)]));
-    let mut sets: Vec<Option<IntervalSet>> = vec![None; records.len()];
+    let mut sets: Vec<Option<IntervalSet>> = vec![None; slots.len()];
     for (t, kind, i) in events {
         if kind == 0 {
             // A zero-length job ends before it starts in this order: nothing to give yet.
@@ -161,8 +182,8 @@ pub fn assign_processors(records: &[JobRecord], capacity: u32) -> Result<Vec<Int
                 free.give(set);
             }
         } else {
-            let r = &records[i];
-            if r.end == r.start {
+            let r = &slots[i];
+            if r.instant {
                 // Occupies nothing; give it the lowest processors for the chart.
                 sets[i] = Some(IntervalSet(vec![(0, r.procs.min(capacity) - 1)]));
                 continue;
@@ -186,21 +207,36 @@ pub const BATSIM_HEADER: &str = "job_id,workload_name,profile,submission_time,re
 /// Writes Batsim's `jobs.csv` for `records` (simulated from `jobs`, which their `index`
 /// points into) with the processor sets `sets` (same order), naming the workload `workload`.
 /// See the [module documentation](self) for the columns.
-pub fn write_batsim_jobs<W: Write>(
-    records: &[JobRecord],
-    jobs: &[Job],
+///
+/// `records` is anything that yields records, as for [`assign_processors`]; `jobs` a slice or
+/// vector of [`Job`](slarm_workload::Job)s or a [`JobTable`](slarm_workload::JobTable) (read in
+/// place). Jobs that do not fit a job table are an error of kind
+/// [`InvalidInput`](std::io::ErrorKind::InvalidInput).
+pub fn write_batsim_jobs<I, J, W>(
+    records: I,
+    jobs: &J,
     sets: &[IntervalSet],
     workload: &str,
     mut out: W,
-) -> std::io::Result<()> {
+) -> std::io::Result<()>
+where
+    I: IntoIterator,
+    I::Item: Borrow<JobRecord>,
+    J: JobSource + ?Sized,
+    W: Write,
+{
+    let jobs = jobs
+        .job_table()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()))?;
     let mut buf = Vec::with_capacity(1 << 16);
     writeln!(buf, "{BATSIM_HEADER}")?;
     let workload: String = workload
         .chars()
         .filter(|c| !matches!(c, ',' | '"' | '\n' | '\r'))
         .collect();
-    for (r, set) in records.iter().zip(sets) {
-        let killed = jobs.get(r.index).is_some_and(|j| j.runtime > j.estimate());
+    for (r, set) in records.into_iter().zip(sets) {
+        let r = r.borrow();
+        let killed = r.index < jobs.len() && jobs.runtime(r.index) > jobs.estimate(r.index);
         let (success, state) = if killed {
             (0, "COMPLETED_WALLTIME_REACHED")
         } else {
@@ -230,6 +266,7 @@ mod tests {
     use crate::batch::{simulate, BatchConfig};
     use crate::policy::PolicyKind;
     use proptest::prelude::*;
+    use slarm_workload::Job;
 
     fn rec(id: u64, start: f64, end: f64, procs: u32) -> JobRecord {
         JobRecord {
@@ -281,7 +318,13 @@ mod tests {
                 Job::new(i as u64 + 1, t, f64::from(run), i64::from(p), f64::from(run * o))
             }).collect();
             let s = simulate(&jobs, cap, &BatchConfig::new(PolicyKind::ALL[policy])).unwrap();
-            let sets = assign_processors(&s.records.to_vec(), cap).unwrap();
+            let sets = assign_processors(&s.records, cap).unwrap();
+            // Records read one by one give what a slice of them gives.
+            prop_assert_eq!(&assign_processors(&s.records.to_vec(), cap).unwrap(), &sets);
+            let (mut from_records, mut from_slice) = (Vec::new(), Vec::new());
+            write_batsim_jobs(&s.records, &jobs, &sets, "w", &mut from_records).unwrap();
+            write_batsim_jobs(&s.records.to_vec(), &jobs[..], &sets, "w", &mut from_slice).unwrap();
+            prop_assert_eq!(from_records, from_slice);
             for (r, set) in s.records.iter().zip(&sets) {
                 prop_assert_eq!(set.len(), u64::from(r.procs));
                 prop_assert!(set.0.iter().all(|&(a, b)| a <= b && b < cap));

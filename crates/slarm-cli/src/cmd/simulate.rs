@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 use slarm::sim::batch::{simulate_with, QueueOrder, Schedule};
-use slarm::sim::batsim::{assign_processors, write_batsim_jobs};
+use slarm::sim::batsim::{assign_processors, write_batsim_jobs, IntervalSet};
 use slarm::sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
 use slarm::sim::policy::{Backfill, PolicyKind, SchedulingPolicy};
 use slarm::workload::Workload;
@@ -160,23 +160,22 @@ fn parse_policies(list: &str) -> CliResult<Vec<Policy>> {
 /// Writes the schedule CSV to `path` through [`slarm_repro::write_output`]: `-` is stdout,
 /// a symbolic link is followed, a FIFO or device is written in place, and a regular file is
 /// replaced atomically (temporary file in the same folder, then a rename).
+/// `sets`: the schedule's processor assignment, which the Batsim format needs.
 fn write_schedule(
     path: &Path,
     format: ScheduleFormat,
     w: &Workload,
     schedule: &Schedule,
+    sets: Option<&[IntervalSet]>,
 ) -> CliResult<()> {
     let result = match format {
         ScheduleFormat::Csv => {
             slarm_repro::write_output(path, |out| write_schedule_csv(&schedule.records, out))
         }
         ScheduleFormat::Batsim => {
-            let records = schedule.records.to_vec();
-            let sets = assign_processors(&records, w.machine_procs)
-                .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
-            let jobs = w.jobs.to_vec();
+            let sets = sets.ok_or_else(|| CliError::internal("no processor assignment"))?;
             slarm_repro::write_output(path, |out| {
-                write_batsim_jobs(&records, &jobs, &sets, "w0", out)
+                write_batsim_jobs(&schedule.records, &w.jobs, sets, "w0", out)
             })
         }
     };
@@ -215,6 +214,8 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
     }
     let progress = args.progress || std::io::stderr().is_terminal();
     let w = load(&args.trace, &args.input, args.procs)?;
+    let needs_processors = args.report.is_some()
+        || (args.schedule_out.is_some() && args.schedule_format == ScheduleFormat::Batsim);
     let mut rows = Vec::with_capacity(policies.len());
     let mut series = Vec::new();
     let mut window = given_window;
@@ -227,8 +228,13 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
             .simulate(&w)
             .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
         let m = Metrics::of(&schedule, DEFAULT_TAU_S);
+        // One assignment serves both the Batsim file and the page's Gantt chart.
+        let sets = needs_processors
+            .then(|| assign_processors(&schedule.records, w.machine_procs))
+            .transpose()
+            .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
         if let Some(path) = &args.schedule_out {
-            write_schedule(path, args.schedule_format, &w, &schedule)?;
+            write_schedule(path, args.schedule_format, &w, &schedule, sets.as_deref())?;
         }
         if args.report.is_some() {
             let jobs = sim_jobs(&schedule);
@@ -242,9 +248,7 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
             if given_window.is_some() && series.is_empty() {
                 check_window_in_trace(args.gantt_window.as_deref().unwrap_or(""), win, &jobs)?;
             }
-            let sets = assign_processors(&schedule.records.to_vec(), w.machine_procs)
-                .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
-            let procs: Vec<Vec<(u32, u32)>> = sets.into_iter().map(|s| s.0).collect();
+            let procs: Vec<Vec<(u32, u32)>> = sets.into_iter().flatten().map(|s| s.0).collect();
             series.push(PolicySeries::of(
                 p.to_string(),
                 &jobs,
