@@ -3,8 +3,9 @@
 //!
 //! Compression is detected from the gzip magic bytes, not the file name (the archive has a
 //! `lublin_256_new2.gz` without `.swf`), and the inflating runs on a thread of its own
-//! ([`crate::inflate`]). Lines are read one at a time, so memory stays a small multiple of
-//! the parsed jobs. Strict mode (the default) stops at the first malformed job line with an
+//! ([`crate::inflate`]). [`SwfReader`] yields the jobs one line at a time; [`read_trace`]
+//! reads a whole input with its lines parsed on several threads ([`crate::blocks`]), with the
+//! same result. Either way memory stays a small multiple of the parsed jobs. Strict mode (the default) stops at the first malformed job line with an
 //! error naming the file, line and field; lenient mode skips such lines and counts them.
 //!
 //! ```
@@ -27,6 +28,7 @@ use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
 
+use crate::blocks;
 use crate::error::{Result, WorkloadError};
 use crate::header::SwfHeader;
 use crate::inflate::inflating;
@@ -113,44 +115,26 @@ pub fn open(path: &Path, options: ReadOptions) -> Result<SwfReader<BoxedInput>> 
     Ok(SwfReader::new(decompressing(file, &name)?, &name, options))
 }
 
-/// Reads a whole SWF file into a [`Trace`], one line at a time straight into its compact
-/// [`JobTable`] (88 bytes a job). Errors on an input without job lines.
+/// Reads a whole SWF file into a [`Trace`], straight into its compact [`JobTable`] (88
+/// bytes a job), with the job lines parsed on the machine's processors
+/// ([`crate::blocks`]; the result is that of reading line by line). Errors on an input
+/// without job lines.
 pub fn read_trace(path: &Path, options: ReadOptions) -> Result<Trace> {
-    collect(open(path, options)?)
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|e| io_err(&name, &e))?;
+    let input = decompressing(file, &name)?;
+    blocks::read_all(input, &name, options.lenient, blocks::default_workers())
 }
 
-/// Reads a whole SWF input (plain or gzip bytes) into a [`Trace`] labelled `name`.
+/// Reads a whole SWF input (plain or gzip bytes) into a [`Trace`] labelled `name`, as
+/// [`read_trace`] does.
 pub fn read_trace_from<R: Read + Send + 'static>(
     input: R,
     name: &str,
     options: ReadOptions,
 ) -> Result<Trace> {
-    collect(SwfReader::new(decompressing(input, name)?, name, options))
-}
-
-/// At most this many jobs are reserved up front from a header's `MaxRecords`/`MaxJobs`.
-const RESERVE_CAP: u64 = 1 << 20;
-
-fn collect<R: BufRead>(mut reader: SwfReader<R>) -> Result<Trace> {
-    let Some(first) = reader.next() else {
-        return Err(WorkloadError::NoJobs { file: reader.file });
-    };
-    // The header is complete once the first job line is read: reserve what it announces
-    // (capped, so a lying header costs address space, not memory) instead of regrowing.
-    let h = reader.header();
-    let hint = h.max_records.or(h.max_jobs).unwrap_or(0).min(RESERVE_CAP);
-    let mut jobs = JobTable::with_capacity(usize::try_from(hint).unwrap_or(0).max(1));
-    jobs.push(first?)?;
-    for job in reader.by_ref() {
-        jobs.push(job?)?;
-    }
-    Ok(Trace {
-        name: reader.file,
-        synthetic: reader.header.is_synthetic(),
-        header: reader.header,
-        jobs,
-        skipped_lines: reader.skipped,
-    })
+    let input = decompressing(input, name)?;
+    blocks::read_all(input, name, options.lenient, blocks::default_workers())
 }
 
 impl<R: BufRead> SwfReader<R> {
@@ -195,21 +179,21 @@ impl<R: BufRead> SwfReader<R> {
 }
 
 /// What one input line holds.
-enum Line {
-    /// Blank or a header comment (absorbed into the header).
+pub(crate) enum Line {
+    /// Blank.
     Skip,
+    /// A header comment: the text after `;`.
+    Comment(String),
     /// A job line, parsed or not.
     Job(std::result::Result<Job, (usize, String)>),
 }
 
-fn classify(raw: &[u8], header: &mut SwfHeader) -> Line {
+/// Classifies and parses one line (without its newline).
+pub(crate) fn classify(raw: &[u8]) -> Line {
     let content = raw.trim_ascii();
     match content.first() {
         None => Line::Skip,
-        Some(b';') => {
-            header.absorb(&String::from_utf8_lossy(&content[1..]));
-            Line::Skip
-        }
+        Some(b';') => Line::Comment(String::from_utf8_lossy(&content[1..]).into_owned()),
         Some(_) => Line::Job(parse_job_line(content)),
     }
 }
@@ -223,16 +207,21 @@ impl<R: BufRead> SwfReader<R> {
         if avail.is_empty() {
             return Ok(None);
         }
-        if let Some(pos) = memchr::memchr(b'\n', avail) {
-            let line = classify(&avail[..pos], &mut self.header);
+        let line = if let Some(pos) = memchr::memchr(b'\n', avail) {
+            let line = classify(&avail[..pos]);
             self.input.consume(pos + 1);
-            self.line += 1;
-            return Ok(Some(line));
-        }
-        self.buf.clear();
-        self.input.read_until(b'\n', &mut self.buf)?;
+            line
+        } else {
+            self.buf.clear();
+            self.input.read_until(b'\n', &mut self.buf)?;
+            classify(&self.buf)
+        };
         self.line += 1;
-        Ok(Some(classify(&self.buf, &mut self.header)))
+        if let Line::Comment(text) = &line {
+            self.header.absorb(text);
+            return Ok(Some(Line::Skip));
+        }
+        Ok(Some(line))
     }
 }
 
@@ -251,7 +240,7 @@ impl<R: BufRead> Iterator for SwfReader<R> {
                     }));
                 }
                 Ok(None) => self.done = true,
-                Ok(Some(Line::Skip)) => {}
+                Ok(Some(Line::Skip | Line::Comment(_))) => {}
                 Ok(Some(Line::Job(Ok(job)))) => return Some(Ok(job)),
                 Ok(Some(Line::Job(Err((field, reason))))) => {
                     if self.lenient {
