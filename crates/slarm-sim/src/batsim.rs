@@ -290,15 +290,15 @@ mod tests {
             rec(3, 5.0, 30.0, 1),  // takes 3 (job 1's first)
             rec(4, 10.0, 30.0, 5), // 0-2, 4, 8
         ];
-        let s = assign_processors(&r, 9).unwrap();
+        let s = assign_processors(r, 9).unwrap();
         let text: Vec<String> = s.iter().map(ToString::to_string).collect();
         assert_eq!(text, ["0-2", "3-4", "5-7", "3", "0-2 4 8"]);
         let over = [rec(0, 0.0, 10.0, 5), rec(1, 9.0, 12.0, 5)];
-        assert!(assign_processors(&over, 9).is_err());
+        assert!(assign_processors(over, 9).is_err());
         // Ends release before starts at the same instant.
         let back_to_back = [rec(0, 0.0, 10.0, 9), rec(1, 10.0, 12.0, 9)];
         assert_eq!(
-            assign_processors(&back_to_back, 9).unwrap()[1].to_string(),
+            assign_processors(back_to_back, 9).unwrap()[1].to_string(),
             "0-8"
         );
     }
@@ -320,10 +320,10 @@ mod tests {
             let s = simulate(&jobs, cap, &BatchConfig::new(PolicyKind::ALL[policy])).unwrap();
             let sets = assign_processors(&s.records, cap).unwrap();
             // Records read one by one give what a slice of them gives.
-            prop_assert_eq!(&assign_processors(&s.records.to_vec(), cap).unwrap(), &sets);
+            prop_assert_eq!(&assign_processors(s.records.to_vec(), cap).unwrap(), &sets);
             let (mut from_records, mut from_slice) = (Vec::new(), Vec::new());
             write_batsim_jobs(&s.records, &jobs, &sets, "w", &mut from_records).unwrap();
-            write_batsim_jobs(&s.records.to_vec(), &jobs[..], &sets, "w", &mut from_slice).unwrap();
+            write_batsim_jobs(s.records.to_vec(), &jobs[..], &sets, "w", &mut from_slice).unwrap();
             prop_assert_eq!(from_records, from_slice);
             for (r, set) in s.records.iter().zip(&sets) {
                 prop_assert_eq!(set.len(), u64::from(r.procs));
