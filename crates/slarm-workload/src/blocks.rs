@@ -6,7 +6,7 @@
 //! workers' results back in block order: it absorbs each block's header comments, appends
 //! its jobs to the table, and stops at the first malformed line in file order (strict mode)
 //! or counts such lines (lenient mode). So the trace, the error and its line number are
-//! those of [`SwfReader`](crate::reader::SwfReader) whatever the number of workers. Each
+//! those of `SwfReader` (one line at a time) whatever the number of workers. Each
 //! worker holds at most one block waiting and one result unread, so the memory in flight is
 //! a few blocks however long the input is.
 
@@ -16,11 +16,11 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use crate::error::{Result, WorkloadError};
 use crate::header::SwfHeader;
 use crate::job::Job;
-use crate::reader::{classify, Line, Trace};
+use crate::swf_line::{classify, Line};
 use crate::table::JobTable;
 
 /// Bytes of a block before it is cut at its last newline.
-pub const BLOCK: usize = 1 << 18;
+pub(crate) const BLOCK: usize = 1 << 18;
 
 /// Most parsing threads used.
 const MAX_WORKERS: usize = 4;
@@ -156,30 +156,29 @@ fn work(
 }
 
 /// Number of parsing threads: the machine's processors, at most [`MAX_WORKERS`].
-pub fn default_workers() -> usize {
+pub(crate) fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_WORKERS))
 }
 
-/// Reads the whole of `input` into a [`Trace`] named `file`, parsing on `workers` threads
-/// (at least one). Errors on an input without job lines, at the first malformed job line in
-/// strict mode, and on a read error, as [`crate::reader::read_trace`] does.
-pub fn read_all<R: BufRead + Send>(
-    input: R,
-    file: &str,
-    lenient: bool,
-    workers: usize,
-) -> Result<Trace> {
-    read_in_blocks(input, file, lenient, workers, BLOCK)
+/// What a whole input holds: its header, its jobs in file order and the malformed lines
+/// skipped.
+#[derive(Debug)]
+pub(crate) struct Parts {
+    pub header: SwfHeader,
+    pub jobs: JobTable,
+    pub skipped: u64,
 }
 
-/// [`read_all`] with blocks of `size` bytes (at least 1).
-fn read_in_blocks<R: BufRead + Send>(
+/// Reads the whole of `input` (named `file` in errors) in blocks of `size` bytes (at least 1)
+/// parsed on `workers` threads (at least one). Errors on an input without job lines, at the
+/// first malformed job line in strict mode, and on a read error, as line-by-line reading does.
+pub(crate) fn read_in_blocks<R: BufRead + Send>(
     input: R,
     file: &str,
     lenient: bool,
     workers: usize,
     size: usize,
-) -> Result<Trace> {
+) -> Result<Parts> {
     let (workers, size) = (workers.max(1), size.max(1));
     std::thread::scope(|s| {
         let mut to_workers = Vec::with_capacity(workers);
@@ -215,7 +214,7 @@ fn read_in_blocks<R: BufRead + Send>(
 }
 
 /// Takes the workers' results in block order into a trace.
-fn assemble(from_workers: &[Receiver<io::Result<Parsed>>], file: &str) -> Result<Trace> {
+fn assemble(from_workers: &[Receiver<io::Result<Parsed>>], file: &str) -> Result<Parts> {
     let mut header = SwfHeader::default();
     let mut jobs: Option<JobTable> = None;
     let (mut lines, mut skipped) = (0u64, 0u64);
@@ -255,12 +254,10 @@ fn assemble(from_workers: &[Receiver<io::Result<Parsed>>], file: &str) -> Result
             file: file.to_string(),
         });
     };
-    Ok(Trace {
-        name: file.to_string(),
-        synthetic: header.is_synthetic(),
+    Ok(Parts {
         header,
         jobs,
-        skipped_lines: skipped,
+        skipped,
     })
 }
 
@@ -272,136 +269,4 @@ const RESERVE_CAP: u64 = 1 << 20;
 fn reserve(h: &SwfHeader) -> usize {
     let hint = h.max_records.or(h.max_jobs).unwrap_or(0).min(RESERVE_CAP);
     usize::try_from(hint).unwrap_or(0).max(1)
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-    use crate::reader::{ReadOptions, SwfReader};
-    use proptest::prelude::*;
-
-    /// The trace as read line by line with [`SwfReader`]: the reference.
-    fn line_by_line<R: BufRead>(input: R, lenient: bool) -> Result<Trace> {
-        let mut reader = SwfReader::new(input, "t.swf", ReadOptions { lenient });
-        let mut jobs: Option<JobTable> = None;
-        for job in reader.by_ref() {
-            let table = jobs.get_or_insert_with(|| JobTable::with_capacity(1));
-            table.push(job?)?;
-        }
-        let jobs = jobs.ok_or(WorkloadError::NoJobs {
-            file: "t.swf".into(),
-        })?;
-        Ok(Trace {
-            name: "t.swf".into(),
-            synthetic: reader.header().is_synthetic(),
-            header: reader.header().clone(),
-            jobs,
-            skipped_lines: reader.skipped_lines(),
-        })
-    }
-
-    fn both(text: &[u8], lenient: bool, workers: usize, size: usize) -> (String, String) {
-        let ours = read_in_blocks(text, "t.swf", lenient, workers, size);
-        let reference = line_by_line(text, lenient);
-        (format!("{ours:?}"), format!("{reference:?}"))
-    }
-
-    const GOOD: &str = "1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1";
-
-    #[test]
-    fn errors_name_the_line_in_the_whole_file() {
-        let mut text = String::from("; MaxProcs: 8\n");
-        for _ in 0..40 {
-            text.push_str(GOOD);
-            text.push('\n');
-        }
-        text.push_str("2 0 -1 ten 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n");
-        text.push_str(GOOD);
-        for workers in 1..=3 {
-            let err = read_in_blocks(text.as_bytes(), "t.swf", false, workers, 100).unwrap_err();
-            assert_eq!(
-                err.to_string(),
-                "t.swf: line 42: field 4: not a number: \"ten\""
-            );
-            let trace = read_in_blocks(text.as_bytes(), "t.swf", true, workers, 100).unwrap();
-            assert_eq!((trace.jobs.len(), trace.skipped_lines), (41, 1));
-            assert_eq!(trace.header.machine_size(), Some(8));
-        }
-    }
-
-    /// A reader that fails after `ok` bytes.
-    struct FailingAfter<'a> {
-        text: &'a [u8],
-        ok: usize,
-    }
-
-    impl io::Read for FailingAfter<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.ok == 0 {
-                return Err(io::Error::other("disk on fire"));
-            }
-            let n = buf.len().min(self.ok).min(self.text.len()).min(7);
-            buf[..n].copy_from_slice(&self.text[..n]);
-            self.text = &self.text[n..];
-            self.ok -= n;
-            Ok(n)
-        }
-    }
-
-    proptest! {
-        /// Any mix of job lines, malformed lines, comments, blank lines and line ends gives
-        /// the trace or the error of reading line by line, for any block size and number of
-        /// workers.
-        #[test]
-        fn blocks_read_as_lines_do(
-            lines in proptest::collection::vec(0usize..6, 0..60),
-            crlf in any::<bool>(),
-            last_newline in any::<bool>(),
-            lenient in any::<bool>(),
-            workers in 1usize..4,
-            size in 1usize..300,
-        ) {
-            let end = if crlf { "\r\n" } else { "\n" };
-            let mut text = String::new();
-            for (i, kind) in lines.iter().enumerate() {
-                match kind {
-                    0 | 1 => text.push_str(&GOOD.replacen('1', &(i + 1).to_string(), 1)),
-                    2 => text.push_str("3 0 -1 x 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1"),
-                    3 => text.push_str("; MaxProcs: 16"),
-                    4 => text.push_str("  "),
-                    _ => text.push_str("; Note: something"),
-                }
-                if i + 1 < lines.len() || last_newline {
-                    text.push_str(end);
-                }
-            }
-            let (ours, reference) = both(text.as_bytes(), lenient, workers, size);
-            prop_assert_eq!(ours, reference);
-        }
-
-        /// A read error is reported at the line where line-by-line reading reports it,
-        /// after the malformed line that precedes it, if any.
-        #[test]
-        fn read_errors_come_in_file_order(
-            good in 0usize..30,
-            bad_at in proptest::option::of(0usize..30),
-            ok in 0usize..3000,
-            workers in 1usize..4,
-            size in 1usize..300,
-        ) {
-            let mut text = String::new();
-            for i in 0..good {
-                if Some(i) == bad_at {
-                    text.push_str("3 0 -1 x 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n");
-                }
-                text.push_str(GOOD);
-                text.push('\n');
-            }
-            let input = || io::BufReader::new(FailingAfter { text: text.as_bytes(), ok });
-            let ours = read_in_blocks(input(), "t.swf", false, workers, size);
-            let reference = line_by_line(input(), false);
-            prop_assert_eq!(format!("{ours:?}"), format!("{reference:?}"));
-        }
-    }
 }

@@ -12,7 +12,7 @@
 //! (calibrated synthetic workloads), [`traces`] (where the real PWA logs are), and
 //! [`WorkloadError`] for every failure.
 
-pub mod blocks;
+mod blocks;
 pub mod clean;
 pub mod error;
 pub mod gwf;

@@ -4,9 +4,10 @@
 //! Compression is detected from the gzip magic bytes, not the file name (the archive has a
 //! `lublin_256_new2.gz` without `.swf`), and the inflating runs on a thread of its own
 //! ([`crate::inflate`]). [`SwfReader`] yields the jobs one line at a time; [`read_trace`]
-//! reads a whole input with its lines parsed on several threads ([`crate::blocks`]), with the
-//! same result. Either way memory stays a small multiple of the parsed jobs. Strict mode (the default) stops at the first malformed job line with an
-//! error naming the file, line and field; lenient mode skips such lines and counts them.
+//! reads a whole input with its lines parsed on several threads ([`read_all`]), with the
+//! same result. Either way memory stays a small multiple of the parsed jobs. Strict mode (the
+//! default) stops at the first malformed job line with an error naming the file, line and
+//! field; lenient mode skips such lines and counts them.
 //!
 //! ```
 //! use slarm_workload::reader::{read_trace_from, ReadOptions};
@@ -35,6 +36,7 @@ use crate::inflate::inflating;
 use crate::job::Job;
 use crate::table::JobTable;
 
+use crate::swf_line::{classify, Line};
 pub use crate::swf_line::{parse_job_line, SWF_FIELDS};
 
 /// How to treat malformed lines.
@@ -116,14 +118,17 @@ pub fn open(path: &Path, options: ReadOptions) -> Result<SwfReader<BoxedInput>> 
 }
 
 /// Reads a whole SWF file into a [`Trace`], straight into its compact [`JobTable`] (88
-/// bytes a job), with the job lines parsed on the machine's processors
-/// ([`crate::blocks`]; the result is that of reading line by line). Errors on an input
-/// without job lines.
+/// bytes a job), with the job lines parsed on the machine's processors (at most 4; see
+/// [`read_all`]). Errors on an input without job lines.
 pub fn read_trace(path: &Path, options: ReadOptions) -> Result<Trace> {
     let name = path.display().to_string();
     let file = File::open(path).map_err(|e| io_err(&name, &e))?;
-    let input = decompressing(file, &name)?;
-    blocks::read_all(input, &name, options.lenient, blocks::default_workers())
+    read_all(
+        decompressing(file, &name)?,
+        &name,
+        options,
+        blocks::default_workers(),
+    )
 }
 
 /// Reads a whole SWF input (plain or gzip bytes) into a [`Trace`] labelled `name`, as
@@ -133,8 +138,55 @@ pub fn read_trace_from<R: Read + Send + 'static>(
     name: &str,
     options: ReadOptions,
 ) -> Result<Trace> {
-    let input = decompressing(input, name)?;
-    blocks::read_all(input, name, options.lenient, blocks::default_workers())
+    read_all(
+        decompressing(input, name)?,
+        name,
+        options,
+        blocks::default_workers(),
+    )
+}
+
+/// Reads the whole of a plain-text `input` into a [`Trace`] labelled `name`, with its job
+/// lines parsed on `workers` threads (at least one): a reader thread cuts the input into
+/// blocks of whole lines, worker `k mod workers` parses block `k`, and the caller's thread
+/// takes the blocks back in order. The trace, the error and its line number are those of
+/// [`SwfReader`] whatever the number of workers; a few blocks are in flight at a time.
+///
+/// ```
+/// use slarm_workload::reader::{read_all, ReadOptions};
+///
+/// let text = "; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n";
+/// for workers in 1..=3 {
+///     let trace = read_all(text.as_bytes(), "mem.swf", ReadOptions::default(), workers)?;
+///     assert_eq!(trace.jobs.len(), 1);
+/// }
+/// # Ok::<(), slarm_workload::WorkloadError>(())
+/// ```
+pub fn read_all<R: BufRead + Send>(
+    input: R,
+    name: &str,
+    options: ReadOptions,
+    workers: usize,
+) -> Result<Trace> {
+    read_all_in_blocks_of(input, name, options, workers, blocks::BLOCK)
+}
+
+/// [`read_all`] with blocks of `size` bytes.
+fn read_all_in_blocks_of<R: BufRead + Send>(
+    input: R,
+    name: &str,
+    options: ReadOptions,
+    workers: usize,
+    size: usize,
+) -> Result<Trace> {
+    let parts = blocks::read_in_blocks(input, name, options.lenient, workers, size)?;
+    Ok(Trace {
+        name: name.to_string(),
+        synthetic: parts.header.is_synthetic(),
+        header: parts.header,
+        jobs: parts.jobs,
+        skipped_lines: parts.skipped,
+    })
 }
 
 impl<R: BufRead> SwfReader<R> {
@@ -175,26 +227,6 @@ impl<R: BufRead> SwfReader<R> {
             field,
             reason,
         }
-    }
-}
-
-/// What one input line holds.
-pub(crate) enum Line {
-    /// Blank.
-    Skip,
-    /// A header comment: the text after `;`.
-    Comment(String),
-    /// A job line, parsed or not.
-    Job(std::result::Result<Job, (usize, String)>),
-}
-
-/// Classifies and parses one line (without its newline).
-pub(crate) fn classify(raw: &[u8]) -> Line {
-    let content = raw.trim_ascii();
-    match content.first() {
-        None => Line::Skip,
-        Some(b';') => Line::Comment(String::from_utf8_lossy(&content[1..]).into_owned()),
-        Some(_) => Line::Job(parse_job_line(content)),
     }
 }
 
@@ -426,6 +458,152 @@ mod tests {
             for (a, b) in f.iter().zip(vals.iter()) {
                 prop_assert_eq!(*a, b.abs() as f64);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod in_blocks {
+    use super::*;
+    use proptest::prelude::*;
+    use std::io;
+
+    /// The trace as read line by line with [`SwfReader`]: the reference.
+    fn line_by_line<R: BufRead>(input: R, lenient: bool) -> Result<Trace> {
+        let mut reader = SwfReader::new(input, "t.swf", ReadOptions { lenient });
+        let mut jobs: Option<JobTable> = None;
+        for job in reader.by_ref() {
+            let table = jobs.get_or_insert_with(|| JobTable::with_capacity(1));
+            table.push(job?)?;
+        }
+        let jobs = jobs.ok_or(WorkloadError::NoJobs {
+            file: "t.swf".into(),
+        })?;
+        Ok(Trace {
+            name: "t.swf".into(),
+            synthetic: reader.header().is_synthetic(),
+            header: reader.header().clone(),
+            jobs,
+            skipped_lines: reader.skipped_lines(),
+        })
+    }
+
+    fn both(text: &[u8], lenient: bool, workers: usize, size: usize) -> (String, String) {
+        let ours = read_all_in_blocks_of(text, "t.swf", ReadOptions { lenient }, workers, size);
+        let reference = line_by_line(text, lenient);
+        (format!("{ours:?}"), format!("{reference:?}"))
+    }
+
+    const GOOD: &str = "1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1";
+
+    #[test]
+    fn errors_name_the_line_in_the_whole_file() {
+        let mut text = String::from("; MaxProcs: 8\n");
+        for _ in 0..40 {
+            text.push_str(GOOD);
+            text.push('\n');
+        }
+        text.push_str("2 0 -1 ten 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n");
+        text.push_str(GOOD);
+        for workers in 1..=3 {
+            let err = read_all_in_blocks_of(
+                text.as_bytes(),
+                "t.swf",
+                ReadOptions { lenient: false },
+                workers,
+                100,
+            )
+            .unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "t.swf: line 42: field 4: not a number: \"ten\""
+            );
+            let trace = read_all_in_blocks_of(
+                text.as_bytes(),
+                "t.swf",
+                ReadOptions { lenient: true },
+                workers,
+                100,
+            )
+            .unwrap();
+            assert_eq!((trace.jobs.len(), trace.skipped_lines), (41, 1));
+            assert_eq!(trace.header.machine_size(), Some(8));
+        }
+    }
+
+    /// A reader that fails after `ok` bytes.
+    struct FailingAfter<'a> {
+        text: &'a [u8],
+        ok: usize,
+    }
+
+    impl io::Read for FailingAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.ok == 0 {
+                return Err(io::Error::other("disk on fire"));
+            }
+            let n = buf.len().min(self.ok).min(self.text.len()).min(7);
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            self.ok -= n;
+            Ok(n)
+        }
+    }
+
+    proptest! {
+        /// Any mix of job lines, malformed lines, comments, blank lines and line ends gives
+        /// the trace or the error of reading line by line, for any block size and number of
+        /// workers.
+        #[test]
+        fn blocks_read_as_lines_do(
+            lines in proptest::collection::vec(0usize..6, 0..60),
+            crlf in any::<bool>(),
+            last_newline in any::<bool>(),
+            lenient in any::<bool>(),
+            workers in 1usize..4,
+            size in 1usize..300,
+        ) {
+            let end = if crlf { "\r\n" } else { "\n" };
+            let mut text = String::new();
+            for (i, kind) in lines.iter().enumerate() {
+                match kind {
+                    0 | 1 => text.push_str(&GOOD.replacen('1', &(i + 1).to_string(), 1)),
+                    2 => text.push_str("3 0 -1 x 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1"),
+                    3 => text.push_str("; MaxProcs: 16"),
+                    4 => text.push_str("  "),
+                    _ => text.push_str("; Note: something"),
+                }
+                if i + 1 < lines.len() || last_newline {
+                    text.push_str(end);
+                }
+            }
+            let (ours, reference) = both(text.as_bytes(), lenient, workers, size);
+            prop_assert_eq!(ours, reference);
+        }
+
+        /// A read error is reported at the line where line-by-line reading reports it,
+        /// after the malformed line that precedes it, if any.
+        #[test]
+        fn read_errors_come_in_file_order(
+            good in 0usize..30,
+            bad_at in proptest::option::of(0usize..30),
+            ok in 0usize..3000,
+            workers in 1usize..4,
+            size in 1usize..300,
+        ) {
+            let mut text = String::new();
+            for i in 0..good {
+                if Some(i) == bad_at {
+                    text.push_str("3 0 -1 x 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n");
+                }
+                text.push_str(GOOD);
+                text.push('\n');
+            }
+            let input = || io::BufReader::new(FailingAfter { text: text.as_bytes(), ok });
+            let ours = read_all_in_blocks_of(input(), "t.swf", ReadOptions { lenient: false }, workers, size);
+            let reference = line_by_line(input(), false);
+            prop_assert_eq!(format!("{ours:?}"), format!("{reference:?}"));
         }
     }
 }

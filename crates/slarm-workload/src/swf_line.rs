@@ -287,6 +287,26 @@ fn assemble(f: &Fields, bytes: &[u8]) -> Result<Job, LineError> {
     })
 }
 
+/// What one input line holds.
+pub(crate) enum Line {
+    /// Blank.
+    Skip,
+    /// A header comment: the text after `;`.
+    Comment(String),
+    /// A job line, parsed or not.
+    Job(std::result::Result<Job, (usize, String)>),
+}
+
+/// Classifies and parses one line (without its newline).
+pub(crate) fn classify(raw: &[u8]) -> Line {
+    let content = raw.trim_ascii();
+    match content.first() {
+        None => Line::Skip,
+        Some(b';') => Line::Comment(String::from_utf8_lossy(&content[1..]).into_owned()),
+        Some(_) => Line::Job(parse_job_line(content)),
+    }
+}
+
 /// Parses one job line (without comments) into a [`Job`]; on failure returns the 1-based
 /// field number (0 = the line as a whole) and the reason. See the module docs for the
 /// number syntax and the checks.
