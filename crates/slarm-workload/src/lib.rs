@@ -5,7 +5,8 @@
 //! [`Job`] (the 18 SWF fields plus derived processors, estimate and effective run time),
 //! [`JobTable`] (jobs stored compactly, 88 bytes a job, each built on demand),
 //! [`SwfHeader`], [`reader::SwfReader`] / [`reader::read_trace`] (strict or lenient
-//! parsing; [`inflate`] inflates gzip logs on a second thread), [`sacct`] (Slurm accounting
+//! parsing; [`reader::read_all`] parses a whole log in blocks on several threads, and
+//! [`inflate`] inflates gzip logs on a thread of its own), [`sacct`] (Slurm accounting
 //! records read into the same [`Trace`]), [`Workload`] with
 //! [`DropCounts`] ([`clean`]), [`writer`] (SWF out), [`transform`] (first/last N, windows,
 //! load scaling, under-estimates), [`sla`] (deadlines, fees, urgency classes), [`synth`]
