@@ -279,10 +279,14 @@ impl Experiment for Birkenheuer2012 {
              not available (docs/decisions.md, Birkenheuer 2012: failure injection)."
                 .to_string(),
             format!(
-                "Scale {}: {} battery(ies) of {BATTERY_SIZE} jobs per trace, PoF_max grid {:?}.",
+                "Scale {}: {} battery(ies) of {BATTERY_SIZE} jobs per trace, PoF_max grid [{}].",
                 cfg.scale.name(),
                 batteries(cfg.scale),
                 pof_grid(cfg.scale)
+                    .iter()
+                    .map(|p| format!("{p:.2}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         ];
         let mut synthetic_traces = Vec::new();
