@@ -249,10 +249,6 @@ impl<R: BufRead> SwfReader<R> {
             classify(&self.buf)
         };
         self.line += 1;
-        if let Line::Comment(text) = &line {
-            self.header.absorb(text);
-            return Ok(Some(Line::Skip));
-        }
         Ok(Some(line))
     }
 }
@@ -272,7 +268,8 @@ impl<R: BufRead> Iterator for SwfReader<R> {
                     }));
                 }
                 Ok(None) => self.done = true,
-                Ok(Some(Line::Skip | Line::Comment(_))) => {}
+                Ok(Some(Line::Skip)) => {}
+                Ok(Some(Line::Comment(text))) => self.header.absorb(&text),
                 Ok(Some(Line::Job(Ok(job)))) => return Some(Ok(job)),
                 Ok(Some(Line::Job(Err((field, reason))))) => {
                     if self.lenient {
