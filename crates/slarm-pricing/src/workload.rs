@@ -2,10 +2,10 @@
 //! synthetic stand-in), arrival-delay scaling, urgency-class QoS synthesis and runtime
 //! under-estimates.
 
-use rand::seq::SliceRandom;
-use rand::{Rng, RngExt};
-use rand_distr::{Distribution, Exp, LogNormal, StandardNormal};
+use rand::RngExt;
+use rand_distr::{Distribution, Exp, LogNormal};
 use slarm_stats::rng::{label, RngStreams};
+use slarm_workload::sla::{self, Urgency, UrgencyConfig};
 
 use crate::error::{PricingError, Result};
 use crate::spec::{JobSpec, QosJob, UrgencyClass};
@@ -161,6 +161,14 @@ pub enum UrgencyAssignment {
 /// The former name of [`UrgencyAssignment`].
 #[deprecated(since = "0.1.0", note = "renamed to `UrgencyAssignment`")]
 pub type ClassAssignment = UrgencyAssignment;
+
+/// The workload crate's urgency of a pricing class.
+fn urgency(u: UrgencyClass) -> Urgency {
+    match u {
+        UrgencyClass::High => Urgency::High,
+        UrgencyClass::Low => Urgency::Low,
+    }
+}
 
 /// The QoS-synthesis and workload parameters of Table I (§VII.B), built by [`Default`] (Table I)
 /// and changed with the validating `with_*` methods (also validated when deserialized).
@@ -433,43 +441,36 @@ impl QosSynthesis {
 
     /// Mean D/R of a class.
     pub fn deadline_mean(&self, u: UrgencyClass) -> f64 {
-        match u {
-            UrgencyClass::High => self.deadline_low_mean,
-            UrgencyClass::Low => self.deadline_low_mean * self.deadline_ratio,
-        }
+        self.urgency().deadline_mean(urgency(u))
     }
 
     /// Mean B/f(R) of a class.
     pub fn budget_mean(&self, u: UrgencyClass) -> f64 {
-        match u {
-            UrgencyClass::High => self.budget_low_mean * self.budget_ratio,
-            UrgencyClass::Low => self.budget_low_mean,
-        }
+        self.urgency().budget_mean(urgency(u))
     }
-}
 
-/// A normal draw `mean·(1 + σ_frac·z)` resampled until it exceeds `floor` (or reaches it if
-/// `inclusive`); falls back to the mean after 10 000 rejections (validated means satisfy it).
-fn truncated_factor<R: Rng + ?Sized>(
-    rng: &mut R,
-    mean: f64,
-    sigma_frac: f64,
-    floor: f64,
-    inclusive: bool,
-) -> f64 {
-    for _ in 0..10_000 {
-        let z: f64 = StandardNormal.sample(rng);
-        let x = mean * (1.0 + sigma_frac * z);
-        if x > floor || (inclusive && x >= floor) {
-            return x;
+    /// The class and factor parameters as the workload crate's synthesis takes them
+    /// (shares as fractions).
+    pub fn urgency(&self) -> UrgencyConfig {
+        UrgencyConfig {
+            high_share: self.high_urgency_pct / 100.0,
+            deadline_low_mean: self.deadline_low_mean,
+            deadline_ratio: self.deadline_ratio,
+            budget_low_mean: self.budget_low_mean,
+            budget_ratio: self.budget_ratio,
+            cv: self.sigma_frac,
+            assignment: match self.assignment {
+                UrgencyAssignment::Exact => sla::ClassAssignment::ExactCount,
+                UrgencyAssignment::Bernoulli => sla::ClassAssignment::Bernoulli,
+            },
         }
     }
-    mean
 }
 
 /// Builds the submitted jobs of one run from a trace subset: arrivals scaled by the delay
 /// factor from AT = 0, classes, deadlines D = (D/R)·R, budgets B = (B/f)·PBase·R and
-/// estimates RE = R·(1 + inaccuracy/100). Randomness from `streams` only.
+/// estimates RE = R·(1 + inaccuracy/100). Classes and factors are drawn by
+/// [`UrgencyConfig::draw`] with [`QosSynthesis::urgency`]; randomness from `streams` only.
 pub fn synthesize(
     trace: &[TraceJob],
     q: &QosSynthesis,
@@ -480,40 +481,23 @@ pub fn synthesize(
     if !first.is_finite() {
         return Err(PricingError::Workload("empty trace".into()));
     }
-    let n = trace.len();
-    let p = q.high_urgency_pct / 100.0;
-    let mut high = vec![false; n];
-    let mut crng = streams.stream(&[label("classes")]);
-    match q.assignment {
-        UrgencyAssignment::Exact => {
-            let k = (p * n as f64).round() as usize;
-            let mut idx: Vec<usize> = (0..n).collect();
-            idx.shuffle(&mut crng);
-            for &i in idx.iter().take(k) {
-                high[i] = true;
-            }
-        }
-        UrgencyAssignment::Bernoulli => {
-            for h in &mut high {
-                *h = crng.random::<f64>() < p;
-            }
-        }
-    }
+    let draws = q.urgency().draw(trace.len(), streams)?;
     trace
         .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let mut rng = streams.stream(&[label("qos"), i as u64]);
-            let u = if high[i] {
-                UrgencyClass::High
-            } else {
-                UrgencyClass::Low
+        .zip(draws)
+        .map(|(t, d)| {
+            let u = match d.urgency {
+                Urgency::High => UrgencyClass::High,
+                Urgency::Low => UrgencyClass::Low,
             };
-            let df = truncated_factor(&mut rng, q.deadline_mean(u), q.sigma_frac, 1.0, false);
-            let bf = truncated_factor(&mut rng, q.budget_mean(u), q.sigma_frac, 1.0, true);
             let re = t.runtime * (1.0 + q.inaccuracy_pct / 100.0);
-            let spec =
-                JobSpec::simple(t.id, re, t.procs, df * t.runtime, bf * q.pbase * t.runtime)?;
+            let spec = JobSpec::simple(
+                t.id,
+                re,
+                t.procs,
+                d.deadline_factor * t.runtime,
+                d.budget_factor * q.pbase * t.runtime,
+            )?;
             QosJob::new(spec, q.delay_factor * (t.submit - first), t.runtime, u)
         })
         .collect()

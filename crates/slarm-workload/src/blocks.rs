@@ -244,10 +244,8 @@ fn assemble(from_workers: &[Receiver<io::Result<Parsed>>], file: &str) -> Result
         if parsed.jobs.is_empty() {
             continue;
         }
-        let table = jobs.get_or_insert_with(|| JobTable::with_capacity(reserve(&header)));
-        for job in parsed.jobs {
-            table.push(job)?;
-        }
+        jobs.get_or_insert_with(|| JobTable::with_capacity(reserve(&header)))
+            .try_extend(parsed.jobs)?;
     }
     let Some(jobs) = jobs else {
         return Err(WorkloadError::NoJobs {

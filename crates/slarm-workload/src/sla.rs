@@ -10,14 +10,15 @@
 //!
 //! let jobs = vec![Job::new(1, 100.0, 50.0, 4, 3600.0)];
 //! assert_eq!(deadlines(&jobs, 2.0).unwrap(), vec![100.0 + 7200.0]);
-//! let attrs = UrgencyConfig::default().synthesize(&jobs, &mut RngStreams::new(1).stream(&[0]))?;
+//! let attrs = UrgencyConfig::default().synthesize(&jobs, &RngStreams::new(1))?;
 //! assert!(attrs[0].deadline > jobs[0].submit + jobs[0].runtime);
 //! # Ok::<(), slarm_workload::WorkloadError>(())
 //! ```
 
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
-use rand_distr::{Distribution, Normal};
+use rand_distr::{Distribution, StandardNormal};
+use slarm_stats::rng::{label, RngStreams};
 
 use crate::error::{invalid, Result};
 use crate::job::Job;
@@ -122,28 +123,20 @@ impl Default for UrgencyConfig {
     }
 }
 
-/// Draws from `dist` until `accept` holds (truncation by resampling: Yeo & Buyya
-/// draw normal factors but state that "deadlines are always set as larger factors of runtimes").
-/// Gives up with an error after `MAX_DRAWS` rejections, so a mean far outside the accepted
-/// range is reported instead of looping forever.
-fn draw_truncated<R: Rng + ?Sized>(
-    dist: &Normal<f64>,
-    accept: impl Fn(f64) -> bool,
-    name: &'static str,
-    rng: &mut R,
-) -> Result<f64> {
-    const MAX_DRAWS: usize = 10_000;
-    for _ in 0..MAX_DRAWS {
-        let x = dist.sample(rng);
-        if accept(x) {
-            return Ok(x);
-        }
-    }
-    Err(invalid(
-        name,
-        format!("N({}, {})", dist.mean(), dist.std_dev()),
-        "almost never lands in the admissible range (deadline factor > 1, budget factor >= 1)",
-    ))
+/// Most draws of one factor before the synthesis gives up with an error (a mean far
+/// outside the accepted range is reported instead of looping forever).
+const MAX_DRAWS: usize = 10_000;
+
+/// One job's draw (Yeo & Buyya §VII.B): its class, deadline factor D/R and budget factor
+/// B/f(R).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UrgencyDraw {
+    /// Urgency class.
+    pub urgency: Urgency,
+    /// Deadline factor D/R (> 1).
+    pub deadline_factor: f64,
+    /// Budget factor B/f(R) (>= 1).
+    pub budget_factor: f64,
 }
 
 impl UrgencyConfig {
@@ -171,57 +164,136 @@ impl UrgencyConfig {
         Ok(())
     }
 
-    /// The urgency of each job: exactly round(share x n) high-urgency jobs in a random
-    /// order, or independent Bernoulli draws.
-    fn classes<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Vec<bool> {
-        match self.assignment {
-            ClassAssignment::ExactCount => {
-                let k = ((self.high_share * n as f64).round() as usize).min(n);
-                let mut high = vec![false; n];
-                high[..k].fill(true);
-                high.shuffle(rng);
-                high
-            }
-            ClassAssignment::Bernoulli => (0..n)
-                .map(|_| rng.random::<f64>() < self.high_share)
-                .collect(),
+    /// Mean deadline factor D/R of a class: the low mean for high urgency, times the ratio
+    /// for low urgency.
+    pub fn deadline_mean(&self, u: Urgency) -> f64 {
+        match u {
+            Urgency::High => self.deadline_low_mean,
+            Urgency::Low => self.deadline_low_mean * self.deadline_ratio,
         }
     }
 
-    /// Draws class, deadline and budget per job (Yeo & Buyya §VII.B, Table I): classes in
-    /// random order; D/R and B/f(R) factors normal with standard deviation `cv` x the class
-    /// mean, truncated by resampling to D/R > 1 ("deadlines are always set as larger factors
-    /// of runtimes") and B/f(R) >= 1 (f is the minimum budget quoted).
-    pub fn synthesize<R: Rng + ?Sized>(
+    /// Mean budget factor B/f(R) of a class: the low mean for low urgency, times the ratio
+    /// for high urgency.
+    pub fn budget_mean(&self, u: Urgency) -> f64 {
+        match u {
+            Urgency::High => self.budget_low_mean * self.budget_ratio,
+            Urgency::Low => self.budget_low_mean,
+        }
+    }
+
+    /// The urgency of each of `n` jobs: with [`ClassAssignment::ExactCount`], round(share x
+    /// n) high-urgency jobs at the first positions of a random permutation; with
+    /// [`ClassAssignment::Bernoulli`], independent draws.
+    fn classes<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Vec<Urgency> {
+        let mut high = vec![false; n];
+        match self.assignment {
+            ClassAssignment::ExactCount => {
+                let k = (self.high_share * n as f64).round() as usize;
+                let mut positions: Vec<usize> = (0..n).collect();
+                positions.shuffle(rng);
+                for &i in positions.iter().take(k) {
+                    high[i] = true;
+                }
+            }
+            ClassAssignment::Bernoulli => {
+                for h in &mut high {
+                    *h = rng.random::<f64>() < self.high_share;
+                }
+            }
+        }
+        high.into_iter()
+            .map(|h| if h { Urgency::High } else { Urgency::Low })
+            .collect()
+    }
+
+    /// A factor of mean `mean`: `mean x (1 + cv x z)` with `z` standard normal, drawn
+    /// again until it exceeds `floor` (or reaches it, if `inclusive`): Yeo & Buyya draw
+    /// normal factors but state that "deadlines are always set as larger factors of
+    /// runtimes". An error after [`MAX_DRAWS`] rejections.
+    fn factor<R: Rng + ?Sized>(
         &self,
-        jobs: &[Job],
+        mean: f64,
+        floor: f64,
+        inclusive: bool,
+        name: &'static str,
         rng: &mut R,
-    ) -> Result<Vec<SlaAttributes>> {
+    ) -> Result<f64> {
+        for _ in 0..MAX_DRAWS {
+            let z: f64 = StandardNormal.sample(rng);
+            let x = mean * (1.0 + self.cv * z);
+            if x > floor || (inclusive && x >= floor) {
+                return Ok(x);
+            }
+        }
+        Err(invalid(
+            name,
+            format!("N({mean}, {})", mean * self.cv),
+            "almost never lands in the admissible range (deadline factor > 1, budget factor >= 1)",
+        ))
+    }
+
+    /// Draws class, deadline factor and budget factor for each of `n` jobs (Yeo & Buyya
+    /// §VII.B, Table I): classes in random order from the stream `["classes"]` of `streams`;
+    /// job `i`'s D/R and B/f(R), normal with standard deviation `cv` x the class mean and
+    /// truncated by resampling to D/R > 1 and B/f(R) >= 1 (f is the minimum budget
+    /// quoted), from its own stream `["qos", i]`, so a job's factors do not depend on how
+    /// many draws the others took.
+    ///
+    /// ```
+    /// use slarm_stats::RngStreams;
+    /// use slarm_workload::sla::{Urgency, UrgencyConfig};
+    ///
+    /// let draws = UrgencyConfig::default().draw(5000, &RngStreams::new(1))?;
+    /// let high = draws.iter().filter(|d| d.urgency == Urgency::High).count();
+    /// assert_eq!(high, 1000); // exactly 20 %
+    /// assert!(draws.iter().all(|d| d.deadline_factor > 1.0 && d.budget_factor >= 1.0));
+    /// # Ok::<(), slarm_workload::WorkloadError>(())
+    /// ```
+    pub fn draw(&self, n: usize, streams: &RngStreams) -> Result<Vec<UrgencyDraw>> {
         self.validate()?;
-        let normal =
-            |m: f64| Normal::new(m, m * self.cv).map_err(|_| invalid("normal mean", m, "bad"));
-        let (dh, dl) = (
-            normal(self.deadline_low_mean)?,
-            normal(self.deadline_low_mean * self.deadline_ratio)?,
-        );
-        let (bh, bl) = (
-            normal(self.budget_low_mean * self.budget_ratio)?,
-            normal(self.budget_low_mean)?,
-        );
-        let classes = self.classes(jobs.len(), rng);
-        jobs.iter()
-            .zip(classes)
-            .map(|(j, high)| {
-                let (d, b) = if high { (&dh, &bh) } else { (&dl, &bl) };
-                let df = draw_truncated(d, |x| x > 1.0, "deadline factor", rng)?;
-                let bf = draw_truncated(b, |x| x >= 1.0, "budget factor", rng)?;
-                Ok(SlaAttributes {
-                    urgency: if high { Urgency::High } else { Urgency::Low },
-                    deadline: j.submit + df * j.runtime,
-                    budget: bf * j.runtime,
+        let classes = self.classes(n, &mut streams.stream(&[label("classes")]));
+        classes
+            .into_iter()
+            .enumerate()
+            .map(|(i, urgency)| {
+                let mut rng = streams.stream(&[label("qos"), i as u64]);
+                let deadline_factor = self.factor(
+                    self.deadline_mean(urgency),
+                    1.0,
+                    false,
+                    "deadline factor",
+                    &mut rng,
+                )?;
+                let budget_factor = self.factor(
+                    self.budget_mean(urgency),
+                    1.0,
+                    true,
+                    "budget factor",
+                    &mut rng,
+                )?;
+                Ok(UrgencyDraw {
+                    urgency,
+                    deadline_factor,
+                    budget_factor,
                 })
             })
             .collect()
+    }
+
+    /// The SLA attributes of `jobs` from [`UrgencyConfig::draw`]: deadline = submit + D/R x
+    /// run time, budget = B/f(R) x run time.
+    pub fn synthesize(&self, jobs: &[Job], streams: &RngStreams) -> Result<Vec<SlaAttributes>> {
+        let draws = self.draw(jobs.len(), streams)?;
+        Ok(jobs
+            .iter()
+            .zip(draws)
+            .map(|(j, d)| SlaAttributes {
+                urgency: d.urgency,
+                deadline: j.submit + d.deadline_factor * j.runtime,
+                budget: d.budget_factor * j.runtime,
+            })
+            .collect())
     }
 }
 
@@ -262,7 +334,7 @@ mod tests {
             .map(|i| Job::new(i, 0.0, 100.0, 1, 100.0))
             .collect();
         let a = UrgencyConfig::default()
-            .synthesize(&jobs, &mut RngStreams::new(5).stream(&[1]))
+            .synthesize(&jobs, &RngStreams::new(5))
             .unwrap();
         let high: Vec<_> = a.iter().filter(|x| x.urgency == Urgency::High).collect();
         assert_eq!(high.len(), 4000);
@@ -286,7 +358,7 @@ mod tests {
             assignment: ClassAssignment::Bernoulli,
             ..UrgencyConfig::default()
         }
-        .synthesize(&jobs, &mut RngStreams::new(5).stream(&[2]))
+        .synthesize(&jobs, &RngStreams::new(6))
         .unwrap();
         let share = b.iter().filter(|x| x.urgency == Urgency::High).count() as f64 / 20_000.0;
         assert!((share - 0.2).abs() < 0.0114, "{share}");
@@ -294,9 +366,7 @@ mod tests {
             high_share: 1.5,
             ..UrgencyConfig::default()
         };
-        assert!(bad
-            .synthesize(&jobs, &mut RngStreams::new(5).stream(&[1]))
-            .is_err());
+        assert!(bad.synthesize(&jobs, &RngStreams::new(5)).is_err());
         // A deadline mean of 0.5 with no spread can never exceed 1: an error, not a hang.
         let impossible = UrgencyConfig {
             deadline_low_mean: 0.5,
@@ -304,7 +374,7 @@ mod tests {
             ..UrgencyConfig::default()
         };
         assert!(impossible
-            .synthesize(&jobs[..3], &mut RngStreams::new(5).stream(&[1]))
+            .synthesize(&jobs[..3], &RngStreams::new(5))
             .is_err());
         assert!(deadlines(&jobs, -1.0).is_err());
         let (fee, pen) = fee_and_penalty(&Job::new(1, 0.0, 10.0, 4, 7200.0), 2.0).unwrap();

@@ -218,20 +218,38 @@ impl JobTable {
     /// The table of `jobs`, in their order. Errors only when more than
     /// [`MAX_WIDE_VALUES`] values lie outside the 32-bit range.
     pub fn try_from_jobs<I: IntoIterator<Item = Job>>(jobs: I) -> Result<Self> {
-        let jobs = jobs.into_iter();
-        let mut t = Self::with_capacity(jobs.size_hint().0);
-        for j in jobs {
-            t.push(j)?;
-        }
+        let mut t = Self::default();
+        t.try_extend(jobs)?;
         Ok(t)
     }
 
     /// Appends `job`. Errors only when the table already keeps [`MAX_WIDE_VALUES`] values
     /// at full width and `job` has one more.
     pub fn push(&mut self, job: Job) -> Result<()> {
+        self.try_extend([job])
+    }
+
+    /// Appends `jobs` in order, as [`JobTable::push`] does one by one (the table is made
+    /// its own once, not per job). Errors as `push` does; the jobs before the one that
+    /// failed stay appended.
+    ///
+    /// ```
+    /// use slarm_workload::{Job, JobTable};
+    ///
+    /// let mut t = JobTable::default();
+    /// t.try_extend((1..=3).map(|id| Job::new(id, 0.0, 60.0, 4, 120.0)))?;
+    /// assert_eq!(t.procs(2), 4);
+    /// assert_eq!(t.len(), 3);
+    /// # Ok::<(), slarm_workload::WorkloadError>(())
+    /// ```
+    pub fn try_extend(&mut self, jobs: impl IntoIterator<Item = Job>) -> Result<()> {
         let s = Arc::make_mut(&mut self.inner);
-        let row = s.pack(&job)?;
-        s.rows.push(row);
+        let jobs = jobs.into_iter();
+        s.rows.reserve(jobs.size_hint().0);
+        for job in jobs {
+            let row = s.pack(&job)?;
+            s.rows.push(row);
+        }
         Ok(())
     }
 

@@ -111,8 +111,7 @@ fn sla_synthesis() {
                 ClassAssignment::Bernoulli
             },
         };
-        let mut rng = RngStreams::new(t.case).stream(&[1]);
-        if let Some(attrs) = t.call(cfg.synthesize(&jobs, &mut rng)) {
+        if let Some(attrs) = t.call(cfg.synthesize(&jobs, &RngStreams::new(t.case))) {
             assert_eq!(attrs.len(), jobs.len(), "{at}");
         }
     });
