@@ -477,6 +477,14 @@ pub fn render_svg(f: &Figure) -> Result<String, ReproError> {
     Ok(buf)
 }
 
+/// The colour of job `job` in a Gantt chart: hues a golden section of the colour wheel apart,
+/// so that jobs next to each other in the queue differ clearly and no colour comes back after
+/// a few jobs; a job has its colour in every policy's chart.
+fn job_colour(job: usize) -> HSLColor {
+    const GOLDEN: f64 = 0.618_033_988_749_894_9;
+    HSLColor((job as f64 * GOLDEN).fract(), 0.6, 0.45)
+}
+
 /// Renders a Gantt chart as a 720x480 SVG document: time (h) across, processors up, one
 /// filled rectangle per job and processor interval of `boxes`, coloured by job.
 pub fn render_gantt_svg(
@@ -530,9 +538,11 @@ pub fn render_gantt_svg(
             ]
         };
         chart
-            .draw_series(boxes.iter().map(|g| {
-                Rectangle::new(rect(g), PALETTE[g.job % PALETTE.len()].mix(0.75).filled())
-            }))
+            .draw_series(
+                boxes
+                    .iter()
+                    .map(|g| Rectangle::new(rect(g), job_colour(g.job).mix(0.75).filled())),
+            )
             .map_err(|x| e(x.to_string()))?;
         chart
             .draw_series(
@@ -549,6 +559,20 @@ pub fn render_gantt_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Jobs next to each other get hues far apart (a golden section of the wheel, 0.38
+    /// either way), and the first 500 jobs get 500 different hues.
+    #[test]
+    fn gantt_colours_differ_between_neighbours_and_do_not_repeat() {
+        let hue = |j: usize| job_colour(j).0;
+        for j in 0..500 {
+            let d = (hue(j + 1) - hue(j)).rem_euclid(1.0);
+            assert!(d.min(1.0 - d) > 0.38, "jobs {j} and {}: {d}", j + 1);
+        }
+        let mut hues: Vec<f64> = (0..500).map(hue).collect();
+        hues.sort_by(f64::total_cmp);
+        assert!(hues.windows(2).all(|w| w[1] - w[0] > 1e-4));
+    }
 
     #[test]
     fn renders_every_kind_deterministically() {
