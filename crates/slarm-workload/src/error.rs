@@ -75,6 +75,14 @@ pub enum WorkloadError {
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, WorkloadError>;
 
+impl From<slarm_stats::check::CheckError> for WorkloadError {
+    /// A failed [`slarm_stats::check`] validator is a [`WorkloadError::InvalidParameter`]
+    /// whose reason states the broken requirement.
+    fn from(e: slarm_stats::check::CheckError) -> Self {
+        invalid(e.name(), e.value(), e.requirement().reason())
+    }
+}
+
 /// Builds an [`WorkloadError::InvalidParameter`].
 pub(crate) fn invalid(
     name: &'static str,

@@ -18,6 +18,7 @@
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, StandardNormal};
+use slarm_stats::check;
 use slarm_stats::rng::{label, RngStreams};
 
 use crate::error::{invalid, Result};
@@ -25,22 +26,14 @@ use crate::job::Job;
 
 /// Deadlines d = submit + k x estimate (Birkenheuer 2012 §5.1.1: k = 2).
 pub fn deadlines(jobs: &[Job], k: f64) -> Result<Vec<f64>> {
-    if !(k.is_finite() && k > 0.0) {
-        return Err(invalid("deadline factor k", k, "must be finite and > 0"));
-    }
+    check::positive("deadline factor k", k)?;
     Ok(jobs.iter().map(|j| j.submit + k * j.estimate()).collect())
 }
 
 /// Fee in node-hours (processors x estimate / 3600, Birkenheuer 2012 §5.1.1: 1 VC per booked
 /// CPU-hour) and penalty = `penalty_ratio` x fee.
 pub fn fee_and_penalty(job: &Job, penalty_ratio: f64) -> Result<(f64, f64)> {
-    if !(penalty_ratio.is_finite() && penalty_ratio >= 0.0) {
-        return Err(invalid(
-            "penalty ratio",
-            penalty_ratio,
-            "must be finite and >= 0",
-        ));
-    }
+    check::non_negative("penalty ratio", penalty_ratio)?;
     let fee = job.procs().max(0) as f64 * job.estimate() / 3600.0;
     let penalty = fee * penalty_ratio;
     if !(fee.is_finite() && penalty.is_finite()) {
@@ -141,26 +134,16 @@ pub struct UrgencyDraw {
 
 impl UrgencyConfig {
     fn validate(&self) -> Result<()> {
-        if !(0.0..=1.0).contains(&self.high_share) {
-            return Err(invalid(
-                "high-urgency share",
-                self.high_share,
-                "must lie in [0, 1]",
-            ));
-        }
+        check::probability("high-urgency share", self.high_share)?;
         for (name, v) in [
             ("deadline low mean", self.deadline_low_mean),
             ("deadline ratio", self.deadline_ratio),
             ("budget low mean", self.budget_low_mean),
             ("budget ratio", self.budget_ratio),
         ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(invalid(name, v, "must be finite and > 0"));
-            }
+            check::positive(name, v)?;
         }
-        if !(self.cv.is_finite() && self.cv >= 0.0) {
-            return Err(invalid("cv", self.cv, "must be finite and >= 0"));
-        }
+        check::non_negative("cv", self.cv)?;
         Ok(())
     }
 

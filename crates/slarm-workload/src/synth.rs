@@ -36,6 +36,7 @@ use rand_distr::Distribution;
 use crate::error::{invalid, Result};
 use crate::header::{SwfHeader, SYNTHETIC_KEY};
 use crate::{Job, Workload};
+use slarm_stats::check;
 
 /// Parameters of the synthetic model (see the module documentation).
 #[derive(Debug, Clone, PartialEq)]
@@ -193,30 +194,20 @@ impl SyntheticModel {
         if self.machine_procs == 0 {
             return Err(invalid("machine size", 0, "must be at least one processor"));
         }
-        if !(self.mean_interarrival_s.is_finite() && self.mean_interarrival_s > 0.0) {
-            return Err(invalid(
-                "mean inter-arrival",
-                self.mean_interarrival_s,
-                "must be finite and > 0",
-            ));
-        }
+        check::positive("mean inter-arrival", self.mean_interarrival_s)?;
         for (name, v) in [
             ("ln run time mean", self.ln_runtime_mean),
             ("ln estimate mean", self.ln_estimate_mean),
             ("log2 procs mean", self.log2_procs_mean),
         ] {
-            if !v.is_finite() {
-                return Err(invalid(name, v, "must be finite"));
-            }
+            check::finite(name, v)?;
         }
         for (name, v) in [
             ("ln run time sd", self.ln_runtime_sd),
             ("ln estimate sd", self.ln_estimate_sd),
             ("log2 procs sd", self.log2_procs_sd),
         ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(invalid(name, v, "must be finite and >= 0"));
-            }
+            check::non_negative(name, v)?;
         }
         if !(-1.0..=1.0).contains(&self.runtime_estimate_correlation) {
             return Err(invalid(
@@ -225,13 +216,7 @@ impl SyntheticModel {
                 "must lie in [-1, 1]",
             ));
         }
-        if !(0.0..=1.0).contains(&self.underestimate_share) {
-            return Err(invalid(
-                "under-estimate share",
-                self.underestimate_share,
-                "must lie in [0, 1]",
-            ));
-        }
+        check::probability("under-estimate share", self.underestimate_share)?;
         for (name, v) in [
             ("max run time", self.max_runtime_s),
             ("max estimate", self.max_estimate_s),

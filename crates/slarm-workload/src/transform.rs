@@ -17,6 +17,7 @@
 
 use crate::error::{invalid, Result};
 use crate::Workload;
+use slarm_stats::check;
 
 fn with_jobs(w: &Workload, jobs: crate::JobTable) -> Workload {
     Workload {
@@ -68,9 +69,7 @@ pub fn time_window(w: &Workload, start: f64, end: f64) -> Result<Workload> {
 /// Multiplies submit times (taken relative to the first job, which moves to 0) by
 /// `factor` > 0; a factor below 1 compresses arrivals and raises the load.
 pub fn compress_arrivals(w: &Workload, factor: f64) -> Result<Workload> {
-    if !(factor.is_finite() && factor > 0.0) {
-        return Err(invalid("arrival factor", factor, "must be finite and > 0"));
-    }
+    check::positive("arrival factor", factor)?;
     let t0 = w.jobs.first().map_or(0.0, |j| j.submit);
     let mut jobs = w.jobs.clone();
     jobs.map_times(|j| ((j.submit - t0) * factor, j.runtime, j.req_time));
@@ -81,9 +80,7 @@ pub fn compress_arrivals(w: &Workload, factor: f64) -> Result<Workload> {
 /// InputUtil = sum n_j x_j / (N x submit span)) equals `target`; returns the workload and
 /// the factor used (= InputUtil / target, e.g. 0.1 for HPC2N at 200%).
 pub fn scale_to_load(w: &Workload, target: f64) -> Result<(Workload, f64)> {
-    if !(target.is_finite() && target > 0.0) {
-        return Err(invalid("target load", target, "must be finite and > 0"));
-    }
+    check::positive("target load", target)?;
     let load = w.offered_load_by_estimate().ok_or_else(|| {
         invalid(
             "workload",
