@@ -71,21 +71,24 @@ pub fn busy_processors(jobs: &[SimJob]) -> Steps {
 
 /// Waiting jobs and waiting processor demand over time (jobs submitted and not started).
 pub fn waiting(jobs: &[SimJob]) -> (Steps, Steps) {
-    let mut count = Vec::with_capacity(jobs.len() * 2);
-    let mut demand = Vec::with_capacity(jobs.len() * 2);
-    for j in jobs.iter().filter(|j| j.start > j.submit) {
-        count.push((j.submit, 1.0));
-        count.push((j.start, -1.0));
-        demand.push((j.submit, f64::from(j.procs)));
-        demand.push((j.start, -f64::from(j.procs)));
-    }
-    (accumulate(count), accumulate(demand))
+    // One series at a time: the events of one are dropped before the other's are built.
+    let series = |size: fn(&SimJob) -> f64| {
+        let mut events = Vec::with_capacity(jobs.len() * 2);
+        for j in jobs.iter().filter(|j| j.start > j.submit) {
+            events.push((j.submit, size(j)));
+            events.push((j.start, -size(j)));
+        }
+        accumulate(events)
+    };
+    (series(|_| 1.0), series(|j| f64::from(j.procs)))
 }
 
 /// The step function of the running sum of `(time, change)` events: one point per distinct
 /// time, the value after all the changes at that time.
 fn accumulate(mut events: Vec<(f64, f64)>) -> Steps {
-    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // The order of the changes at one time does not matter: whole numbers below 2^53 add
+    // exactly in any order.
+    events.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut out: Steps = Vec::new();
     // Integer-valued changes summed in i128 would be exact; f64 is exact below 2^53.
     let mut level = 0.0;
@@ -157,7 +160,7 @@ pub fn downsample(steps: &[(f64, f64)], max_points: usize) -> Steps {
 /// spaced ranks (always including the largest wait).
 pub fn wait_cdf(jobs: &[SimJob], max_points: usize) -> Vec<(f64, f64)> {
     let mut waits: Vec<f64> = jobs.iter().map(SimJob::wait).collect();
-    waits.sort_by(f64::total_cmp);
+    waits.sort_unstable_by(f64::total_cmp);
     let n = waits.len();
     let mut pts: Vec<(f64, f64)> = Vec::new();
     for (i, &w) in waits.iter().enumerate() {
@@ -251,24 +254,36 @@ pub fn busiest_window(jobs: &[SimJob], len: f64) -> Option<(f64, f64)> {
         }
         cum.push(acc);
     }
-    let work_until = |t: f64| -> f64 {
-        let i = busy.partition_point(|p| p.0 <= t);
-        if i == 0 {
-            return 0.0;
+    // The work done until `t`, for times `t` that never decrease from one call to the next
+    // (its breakpoint index only moves forward).
+    let work_until = |i: &mut usize, t: f64| -> f64 {
+        while *i < busy.len() && busy[*i].0 <= t {
+            *i += 1;
         }
-        cum[i - 1] + busy[i - 1].1 * (t - busy[i - 1].0)
+        match *i {
+            0 => 0.0,
+            i => cum[i - 1] + busy[i - 1].1 * (t - busy[i - 1].0),
+        }
     };
     // The work in a sliding window is piecewise linear in s: its maximum is where s or s + len
-    // is a breakpoint (or at the ends of the range of s).
+    // is a breakpoint (the first start and the last end minus `len` among them). The
+    // candidates t and t - len, both ascending, are merged so that s only grows.
     let hi = last - len;
     let mut best = (f64::NEG_INFINITY, first);
-    let candidates = busy
-        .iter()
-        .flat_map(|&(t, _)| [t, t - len])
-        .chain([first, hi])
-        .filter(|&s| (first..=hi).contains(&s));
-    for s in candidates {
-        let w = work_until(s + len) - work_until(s);
+    let (mut at_s, mut at_end) = (0, 0);
+    let (mut a, mut b) = (0, 0);
+    while a < busy.len() || b < busy.len() {
+        let s = if b == busy.len() || (a < busy.len() && busy[a].0 <= busy[b].0 - len) {
+            a += 1;
+            busy[a - 1].0
+        } else {
+            b += 1;
+            busy[b - 1].0 - len
+        };
+        if !(first..=hi).contains(&s) {
+            continue;
+        }
+        let w = work_until(&mut at_end, s + len) - work_until(&mut at_s, s);
         if w > best.0 || (w == best.0 && s < best.1) {
             best = (w, s);
         }
@@ -291,7 +306,7 @@ pub fn gantt_boxes(
         .filter(|&i| jobs[i].start < b && jobs[i].end > a && jobs[i].end > jobs[i].start)
         .collect();
     let total = inside.len();
-    inside.sort_by(|&x, &y| jobs[x].start.total_cmp(&jobs[y].start).then(x.cmp(&y)));
+    inside.sort_unstable_by(|&x, &y| jobs[x].start.total_cmp(&jobs[y].start).then(x.cmp(&y)));
     inside.truncate(max_jobs);
     let boxes = inside
         .into_iter()
@@ -344,17 +359,17 @@ impl PolicySeries {
         window: (f64, f64),
     ) -> Self {
         let cap = f64::from(capacity.max(1));
-        let util: Steps = busy_processors(jobs)
-            .into_iter()
-            .map(|(t, v)| (t, v / cap))
-            .collect();
+        let mut util = busy_processors(jobs);
+        util.iter_mut().for_each(|p| p.1 /= cap);
+        let utilisation = downsample(&util, MAX_POINTS);
+        drop(util);
         let (wj, wp) = waiting(jobs);
         let (gantt, gantt_jobs) = gantt_boxes(jobs, processors, window, MAX_GANTT_JOBS);
         let mut drawn: Vec<usize> = gantt.iter().map(|g| g.job).collect();
         drawn.dedup();
         Self {
             name: name.into(),
-            utilisation: downsample(&util, MAX_POINTS),
+            utilisation,
             waiting_jobs: downsample(&wj, MAX_POINTS),
             waiting_procs: downsample(&wp, MAX_POINTS),
             wait_cdf: wait_cdf(jobs, MAX_POINTS),
@@ -838,6 +853,54 @@ mod tests {
         // Shorter schedule than the window.
         assert_eq!(busiest_window(&jobs, 1000.0), Some((0.0, 1000.0)));
         assert_eq!(busiest_window(&[], 10.0), None);
+    }
+
+    /// The busiest window by definition: every candidate start (each breakpoint `t` and
+    /// `t - len`, kept within range) evaluated with the work found by binary search.
+    fn busiest_window_by_search(jobs: &[SimJob], len: f64) -> Option<(f64, f64)> {
+        let busy = busy_processors(jobs);
+        let (first, last) = (busy.first()?.0, busy.last()?.0);
+        if last - len <= first {
+            return Some((first, first + len));
+        }
+        let mut cum = vec![0.0];
+        for w in busy.windows(2) {
+            cum.push(cum[cum.len() - 1] + w[0].1 * (w[1].0 - w[0].0));
+        }
+        let work_until = |t: f64| match busy.partition_point(|p| p.0 <= t) {
+            0 => 0.0,
+            i => cum[i - 1] + busy[i - 1].1 * (t - busy[i - 1].0),
+        };
+        let hi = last - len;
+        let mut best = (f64::NEG_INFINITY, first);
+        for s in busy.iter().flat_map(|&(t, _)| [t, t - len]) {
+            if (first..=hi).contains(&s) {
+                let w = work_until(s + len) - work_until(s);
+                if w > best.0 || (w == best.0 && s < best.1) {
+                    best = (w, s);
+                }
+            }
+        }
+        Some((best.1, best.1 + len))
+    }
+
+    proptest::proptest! {
+        /// The sweep with forward-moving cursors finds the window the definition does.
+        #[test]
+        fn busiest_window_sweep_matches_the_search(
+            runs in proptest::collection::vec((0u32..500, 0u32..120, 1u32..9), 0..60),
+            len in 1u32..300,
+        ) {
+            let jobs: Vec<SimJob> = runs
+                .iter()
+                .map(|&(s, d, p)| job(0.0, f64::from(s), f64::from(s + d), p))
+                .collect();
+            let len = f64::from(len);
+            proptest::prop_assert_eq!(
+                busiest_window(&jobs, len),
+                busiest_window_by_search(&jobs, len)
+            );
+        }
     }
 
     #[test]

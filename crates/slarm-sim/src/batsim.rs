@@ -44,6 +44,7 @@ use std::io::Write;
 
 use crate::batch::{JobRecord, JobSource};
 use crate::error::{Result, SimError};
+use crate::metrics::push_time;
 
 /// A set of processors as disjoint, sorted, non-adjacent closed intervals `(first, last)`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -65,20 +66,29 @@ impl IntervalSet {
     }
 }
 
+impl IntervalSet {
+    /// Appends the text form (see `Display`) to `out`.
+    fn push_to(&self, out: &mut Vec<u8>, digits: &mut itoa::Buffer) {
+        for (i, &(a, b)) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.push(b' ');
+            }
+            out.extend_from_slice(digits.format(a).as_bytes());
+            if a != b {
+                out.push(b'-');
+                out.extend_from_slice(digits.format(b).as_bytes());
+            }
+        }
+    }
+}
+
 impl fmt::Display for IntervalSet {
     /// Batsim's and evalys's text form: intervals `a-b` (or `a` alone) separated by spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, &(a, b)) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            if a == b {
-                write!(f, "{a}")?;
-            } else {
-                write!(f, "{a}-{b}")?;
-            }
-        }
-        Ok(())
+        let mut text = Vec::new();
+        self.push_to(&mut text, &mut itoa::Buffer::new());
+        // Digits, '-' and ' ' only.
+        f.write_str(&String::from_utf8_lossy(&text))
     }
 }
 
@@ -153,8 +163,10 @@ where
     }
     let records = records.into_iter();
     let mut slots: Vec<Slot> = Vec::with_capacity(records.size_hint().0);
-    // Events: (time, 0 = end / 1 = start, record index); ends first at an instant.
-    let mut events: Vec<(f64, u8, usize)> = Vec::with_capacity(slots.capacity() * 2);
+    // Events: (time, kind and record index), the kind in the top bit (0 = end, 1 = start):
+    // ends first at an instant, then record order.
+    const START: u64 = 1 << 63;
+    let mut events: Vec<(f64, u64)> = Vec::with_capacity(slots.capacity() * 2);
     for (i, r) in records.enumerate() {
         let r = r.borrow();
         if !(r.start.is_finite() && r.end.is_finite()) || r.procs == 0 || r.end < r.start {
@@ -169,14 +181,16 @@ where
             procs: r.procs,
             instant: r.end == r.start,
         });
-        events.push((r.start, 1, i));
-        events.push((r.end, 0, i));
+        events.push((r.start, START | i as u64));
+        events.push((r.end, i as u64));
     }
-    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    // The record index makes every key distinct: an unstable sort gives the one order.
+    events.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut free = FreeSet(BTreeMap::from([(0, capacity - 1)]));
     let mut sets: Vec<Option<IntervalSet>> = vec![None; slots.len()];
-    for (t, kind, i) in events {
-        if kind == 0 {
+    for (t, key) in events {
+        let i = (key & !START) as usize;
+        if key & START == 0 {
             // A zero-length job ends before it starts in this order: nothing to give yet.
             if let Some(set) = &sets[i] {
                 free.give(set);
@@ -228,29 +242,45 @@ where
     let jobs = jobs
         .job_table()
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()))?;
-    let mut buf = Vec::with_capacity(1 << 16);
+    let mut buf = Vec::with_capacity((1 << 16) + 256);
     writeln!(buf, "{BATSIM_HEADER}")?;
     let workload: String = workload
         .chars()
         .filter(|c| !matches!(c, ',' | '"' | '\n' | '\r'))
         .collect();
+    // Fields are formatted into `buf` without the formatting machinery: integers (and
+    // whole-number times) by `itoa`, other times by `f64`'s `Display`.
+    let mut digits = itoa::Buffer::new();
     for (r, set) in records.into_iter().zip(sets) {
         let r = r.borrow();
         let killed = r.index < jobs.len() && jobs.runtime(r.index) > jobs.estimate(r.index);
-        let (success, state) = if killed {
-            (0, "COMPLETED_WALLTIME_REACHED")
+        let state: &[u8] = if killed {
+            b"0,COMPLETED_WALLTIME_REACHED,"
         } else {
-            (1, "COMPLETED_SUCCESSFULLY")
+            b"1,COMPLETED_SUCCESSFULLY,"
         };
         let exec = r.end - r.start;
         let wait = r.start - r.submit;
         let turnaround = r.end - r.submit;
         let stretch = if exec > 0.0 { turnaround / exec } else { 1.0 };
-        writeln!(
-            buf,
-            "{},{workload},delay,{},{},{},{success},{state},{},{},{},{},{},{},-1,{set},",
-            r.id, r.submit, r.procs, r.estimate, r.start, exec, r.end, wait, turnaround, stretch
-        )?;
+        buf.extend_from_slice(digits.format(r.id).as_bytes());
+        buf.push(b',');
+        buf.extend_from_slice(workload.as_bytes());
+        buf.extend_from_slice(b",delay,");
+        push_time(&mut buf, r.submit, &mut digits);
+        buf.push(b',');
+        buf.extend_from_slice(digits.format(r.procs).as_bytes());
+        buf.push(b',');
+        push_time(&mut buf, r.estimate, &mut digits);
+        buf.push(b',');
+        buf.extend_from_slice(state);
+        for x in [r.start, exec, r.end, wait, turnaround, stretch] {
+            push_time(&mut buf, x, &mut digits);
+            buf.push(b',');
+        }
+        buf.extend_from_slice(b"-1,");
+        set.push_to(&mut buf, &mut digits);
+        buf.extend_from_slice(b",\n");
         if buf.len() >= 1 << 16 {
             out.write_all(&buf)?;
             buf.clear();

@@ -106,7 +106,7 @@ impl Metrics {
 
 /// Appends a time to `line`, without a trailing `.0` when it is integral (as an integer of
 /// at most 16 digits), else as `f64`'s `Display` (the shortest text that reads back as it).
-fn push_time(line: &mut Vec<u8>, t: f64, digits: &mut itoa::Buffer) {
+pub(crate) fn push_time(line: &mut Vec<u8>, t: f64, digits: &mut itoa::Buffer) {
     if t.fract() == 0.0 && t.abs() < 9.0e15 {
         line.extend_from_slice(digits.format(t as i64).as_bytes());
     } else {
