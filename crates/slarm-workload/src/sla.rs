@@ -120,6 +120,10 @@ impl Default for UrgencyConfig {
 /// outside the accepted range is reported instead of looping forever).
 const MAX_DRAWS: usize = 10_000;
 
+/// Most jobs [`UrgencyConfig::draw`] takes (it holds about 34 bytes a job), so that a
+/// count asking for more is an error before any memory is taken.
+const MAX_JOBS: usize = 1 << 30;
+
 /// One job's draw (Yeo & Buyya §VII.B): its class, deadline factor D/R and budget factor
 /// B/f(R).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -235,6 +239,13 @@ impl UrgencyConfig {
     /// ```
     pub fn draw(&self, n: usize, streams: &RngStreams) -> Result<Vec<UrgencyDraw>> {
         self.validate()?;
+        if n > MAX_JOBS {
+            return Err(invalid(
+                "job count",
+                n,
+                "at most 2^30 jobs are drawn at once",
+            ));
+        }
         let classes = self.classes(n, &mut streams.stream(&[label("classes")]));
         classes
             .into_iter()
@@ -358,6 +369,10 @@ mod tests {
         };
         assert!(impossible
             .synthesize(&jobs[..3], &RngStreams::new(5))
+            .is_err());
+        // A count far beyond any log is refused before anything is allocated.
+        assert!(UrgencyConfig::default()
+            .draw(usize::MAX, &RngStreams::new(5))
             .is_err());
         assert!(deadlines(&jobs, -1.0).is_err());
         let (fee, pen) = fee_and_penalty(&Job::new(1, 0.0, 10.0, 4, 7200.0), 2.0).unwrap();
