@@ -64,9 +64,7 @@ impl IntervalSet {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-}
 
-impl IntervalSet {
     /// Appends the text form (see `Display`) to `out`.
     fn push_to(&self, out: &mut Vec<u8>, digits: &mut itoa::Buffer) {
         for (i, &(a, b)) in self.0.iter().enumerate() {
