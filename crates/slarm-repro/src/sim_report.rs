@@ -89,17 +89,21 @@ fn accumulate(mut events: Vec<(f64, f64)>) -> Steps {
     // The order of the changes at one time does not matter: whole numbers below 2^53 add
     // exactly in any order.
     events.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Steps = Vec::new();
-    // Integer-valued changes summed in i128 would be exact; f64 is exact below 2^53.
+    // The steps overwrite the events in place: step `w` is written after event `w` was read.
     let mut level = 0.0;
-    for (t, d) in events {
+    let mut w = 0;
+    for r in 0..events.len() {
+        let (t, d) = events[r];
         level += d;
-        match out.last_mut() {
-            Some(last) if last.0 == t => last.1 = level,
-            _ => out.push((t, level)),
+        if w > 0 && events[w - 1].0 == t {
+            events[w - 1].1 = level;
+        } else {
+            events[w] = (t, level);
+            w += 1;
         }
     }
-    out
+    events.truncate(w);
+    events
 }
 
 /// Down-samples a step function to at most `max_points` points (at least 2): unchanged when
@@ -295,9 +299,9 @@ pub use crate::svg::GanttBox;
 
 /// The rectangles of the jobs running in `[a, b]` (clipped to it), at most `max_jobs` jobs (the
 /// ones starting first); returns the rectangles and the number of jobs in the window.
-pub fn gantt_boxes(
+pub fn gantt_boxes<P: AsRef<[(u32, u32)]>>(
     jobs: &[SimJob],
-    processors: &[Vec<(u32, u32)>],
+    processors: &[P],
     window: (f64, f64),
     max_jobs: usize,
 ) -> (Vec<GanttBox>, usize) {
@@ -312,13 +316,16 @@ pub fn gantt_boxes(
         .into_iter()
         .flat_map(|i| {
             let j = jobs[i];
-            processors[i].iter().map(move |&(lo, hi)| GanttBox {
-                from: j.start.max(a),
-                to: j.end.min(b),
-                lo,
-                hi,
-                job: i,
-            })
+            processors[i]
+                .as_ref()
+                .iter()
+                .map(move |&(lo, hi)| GanttBox {
+                    from: j.start.max(a),
+                    to: j.end.min(b),
+                    lo,
+                    hi,
+                    job: i,
+                })
         })
         .collect();
     (boxes, total)
@@ -351,10 +358,10 @@ pub struct PolicySeries {
 
 impl PolicySeries {
     /// Computes the series of one schedule; `processors[i]` is job `i`'s processor intervals.
-    pub fn of(
+    pub fn of<P: AsRef<[(u32, u32)]>>(
         name: impl Into<String>,
         jobs: &[SimJob],
-        processors: &[Vec<(u32, u32)>],
+        processors: &[P],
         capacity: u32,
         window: (f64, f64),
     ) -> Self {

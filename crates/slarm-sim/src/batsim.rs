@@ -80,6 +80,13 @@ impl IntervalSet {
     }
 }
 
+impl AsRef<[(u32, u32)]> for IntervalSet {
+    /// The intervals `(first, last)`.
+    fn as_ref(&self) -> &[(u32, u32)] {
+        &self.0
+    }
+}
+
 impl fmt::Display for IntervalSet {
     /// Batsim's and evalys's text form: intervals `a-b` (or `a` alone) separated by spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

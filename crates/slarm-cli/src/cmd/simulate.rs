@@ -248,11 +248,10 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
             if given_window.is_some() && series.is_empty() {
                 check_window_in_trace(args.gantt_window.as_deref().unwrap_or(""), win, &jobs)?;
             }
-            let procs: Vec<Vec<(u32, u32)>> = sets.into_iter().flatten().map(|s| s.0).collect();
             series.push(PolicySeries::of(
                 p.to_string(),
                 &jobs,
-                &procs,
+                sets.as_deref().unwrap_or_default(),
                 w.machine_procs,
                 win,
             ));
