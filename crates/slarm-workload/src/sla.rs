@@ -173,35 +173,34 @@ impl UrgencyConfig {
     /// n) high-urgency jobs at the first positions of a random permutation; with
     /// [`ClassAssignment::Bernoulli`], independent draws.
     fn classes<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> Vec<Urgency> {
-        let mut high = vec![false; n];
+        let mut classes = vec![Urgency::Low; n];
         match self.assignment {
             ClassAssignment::ExactCount => {
                 let k = (self.high_share * n as f64).round() as usize;
                 let mut positions: Vec<usize> = (0..n).collect();
                 positions.shuffle(rng);
                 for &i in positions.iter().take(k) {
-                    high[i] = true;
+                    classes[i] = Urgency::High;
                 }
             }
             ClassAssignment::Bernoulli => {
-                for h in &mut high {
-                    *h = rng.random::<f64>() < self.high_share;
+                for c in &mut classes {
+                    if rng.random::<f64>() < self.high_share {
+                        *c = Urgency::High;
+                    }
                 }
             }
         }
-        high.into_iter()
-            .map(|h| if h { Urgency::High } else { Urgency::Low })
-            .collect()
+        classes
     }
 
     /// A factor of mean `mean`: `mean x (1 + cv x z)` with `z` standard normal, drawn
-    /// again until it exceeds `floor` (or reaches it, if `inclusive`): Yeo & Buyya draw
-    /// normal factors but state that "deadlines are always set as larger factors of
-    /// runtimes". An error after [`MAX_DRAWS`] rejections.
+    /// again until it exceeds 1 (or reaches it, if `inclusive`): Yeo & Buyya draw normal
+    /// factors but state that "deadlines are always set as larger factors of runtimes", and
+    /// f(R) is the minimum budget quoted. An error after [`MAX_DRAWS`] rejections.
     fn factor<R: Rng + ?Sized>(
         &self,
         mean: f64,
-        floor: f64,
         inclusive: bool,
         name: &'static str,
         rng: &mut R,
@@ -209,7 +208,7 @@ impl UrgencyConfig {
         for _ in 0..MAX_DRAWS {
             let z: f64 = StandardNormal.sample(rng);
             let x = mean * (1.0 + self.cv * z);
-            if x > floor || (inclusive && x >= floor) {
+            if x > 1.0 || (inclusive && x >= 1.0) {
                 return Ok(x);
             }
         }
@@ -254,18 +253,12 @@ impl UrgencyConfig {
                 let mut rng = streams.stream(&[label("qos"), i as u64]);
                 let deadline_factor = self.factor(
                     self.deadline_mean(urgency),
-                    1.0,
                     false,
                     "deadline factor",
                     &mut rng,
                 )?;
-                let budget_factor = self.factor(
-                    self.budget_mean(urgency),
-                    1.0,
-                    true,
-                    "budget factor",
-                    &mut rng,
-                )?;
+                let budget_factor =
+                    self.factor(self.budget_mean(urgency), true, "budget factor", &mut rng)?;
                 Ok(UrgencyDraw {
                     urgency,
                     deadline_factor,
