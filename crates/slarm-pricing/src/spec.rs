@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::error::{PricingError, Result};
 use slarm_stats::check;
+use slarm_workload::sla;
 
 /// How long the job runs on a node with full processing power (§IV, JobDetails).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -217,6 +218,26 @@ pub enum UrgencyClass {
     High,
     /// Long deadline, small budget.
     Low,
+}
+
+impl From<UrgencyClass> for sla::Urgency {
+    /// The workload crate's urgency of a pricing class.
+    fn from(u: UrgencyClass) -> Self {
+        match u {
+            UrgencyClass::High => sla::Urgency::High,
+            UrgencyClass::Low => sla::Urgency::Low,
+        }
+    }
+}
+
+impl From<sla::Urgency> for UrgencyClass {
+    /// The pricing class of the workload crate's urgency.
+    fn from(u: sla::Urgency) -> Self {
+        match u {
+            sla::Urgency::High => UrgencyClass::High,
+            sla::Urgency::Low => UrgencyClass::Low,
+        }
+    }
 }
 
 impl std::str::FromStr for UrgencyClass {

@@ -5,7 +5,7 @@
 use rand::RngExt;
 use rand_distr::{Distribution, Exp, LogNormal};
 use slarm_stats::rng::{label, RngStreams};
-use slarm_workload::sla::{self, Urgency, UrgencyConfig};
+use slarm_workload::sla::{self, UrgencyConfig};
 
 use crate::error::{PricingError, Result};
 use crate::spec::{JobSpec, QosJob, UrgencyClass};
@@ -161,14 +161,6 @@ pub enum UrgencyAssignment {
 /// The former name of [`UrgencyAssignment`].
 #[deprecated(since = "0.1.0", note = "renamed to `UrgencyAssignment`")]
 pub type ClassAssignment = UrgencyAssignment;
-
-/// The workload crate's urgency of a pricing class.
-fn urgency(u: UrgencyClass) -> Urgency {
-    match u {
-        UrgencyClass::High => Urgency::High,
-        UrgencyClass::Low => Urgency::Low,
-    }
-}
 
 /// The QoS-synthesis and workload parameters of Table I (§VII.B), built by [`Default`] (Table I)
 /// and changed with the validating `with_*` methods (also validated when deserialized).
@@ -441,12 +433,12 @@ impl QosSynthesis {
 
     /// Mean D/R of a class.
     pub fn deadline_mean(&self, u: UrgencyClass) -> f64 {
-        self.urgency().deadline_mean(urgency(u))
+        self.urgency().deadline_mean(u.into())
     }
 
     /// Mean B/f(R) of a class.
     pub fn budget_mean(&self, u: UrgencyClass) -> f64 {
-        self.urgency().budget_mean(urgency(u))
+        self.urgency().budget_mean(u.into())
     }
 
     /// The class and factor parameters as the workload crate's synthesis takes them
@@ -486,10 +478,6 @@ pub fn synthesize(
         .iter()
         .zip(draws)
         .map(|(t, d)| {
-            let u = match d.urgency {
-                Urgency::High => UrgencyClass::High,
-                Urgency::Low => UrgencyClass::Low,
-            };
             let re = t.runtime * (1.0 + q.inaccuracy_pct / 100.0);
             let spec = JobSpec::simple(
                 t.id,
@@ -498,7 +486,12 @@ pub fn synthesize(
                 d.deadline_factor * t.runtime,
                 d.budget_factor * q.pbase * t.runtime,
             )?;
-            QosJob::new(spec, q.delay_factor * (t.submit - first), t.runtime, u)
+            QosJob::new(
+                spec,
+                q.delay_factor * (t.submit - first),
+                t.runtime,
+                d.urgency.into(),
+            )
         })
         .collect()
 }
