@@ -35,6 +35,7 @@ use crate::kernel::Simulation;
 use crate::policy::{
     Candidate, MachineState, PassOutcome, PolicyKind, RunningSet, SchedulingPolicy,
 };
+use crate::wait_queue::WaitQueue;
 
 /// Priority order of the waiting queue; ties always break by submit time, then job number.
 #[derive(Debug, Clone, PartialEq)]
@@ -411,7 +412,7 @@ struct State<'a, P: ?Sized> {
     policy: &'a mut P,
     capacity: u32,
     /// Waiting jobs in queue order (`key` = index into the job slice).
-    queue: Vec<Candidate>,
+    queue: WaitQueue,
     free: u32,
     running: RunningSet,
     expired: Vec<usize>,
@@ -460,6 +461,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         let pos = match self.queue.last() {
             Some(last) if self.order_cmp(last.key, i).is_gt() => self
                 .queue
+                .as_slice()
                 .partition_point(|q| self.order_cmp(q.key, i).is_lt()),
             _ => self.queue.len(),
         };
@@ -563,7 +565,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         };
         let mut k = 0;
         while k < self.queue.len() {
-            let c = self.queue[k];
+            let c = self.queue.as_slice()[k];
             if now > exp[c.key] {
                 self.queue.remove(k);
                 self.expired.push(c.key);
@@ -587,10 +589,11 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
             capacity: self.capacity,
             running: &self.running,
         };
-        self.policy.schedule(&machine, &self.queue, &mut self.out)?;
+        self.policy
+            .schedule(&machine, self.queue.as_slice(), &mut self.out)?;
         let out = &self.out;
         if let (Some(h), Some(s)) = (out.head, out.shadow) {
-            let hi = self.queue.get(h).map(|c| c.key);
+            let hi = self.queue.as_slice().get(h).map(|c| c.key);
             if let Some(hi) = hi {
                 let r = &mut self.reservation[hi];
                 if r.is_nan() && s.is_finite() {
@@ -606,10 +609,10 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         }
         self.check_starts()?;
         for k in 0..self.out.start.len() {
-            let i = self.queue[self.out.start[k]].key;
+            let i = self.queue.as_slice()[self.out.start[k]].key;
             self.start_job(i, sim)?;
         }
-        remove_positions(&mut self.queue, &self.out.start);
+        self.queue.remove_positions(&self.out.start);
         Ok(())
     }
 
@@ -618,7 +621,12 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         let mut need = 0u64;
         let mut last = None;
         for &pos in &self.out.start {
-            let Some(c) = self.queue.get(pos).filter(|_| last.is_none_or(|l| l < pos)) else {
+            let Some(c) = self
+                .queue
+                .as_slice()
+                .get(pos)
+                .filter(|_| last.is_none_or(|l| l < pos))
+            else {
                 return Err(SimError::InvalidParameter {
                     name: "policy outcome",
                     value: format!("start position {pos} of a queue of {}", self.queue.len()),
@@ -637,25 +645,6 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         }
         Ok(())
     }
-}
-
-/// Removes the entries at `positions` (strictly ascending) from `queue`, keeping the order
-/// of the rest; entries before the first position are not touched.
-fn remove_positions(queue: &mut Vec<Candidate>, positions: &[usize]) {
-    let Some(&first) = positions.first() else {
-        return;
-    };
-    let mut next = positions.iter().copied().peekable();
-    let mut write = first;
-    for read in first..queue.len() {
-        if next.peek() == Some(&read) {
-            next.next();
-        } else {
-            queue[write] = queue[read];
-            write += 1;
-        }
-    }
-    queue.truncate(write);
 }
 
 /// Checks that every job can run; errors on the first that cannot.
@@ -775,7 +764,7 @@ pub fn simulate_with<J: JobSource + ?Sized, P: SchedulingPolicy + ?Sized>(
         expiry,
         policy,
         capacity,
-        queue: Vec::new(),
+        queue: WaitQueue::default(),
         free: capacity,
         running: RunningSet::new(),
         expired: Vec::new(),

@@ -35,6 +35,7 @@ pub mod policy;
 pub mod profile;
 pub mod replication;
 mod timeline;
+mod wait_queue;
 
 pub use error::{PolicyNameError, Result, SimError};
 #[allow(deprecated)]

@@ -266,11 +266,19 @@ impl Ord for OrdF64 {
 /// A sorted vector of `(predicted end, key, procs)`: at most one entry per running job,
 /// so a few hundred on the archive's machines, where shifting a contiguous slice on insert
 /// and removal costs less than a B-tree's node walks, and the shadow scan reads it in order
-/// from one block of memory.
+/// from one block of memory. The end is stored as the integer whose order is
+/// [`f64::total_cmp`]'s, so a search compares integers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunningSet {
-    /// Strictly ascending in `(OrdF64, key, procs)` order (no duplicates, as in a set).
-    sorted: Vec<(OrdF64, usize, u32)>,
+    /// Strictly ascending in `(end, key, procs)` order (no duplicates, as in a set), the
+    /// end as [`total_order`] gives it.
+    sorted: Vec<(i64, usize, u32)>,
+}
+
+/// The integer of `t` whose order is `t.total_cmp`'s (the transformation `total_cmp`
+/// applies: the magnitude bits of a negative number flipped); its own inverse.
+fn total_order(bits: i64) -> i64 {
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
 }
 
 impl RunningSet {
@@ -278,26 +286,40 @@ impl RunningSet {
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// Where `(end, key, procs)` is or would be in the sorted entries.
+    fn position(&self, entry: (i64, usize, u32)) -> usize {
+        let mut pos = self.sorted.partition_point(|e| e.0 < entry.0);
+        // Entries ending at the same time (few) in key order.
+        while self
+            .sorted
+            .get(pos)
+            .is_some_and(|e| e.0 == entry.0 && *e < entry)
+        {
+            pos += 1;
+        }
+        pos
+    }
+
     /// Adds job `key` using `procs` processors until the predicted end (no effect if the
     /// same entry is already present).
     pub fn insert(&mut self, key: usize, predicted_end: f64, procs: u32) {
-        let entry = (OrdF64(predicted_end), key, procs);
-        if let Err(pos) = self.sorted.binary_search(&entry) {
+        let entry = (total_order(predicted_end.to_bits() as i64), key, procs);
+        let pos = self.position(entry);
+        if self.sorted.get(pos) != Some(&entry) {
             self.sorted.insert(pos, entry);
         }
     }
+
     /// Removes job `key` (given the same predicted end and processors it was inserted with).
     pub fn remove(&mut self, key: usize, predicted_end: f64, procs: u32) -> bool {
-        match self
-            .sorted
-            .binary_search(&(OrdF64(predicted_end), key, procs))
-        {
-            Ok(pos) => {
-                self.sorted.remove(pos);
-                true
-            }
-            Err(_) => false,
+        let entry = (total_order(predicted_end.to_bits() as i64), key, procs);
+        let pos = self.position(entry);
+        let found = self.sorted.get(pos) == Some(&entry);
+        if found {
+            self.sorted.remove(pos);
         }
+        found
     }
     /// Number of running jobs.
     pub fn len(&self) -> usize {
@@ -309,7 +331,9 @@ impl RunningSet {
     }
     /// (predicted end, key, procs) in order of predicted end.
     pub fn iter(&self) -> impl Iterator<Item = (f64, usize, u32)> + '_ {
-        self.sorted.iter().map(|&(e, k, p)| (e.0, k, p))
+        self.sorted
+            .iter()
+            .map(|&(e, k, p)| (f64::from_bits(total_order(e) as u64), k, p))
     }
 }
 
