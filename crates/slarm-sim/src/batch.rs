@@ -377,7 +377,8 @@ impl ArrivalOrder {
                 .then(a.cmp(&b))
         };
         let n = jobs.len();
-        if (1..n).all(|i| before(i - 1, i).is_lt()) {
+        // In queue order (submit time, then job number), the index breaks the ties.
+        if jobs.summary().queue_ordered || (1..n).all(|i| before(i - 1, i).is_lt()) {
             return Self::Slice(n);
         }
         let mut order: Vec<usize> = (0..n).collect();
@@ -649,6 +650,16 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
 
 /// Checks that every job can run; errors on the first that cannot.
 fn prepare(jobs: &JobTable, capacity: u32) -> Result<()> {
+    // Finite times and a positive run time (so a positive estimate: the requested time if
+    // positive, else the run time) for every job, and processors in range, let all run.
+    let s = jobs.summary();
+    if s.finite_times
+        && s.min_runtime > 0.0
+        && s.min_procs > 0
+        && s.max_procs <= i64::from(capacity)
+    {
+        return Ok(());
+    }
     for i in 0..jobs.len() {
         let procs = jobs.procs(i);
         if procs <= 0 || procs > i64::from(capacity) {

@@ -105,6 +105,27 @@ pub fn sort_queue_order(jobs: &mut [Job]) {
     }
 }
 
+/// Errors on the first job (in table order) with a submit, run or requested time that is
+/// not finite.
+fn check_finite_times(jobs: &JobTable) -> Result<()> {
+    for i in 0..jobs.len() {
+        for (field, v) in [
+            ("submit time", jobs.submit(i)),
+            ("run time", jobs.runtime(i)),
+            ("requested time", jobs.req_time(i)),
+        ] {
+            if !v.is_finite() {
+                return Err(invalid(
+                    field,
+                    format!("{v} (job {})", jobs.id(i)),
+                    "must be finite",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Workload {
     /// Cleans `trace`: machine size from `procs_override` or else the header (MaxProcs,
     /// then MaxNodes); applies the drop rules and sorts into queue order.
@@ -140,43 +161,37 @@ impl Workload {
         if machine_procs == 0 {
             return Err(invalid("machine size", 0, "must be at least one processor"));
         }
-        for i in 0..jobs.len() {
-            for (field, v) in [
-                ("submit time", jobs.submit(i)),
-                ("run time", jobs.runtime(i)),
-                ("requested time", jobs.req_time(i)),
-            ] {
-                if !v.is_finite() {
-                    return Err(invalid(
-                        field,
-                        format!("{v} (job {})", jobs.id(i)),
-                        "must be finite",
-                    ));
-                }
+        let summary = jobs.summary();
+        if !summary.finite_times {
+            check_finite_times(&jobs)?;
+        }
+        // The drop rules of `drop_reason`, read from the table's columns; none applies
+        // when the table's bounds rule them all out.
+        let mut dropped = DropCounts::default();
+        let none_dropped = summary.min_runtime > 0.0
+            && summary.min_procs > 0
+            && summary.max_procs <= i64::from(machine_procs);
+        if !none_dropped {
+            let keep: Vec<bool> = (0..jobs.len())
+                .map(|i| {
+                    let procs = jobs.procs(i);
+                    let counter = if jobs.runtime(i) <= 0.0 {
+                        &mut dropped.runtime_nonpositive
+                    } else if procs <= 0 {
+                        &mut dropped.procs_nonpositive
+                    } else if procs > i64::from(machine_procs) {
+                        &mut dropped.procs_exceed_machine
+                    } else {
+                        return true;
+                    };
+                    *counter += 1;
+                    false
+                })
+                .collect();
+            if dropped.total() > 0 {
+                jobs.retain_mask(&keep);
             }
         }
-        // The drop rules of `drop_reason`, read from the table's columns.
-        let mut dropped = DropCounts::default();
-        let keep: Vec<bool> = (0..jobs.len())
-            .map(|i| {
-                let procs = jobs.procs(i);
-                let counter = if jobs.runtime(i) <= 0.0 {
-                    &mut dropped.runtime_nonpositive
-                } else if procs <= 0 {
-                    &mut dropped.procs_nonpositive
-                } else if procs > i64::from(machine_procs) {
-                    &mut dropped.procs_exceed_machine
-                } else {
-                    return true;
-                };
-                *counter += 1;
-                false
-            })
-            .collect();
-        if dropped.total() > 0 {
-            jobs.retain_mask(&keep);
-        }
-        drop(keep);
         jobs.sort_queue_order();
         Ok(Self {
             name: name.to_string(),

@@ -35,4 +35,4 @@ pub use error::{Result, WorkloadError};
 pub use header::SwfHeader;
 pub use job::Job;
 pub use reader::{ReadOptions, Trace};
-pub use table::JobTable;
+pub use table::{JobTable, TableSummary};

@@ -67,6 +67,86 @@ struct Storage {
     rows: Vec<Row>,
     /// Values that do not fit a slot, as bits (`f64::to_bits` or `i64 as u64`).
     wide: Vec<u64>,
+    /// What holds of every row, kept as rows are appended.
+    summary: TableSummary,
+}
+
+/// What holds of every job of a [`JobTable`], kept up to date as jobs are appended
+/// ([`JobTable::summary`]), so that the checks before a simulation (queue order, finite
+/// times, processors and run times in range) read a few numbers instead of the whole table.
+///
+/// The bounds are bounds, not always the extremes: after jobs are removed
+/// ([`JobTable::retain`], [`JobTable::truncate`], ...) they still hold of the jobs kept.
+///
+/// ```
+/// use slarm_workload::{Job, JobTable};
+///
+/// let t = JobTable::try_from_jobs([Job::new(1, 0.0, 60.0, 4, 120.0), Job::new(2, 5.0, 30.0, 8, -1.0)])?;
+/// let s = t.summary();
+/// assert!(s.queue_ordered && s.finite_times);
+/// assert_eq!((s.min_procs, s.max_procs, s.min_runtime), (4, 8, 30.0));
+/// # Ok::<(), slarm_workload::WorkloadError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct TableSummary {
+    /// True: the jobs are in queue order, submit time then job number never decreasing
+    /// (submit times compared by [`f64::total_cmp`]). False: they may not be.
+    pub queue_ordered: bool,
+    /// True: every submit, run and requested time is finite. False: some may not be.
+    pub finite_times: bool,
+    /// No job has fewer processors ([`Job::procs`]); `i64::MAX` for an empty table.
+    pub min_procs: i64,
+    /// No job has more processors; `i64::MIN` for an empty table.
+    pub max_procs: i64,
+    /// No job has a shorter run time (field 4); infinity for an empty table. (A NaN run
+    /// time leaves it as it is and makes `finite_times` false.)
+    pub min_runtime: f64,
+}
+
+impl Default for TableSummary {
+    fn default() -> Self {
+        Self {
+            queue_ordered: true,
+            finite_times: true,
+            min_procs: i64::MAX,
+            max_procs: i64::MIN,
+            min_runtime: f64::INFINITY,
+        }
+    }
+}
+
+/// Queue order of rows: submit time, then job number.
+fn queue_order(a: &Row, b: &Row) -> std::cmp::Ordering {
+    a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id))
+}
+
+impl TableSummary {
+    /// The summary of the times of `rows`, processor bounds left as they are.
+    fn with_times_of(mut self, rows: &[Row]) -> Self {
+        let fresh = rows.iter().fold(Self::default(), |mut s, r| {
+            s.add_times(r);
+            s
+        });
+        self.queue_ordered = rows.is_sorted_by(|a, b| queue_order(a, b).is_le());
+        self.finite_times = fresh.finite_times;
+        self.min_runtime = fresh.min_runtime;
+        self
+    }
+
+    fn add_times(&mut self, r: &Row) {
+        self.finite_times &=
+            r.submit.is_finite() && r.runtime.is_finite() && r.req_time.is_finite();
+        self.min_runtime = self.min_runtime.min(r.runtime);
+    }
+
+    /// Takes in `row`, appended after `last`, with `procs` processors.
+    fn add(&mut self, last: Option<&Row>, row: &Row, procs: i64) {
+        self.queue_ordered &= last.is_none_or(|l| queue_order(l, row).is_le());
+        self.add_times(row);
+        self.min_procs = self.min_procs.min(procs);
+        self.max_procs = self.max_procs.max(procs);
+    }
 }
 
 /// A list of [`Job`]s stored compactly (see the [module docs](self)). Jobs are built on
@@ -210,7 +290,7 @@ impl JobTable {
         Self {
             inner: Arc::new(Storage {
                 rows: Vec::with_capacity(n),
-                wide: Vec::new(),
+                ..Storage::default()
             }),
         }
     }
@@ -248,9 +328,17 @@ impl JobTable {
         s.rows.reserve(jobs.size_hint().0);
         for job in jobs {
             let row = s.pack(&job)?;
+            let procs = s.procs(&row);
+            s.summary.add(s.rows.last(), &row, procs);
             s.rows.push(row);
         }
         Ok(())
+    }
+
+    /// What holds of every job (queue order, finite times, bounds of processors and run
+    /// times), without reading the jobs.
+    pub fn summary(&self) -> TableSummary {
+        self.inner.summary
     }
 
     /// Number of jobs.
@@ -341,10 +429,11 @@ impl JobTable {
     /// Keeps the jobs for which `keep` is true, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&Job) -> bool) {
         let s = Arc::make_mut(&mut self.inner);
-        let Storage { rows, wide } = s;
+        let Storage { rows, wide, .. } = s;
         let view = Storage {
             rows: Vec::new(),
             wide: std::mem::take(wide),
+            summary: TableSummary::default(),
         };
         rows.retain(|r| keep(&view.unpack(r)));
         *wide = view.wide;
@@ -374,6 +463,7 @@ impl JobTable {
             inner: Arc::new(Storage {
                 rows: self.inner.rows[start..end].to_vec(),
                 wide: self.inner.wide.clone(),
+                summary: self.inner.summary,
             }),
         }
     }
@@ -389,24 +479,31 @@ impl JobTable {
     /// the job (`(submit, runtime, req_time)`); the other fields are kept.
     pub fn map_times(&mut self, mut f: impl FnMut(&Job) -> (f64, f64, f64)) {
         let s = Arc::make_mut(&mut self.inner);
-        let Storage { rows, wide } = s;
+        let Storage {
+            rows,
+            wide,
+            summary,
+        } = s;
         let view = Storage {
             rows: Vec::new(),
             wide: std::mem::take(wide),
+            summary: TableSummary::default(),
         };
         for r in rows.iter_mut() {
             (r.submit, r.runtime, r.req_time) = f(&view.unpack(r));
         }
         *wide = view.wide;
+        *summary = summary.with_times_of(rows);
     }
 
     /// Sorts the jobs into queue order (submit time, then job number; stable). A table
     /// already in that order (the archive's logs are) is left as it is, without the scratch
     /// buffer of a stable sort.
     pub fn sort_queue_order(&mut self) {
-        let order = |a: &Row, b: &Row| a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id));
-        if !self.inner.rows.is_sorted_by(|a, b| order(a, b).is_le()) {
-            Arc::make_mut(&mut self.inner).rows.sort_by(order);
+        if !self.inner.summary.queue_ordered {
+            let s = Arc::make_mut(&mut self.inner);
+            s.rows.sort_by(queue_order);
+            s.summary.queue_ordered = true;
         }
     }
 
@@ -643,6 +740,61 @@ mod tests {
                 prop_assert_eq!(t.effective_runtime(i).to_bits(), b.effective_runtime().to_bits());
                 prop_assert_eq!((t.id(i), t.submit(i).to_bits()), (b.id, b.submit.to_bits()));
             }
+        }
+
+        /// The summary holds of every job after appends, removals, time edits and sorting:
+        /// its bounds bound, its flags are true only when what they say is true, and a
+        /// table built by appends alone has exact flags and extremes.
+        #[test]
+        fn the_summary_holds_of_every_job(
+            jobs in proptest::collection::vec(any_job(), 0..40),
+            keep in any::<u64>(),
+            shift in prop_oneof![Just(None), (-5i32..5).prop_map(|d| Some(f64::from(d)))],
+        ) {
+            fn holds(t: &JobTable, exact: bool) -> std::result::Result<(), TestCaseError> {
+                let s = t.summary();
+                let jobs = t.to_vec();
+                let ordered = jobs.is_sorted_by(|a, b| {
+                    a.submit.total_cmp(&b.submit).then(a.id.cmp(&b.id)).is_le()
+                });
+                let finite = jobs
+                    .iter()
+                    .all(|j| j.submit.is_finite() && j.runtime.is_finite() && j.req_time.is_finite());
+                prop_assert!(ordered || !s.queue_ordered);
+                prop_assert!(finite || !s.finite_times);
+                for j in &jobs {
+                    prop_assert!((s.min_procs..=s.max_procs).contains(&j.procs()));
+                    prop_assert!(j.runtime.is_nan() || j.runtime >= s.min_runtime);
+                }
+                if exact {
+                    prop_assert_eq!(s.queue_ordered, ordered);
+                    prop_assert_eq!(s.finite_times, finite);
+                    let procs = jobs.iter().map(Job::procs);
+                    prop_assert_eq!(s.min_procs, procs.clone().min().unwrap_or(i64::MAX));
+                    prop_assert_eq!(s.max_procs, procs.max().unwrap_or(i64::MIN));
+                    let least = jobs.iter().map(|j| j.runtime).fold(f64::INFINITY, f64::min);
+                    prop_assert_eq!(s.min_runtime.to_bits(), least.to_bits());
+                }
+                Ok(())
+            }
+            let mut t = JobTable::try_from_jobs(jobs).unwrap();
+            holds(&t, true)?;
+            let mut k = 0;
+            t.retain(|_| {
+                k += 1;
+                keep >> (k % 64) & 1 == 1
+            });
+            holds(&t, false)?;
+            if let Some(d) = shift {
+                t.map_times(|j| (j.submit * d, j.runtime + d, j.req_time));
+                holds(&t, false)?;
+            }
+            t.sort_queue_order();
+            prop_assert!(t.summary().queue_ordered);
+            holds(&t, false)?;
+            t.truncate(t.len() / 2);
+            holds(&t, false)?;
+            holds(&t.slice(1..t.len()), false)?;
         }
     }
 }
