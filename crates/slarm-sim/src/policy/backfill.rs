@@ -1,7 +1,8 @@
 //! [`Backfill`]: backfilling with a reservation depth between EASY and conservative.
 
-use crate::error::{Result, SimError};
-use crate::policy::{Candidate, ConservativePlanner, MachineState, PassOutcome, SchedulingPolicy};
+use crate::error::Result;
+use crate::policy::reservations::Reservations;
+use crate::policy::{Candidate, MachineState, PassOutcome, SchedulingPolicy};
 
 /// Backfilling with a reservation depth: the first `K` queued jobs that cannot start hold
 /// reservations, the rest start only where they delay none of them. Depth 0 is backfilling
@@ -9,7 +10,7 @@ use crate::policy::{Candidate, ConservativePlanner, MachineState, PassOutcome, S
 /// and a depth at least the queue's length is conservative backfilling (Mu'alem & Feitelson
 /// 2001); Flux's scheduler calls `K` the reservation depth.
 ///
-/// The plan is conservative backfilling's ([`ConservativePlanner`]): running jobs until their
+/// The plan is conservative backfilling's ([`ConservativePlanner`](crate::policy::ConservativePlanner)): running jobs until their
 /// predicted end and the reservations. A job that arrives while every waiting job holds a
 /// reservation, and fewer than `K` do, gets its own at once. At each pass, in queue order, a job holding a
 /// reservation starts when it begins; a job without one starts now if it fits the plan from now
@@ -43,17 +44,11 @@ use crate::policy::{Candidate, ConservativePlanner, MachineState, PassOutcome, S
 pub struct Backfill {
     depth: usize,
     name: String,
-    planner: Option<ConservativePlanner>,
-    /// Reservation per job key (NaN: none).
-    reserved: Vec<f64>,
+    book: Reservations,
     /// Waiting jobs holding a reservation.
     holding: usize,
     /// Waiting jobs without one.
     unreserved: usize,
-    /// Processors were freed early (or a reservation dropped) since the last compression.
-    compress: bool,
-    items: Vec<(f64, u32, f64)>,
-    positions: Vec<usize>,
 }
 
 impl Backfill {
@@ -70,38 +65,15 @@ impl Backfill {
         Self {
             depth,
             name,
-            planner: None,
-            reserved: Vec::new(),
+            book: Reservations::new("backfill policy"),
             holding: 0,
             unreserved: 0,
-            compress: false,
-            items: Vec::new(),
-            positions: Vec::new(),
         }
     }
 
     /// The reservation depth (`None`: unbounded).
     pub fn depth(&self) -> Option<usize> {
         (self.depth != usize::MAX).then_some(self.depth)
-    }
-
-    fn planner(&mut self) -> Result<&mut ConservativePlanner> {
-        self.planner.as_mut().ok_or(SimError::InvalidParameter {
-            name: "backfill policy",
-            value: "not started".into(),
-            reason: "call begin() before the first event",
-        })
-    }
-
-    fn reservation(&self, key: usize) -> f64 {
-        self.reserved.get(key).copied().unwrap_or(f64::NAN)
-    }
-
-    fn set_reservation(&mut self, key: usize, t: f64) {
-        if key >= self.reserved.len() {
-            self.reserved.resize(key + 1, f64::NAN);
-        }
-        self.reserved[key] = t;
     }
 }
 
@@ -111,11 +83,9 @@ impl SchedulingPolicy for Backfill {
     }
 
     fn begin(&mut self, capacity: u32, origin: f64) -> Result<()> {
-        self.planner = Some(ConservativePlanner::new(capacity, origin)?);
-        self.reserved.clear();
+        self.book.begin(capacity, origin)?;
         self.holding = 0;
         self.unreserved = 0;
-        self.compress = false;
         Ok(())
     }
 
@@ -124,8 +94,8 @@ impl SchedulingPolicy for Backfill {
     /// backfilling's reservation on arrival); any other waits for a pass.
     fn on_arrival(&mut self, now: f64, job: &Candidate) -> Result<Option<f64>> {
         if self.holding < self.depth && self.unreserved == 0 {
-            let t = self.planner()?.reserve(now, job.procs, job.estimate)?;
-            self.set_reservation(job.key, t);
+            let t = self.book.planner()?.reserve(now, job.procs, job.estimate)?;
+            self.book.set(job.key, t);
             self.holding += 1;
             Ok(Some(t))
         } else {
@@ -135,20 +105,12 @@ impl SchedulingPolicy for Backfill {
     }
 
     fn on_finish(&mut self, now: f64, job: &Candidate, predicted_end: f64) -> Result<()> {
-        if predicted_end > now {
-            self.planner()?.cancel(now, predicted_end, job.procs)?;
-            self.compress = true;
-        }
-        Ok(())
+        self.book.finished(now, job, predicted_end)
     }
 
     fn on_withdraw(&mut self, _now: f64, job: &Candidate) -> Result<()> {
-        let r = self.reservation(job.key);
-        if r.is_finite() {
-            self.planner()?.cancel(r, r + job.estimate, job.procs)?;
-            self.set_reservation(job.key, f64::NAN);
+        if self.book.withdraw(job)? {
             self.holding = self.holding.saturating_sub(1);
-            self.compress = true;
         } else {
             self.unreserved = self.unreserved.saturating_sub(1);
         }
@@ -163,36 +125,17 @@ impl SchedulingPolicy for Backfill {
     ) -> Result<()> {
         let now = machine.now;
         out.clear();
-        self.planner()?.advance(now);
-        if std::mem::take(&mut self.compress) && self.holding > 0 {
-            let mut items = std::mem::take(&mut self.items);
-            let mut positions = std::mem::take(&mut self.positions);
-            items.clear();
-            positions.clear();
-            for (pos, c) in queue.iter().enumerate() {
-                let r = self.reservation(c.key);
-                if r.is_finite() {
-                    items.push((r, c.procs, c.estimate));
-                    positions.push(pos);
-                }
-            }
-            self.planner()?.compress(now, &mut items)?;
-            for (&pos, it) in positions.iter().zip(&items) {
-                self.set_reservation(queue[pos].key, it.0);
-            }
-            self.items = items;
-            self.positions = positions;
-        }
+        self.book.advance(now, queue)?;
         let mut free = i64::from(machine.free);
         let mut wake = f64::INFINITY;
         for (pos, c) in queue.iter().enumerate() {
-            let r = self.reservation(c.key);
+            let r = self.book.get(c.key);
             if r.is_finite() {
                 if r <= now {
                     // Its slot in the plan becomes its run.
                     out.start.push(pos);
                     free -= i64::from(c.procs);
-                    self.set_reservation(c.key, f64::NAN);
+                    self.book.set(c.key, f64::NAN);
                     self.holding -= 1;
                 } else {
                     wake = wake.min(r);
@@ -204,7 +147,7 @@ impl SchedulingPolicy for Backfill {
                 continue; // cannot start now, and no reservation is left for it
             }
             if may_reserve {
-                let t = self.planner()?.reserve(now, c.procs, c.estimate)?;
+                let t = self.book.planner()?.reserve(now, c.procs, c.estimate)?;
                 self.unreserved = self.unreserved.saturating_sub(1);
                 if t <= now {
                     out.start.push(pos);
@@ -214,12 +157,13 @@ impl SchedulingPolicy for Backfill {
                         out.head = Some(pos);
                         out.shadow = Some(t);
                     }
-                    self.set_reservation(c.key, t);
+                    self.book.set(c.key, t);
                     self.holding += 1;
                     wake = wake.min(t);
                 }
-            } else if self.planner()?.earliest(now, c.procs, c.estimate)? <= now {
-                self.planner()?
+            } else if self.book.planner()?.earliest(now, c.procs, c.estimate)? <= now {
+                self.book
+                    .planner()?
                     .start_running(now, now + c.estimate, c.procs)?;
                 out.start.push(pos);
                 free -= i64::from(c.procs);

@@ -6,7 +6,8 @@
 //! [`ConservativePlanner`] is the plan; [`Conservative`] is the [`SchedulingPolicy`] that
 //! drives it from the simulator's events.
 
-use crate::error::{check_time, Result, SimError};
+use crate::error::{check_time, Result};
+use crate::policy::reservations::Reservations;
 use crate::policy::{Candidate, MachineState, PassOutcome, SchedulingPolicy};
 use crate::timeline::Timeline;
 
@@ -213,14 +214,9 @@ impl ConservativePlanner {
 /// reservation begins, and an early completion or a job leaving the queue compresses the
 /// plan at the next pass. The outcome asks for a pass at the next reservation's start, which
 /// after a compression can be an instant when nothing arrives or ends.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Conservative {
-    planner: Option<ConservativePlanner>,
-    /// Reservation per job key.
-    reserved: Vec<f64>,
-    /// Processors were freed early since the last compression.
-    compress: bool,
-    items: Vec<(f64, u32, f64)>,
+    book: Reservations,
     /// The earliest reservation in the queue, known since the last pass that read every
     /// reservation (none: read them again). Until a compression moves reservations, only
     /// an arrival can bring a job earlier, so a pass before this time starts nothing and
@@ -228,17 +224,12 @@ pub struct Conservative {
     next_start: Option<f64>,
 }
 
-impl Conservative {
-    fn planner(&mut self) -> Result<&mut ConservativePlanner> {
-        self.planner.as_mut().ok_or(SimError::InvalidParameter {
-            name: "conservative policy",
-            value: "not started".into(),
-            reason: "call begin() before the first event",
-        })
-    }
-
-    fn reservation(&self, key: usize) -> f64 {
-        self.reserved.get(key).copied().unwrap_or(f64::NAN)
+impl Default for Conservative {
+    fn default() -> Self {
+        Self {
+            book: Reservations::new("conservative policy"),
+            next_start: None,
+        }
     }
 }
 
@@ -248,36 +239,24 @@ impl SchedulingPolicy for Conservative {
     }
 
     fn begin(&mut self, capacity: u32, origin: f64) -> Result<()> {
-        self.planner = Some(ConservativePlanner::new(capacity, origin)?);
-        self.reserved.clear();
-        self.compress = false;
+        self.book.begin(capacity, origin)?;
         self.next_start = None;
         Ok(())
     }
 
     fn on_arrival(&mut self, now: f64, job: &Candidate) -> Result<Option<f64>> {
-        let t = self.planner()?.reserve(now, job.procs, job.estimate)?;
-        if job.key >= self.reserved.len() {
-            self.reserved.resize(job.key + 1, f64::NAN);
-        }
-        self.reserved[job.key] = t;
+        let t = self.book.planner()?.reserve(now, job.procs, job.estimate)?;
+        self.book.set(job.key, t);
         self.next_start = self.next_start.map(|n| n.min(t));
         Ok(Some(t))
     }
 
     fn on_finish(&mut self, now: f64, job: &Candidate, predicted_end: f64) -> Result<()> {
-        if predicted_end > now {
-            self.planner()?.cancel(now, predicted_end, job.procs)?;
-            self.compress = true;
-        }
-        Ok(())
+        self.book.finished(now, job, predicted_end)
     }
 
     fn on_withdraw(&mut self, _now: f64, job: &Candidate) -> Result<()> {
-        let r = self.reservation(job.key);
-        self.planner()?.cancel(r, r + job.estimate, job.procs)?;
-        self.compress = true;
-        Ok(())
+        self.book.withdraw(job).map(drop)
     }
 
     fn schedule(
@@ -288,20 +267,7 @@ impl SchedulingPolicy for Conservative {
     ) -> Result<()> {
         let now = machine.now;
         out.clear();
-        self.planner()?.advance(now);
-        if std::mem::take(&mut self.compress) {
-            let mut items = std::mem::take(&mut self.items);
-            items.clear();
-            items.extend(
-                queue
-                    .iter()
-                    .map(|c| (self.reservation(c.key), c.procs, c.estimate)),
-            );
-            self.planner()?.compress(now, &mut items)?;
-            for (c, it) in queue.iter().zip(&items) {
-                self.reserved[c.key] = it.0;
-            }
-            self.items = items;
+        if self.book.advance(now, queue)? {
             self.next_start = None;
         }
         if let Some(next) = self.next_start.filter(|&next| now < next) {
@@ -310,7 +276,7 @@ impl SchedulingPolicy for Conservative {
         }
         let mut next_wake = f64::INFINITY;
         for (pos, c) in queue.iter().enumerate() {
-            let r = self.reservation(c.key);
+            let r = self.book.get(c.key);
             if r <= now {
                 out.start.push(pos);
             } else {

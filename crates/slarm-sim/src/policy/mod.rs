@@ -75,6 +75,7 @@
 mod backfill;
 mod conservative;
 mod easy;
+mod reservations;
 
 use crate::error::Result;
 

@@ -1,0 +1,110 @@
+//! The reservation book of the planning policies ([`Conservative`](super::Conservative) and
+//! [`Backfill`](super::Backfill)): the plan ([`ConservativePlanner`]), each queued job's
+//! reservation, and the compression an early completion or a withdrawal asks for.
+
+use crate::error::{Result, SimError};
+use crate::policy::{Candidate, ConservativePlanner};
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Reservations {
+    /// The policy's name in the error of a call before `begin`.
+    policy: &'static str,
+    planner: Option<ConservativePlanner>,
+    /// Reservation per job key (NaN: none).
+    reserved: Vec<f64>,
+    /// Processors were freed early (or a reservation dropped) since the last compression.
+    compress: bool,
+    /// (start, processors, estimate) of the reservations a compression moves, reused.
+    items: Vec<(f64, u32, f64)>,
+}
+
+impl Reservations {
+    pub(crate) fn new(policy: &'static str) -> Self {
+        Self {
+            policy,
+            planner: None,
+            reserved: Vec::new(),
+            compress: false,
+            items: Vec::new(),
+        }
+    }
+
+    /// An empty plan for `capacity` processors from `origin` on, and no reservations.
+    pub(crate) fn begin(&mut self, capacity: u32, origin: f64) -> Result<()> {
+        self.planner = Some(ConservativePlanner::new(capacity, origin)?);
+        self.reserved.clear();
+        self.compress = false;
+        Ok(())
+    }
+
+    pub(crate) fn planner(&mut self) -> Result<&mut ConservativePlanner> {
+        self.planner.as_mut().ok_or(SimError::InvalidParameter {
+            name: self.policy,
+            value: "not started".into(),
+            reason: "call begin() before the first event",
+        })
+    }
+
+    /// Job `key`'s reservation (NaN: none).
+    pub(crate) fn get(&self, key: usize) -> f64 {
+        self.reserved.get(key).copied().unwrap_or(f64::NAN)
+    }
+
+    pub(crate) fn set(&mut self, key: usize, t: f64) {
+        if key >= self.reserved.len() {
+            self.reserved.resize(key + 1, f64::NAN);
+        }
+        self.reserved[key] = t;
+    }
+
+    /// A running job ended at `now`, before its predicted end: its slot's rest is given back
+    /// and the next pass compresses.
+    pub(crate) fn finished(&mut self, now: f64, job: &Candidate, predicted_end: f64) -> Result<()> {
+        if predicted_end > now {
+            self.planner()?.cancel(now, predicted_end, job.procs)?;
+            self.compress = true;
+        }
+        Ok(())
+    }
+
+    /// A waiting job left the queue: its reservation (if it holds one) is given back and the
+    /// next pass compresses. Returns whether it held one.
+    pub(crate) fn withdraw(&mut self, job: &Candidate) -> Result<bool> {
+        let r = self.get(job.key);
+        if !r.is_finite() {
+            return Ok(false);
+        }
+        self.planner()?.cancel(r, r + job.estimate, job.procs)?;
+        self.set(job.key, f64::NAN);
+        self.compress = true;
+        Ok(true)
+    }
+
+    /// Forgets the plan before `now` and, if processors were given back since the last
+    /// compression, compresses the reservations of the jobs of `queue` that hold one, in
+    /// queue order (Mu'alem & Feitelson 2001). Returns whether it compressed.
+    pub(crate) fn advance(&mut self, now: f64, queue: &[Candidate]) -> Result<bool> {
+        self.planner()?.advance(now);
+        if !std::mem::take(&mut self.compress) {
+            return Ok(false);
+        }
+        let mut items = std::mem::take(&mut self.items);
+        items.clear();
+        items.extend(queue.iter().filter_map(|c| {
+            let r = self.get(c.key);
+            r.is_finite().then_some((r, c.procs, c.estimate))
+        }));
+        let compressed = self.planner()?.compress(now, &mut items);
+        // The items are the holders in queue order; on an error each stays where it was.
+        let mut moved = items.iter();
+        for c in queue {
+            if self.get(c.key).is_finite() {
+                if let Some(&(t, ..)) = moved.next() {
+                    self.reserved[c.key] = t;
+                }
+            }
+        }
+        self.items = items;
+        compressed.map(|()| true)
+    }
+}
