@@ -3,7 +3,8 @@
 //! ## Modules
 //!
 //! [`Job`] (the 18 SWF fields plus derived processors, estimate and effective run time),
-//! [`JobTable`] (jobs stored compactly, 88 bytes a job, each built on demand),
+//! [`JobTable`] (jobs stored compactly, 88 bytes a job, each built on demand, with a
+//! [`TableSummary`] of queue order and bounds kept as jobs are appended),
 //! [`SwfHeader`], [`reader::SwfReader`] / [`reader::read_trace`] (strict or lenient
 //! parsing; [`reader::read_all`] parses a whole log in blocks on several threads, and
 //! [`inflate`] inflates gzip logs on a thread of its own), [`sacct`] (Slurm accounting
