@@ -10,7 +10,8 @@ use crate::policy::{Candidate, MachineState, PassOutcome, SchedulingPolicy};
 /// and a depth at least the queue's length is conservative backfilling (Mu'alem & Feitelson
 /// 2001); Flux's scheduler calls `K` the reservation depth.
 ///
-/// The plan is conservative backfilling's ([`ConservativePlanner`](crate::policy::ConservativePlanner)): running jobs until their
+/// The plan is conservative backfilling's
+/// ([`ConservativePlanner`](crate::policy::ConservativePlanner)): running jobs until their
 /// predicted end and the reservations. A job that arrives while every waiting job holds a
 /// reservation, and fewer than `K` do, gets its own at once. At each pass, in queue order, a job holding a
 /// reservation starts when it begins; a job without one starts now if it fits the plan from now
