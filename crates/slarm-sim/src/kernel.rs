@@ -63,14 +63,14 @@ struct Entry<E> {
 
 /// The integer whose order is `f64::total_cmp`'s (the same mapping the standard library
 /// uses inside `total_cmp`).
-fn time_key(t: f64) -> i64 {
+pub(crate) fn time_key(t: f64) -> i64 {
     let bits = t.to_bits() as i64;
     bits ^ ((((bits >> 63) as u64) >> 1) as i64)
 }
 
 /// The time of a [`time_key`], bit for bit (the mapping is its own inverse: it flips the
 /// low 63 bits of negative numbers and keeps the sign bit).
-fn key_time(key: i64) -> f64 {
+pub(crate) fn key_time(key: i64) -> f64 {
     f64::from_bits((key ^ ((((key >> 63) as u64) >> 1) as i64)) as u64)
 }
 

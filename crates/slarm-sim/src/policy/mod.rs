@@ -78,6 +78,7 @@ mod easy;
 mod reservations;
 
 use crate::error::Result;
+use crate::kernel::{key_time, time_key};
 
 pub use backfill::Backfill;
 pub use conservative::{Conservative, ConservativePlanner};
@@ -268,18 +269,12 @@ impl Ord for OrdF64 {
 /// so a few hundred on the archive's machines, where shifting a contiguous slice on insert
 /// and removal costs less than a B-tree's node walks, and the shadow scan reads it in order
 /// from one block of memory. The end is stored as the integer whose order is
-/// [`f64::total_cmp`]'s, so a search compares integers.
+/// [`f64::total_cmp`]'s (the event queue's time key), so a search compares integers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunningSet {
     /// Strictly ascending in `(end, key, procs)` order (no duplicates, as in a set), the
-    /// end as [`total_order`] gives it.
+    /// end as `time_key` gives it.
     sorted: Vec<(i64, usize, u32)>,
-}
-
-/// The integer of `t` whose order is `t.total_cmp`'s (the transformation `total_cmp`
-/// applies: the magnitude bits of a negative number flipped); its own inverse.
-fn total_order(bits: i64) -> i64 {
-    bits ^ (((bits >> 63) as u64) >> 1) as i64
 }
 
 impl RunningSet {
@@ -305,7 +300,7 @@ impl RunningSet {
     /// Adds job `key` using `procs` processors until the predicted end (no effect if the
     /// same entry is already present).
     pub fn insert(&mut self, key: usize, predicted_end: f64, procs: u32) {
-        let entry = (total_order(predicted_end.to_bits() as i64), key, procs);
+        let entry = (time_key(predicted_end), key, procs);
         let pos = self.position(entry);
         if self.sorted.get(pos) != Some(&entry) {
             self.sorted.insert(pos, entry);
@@ -314,7 +309,7 @@ impl RunningSet {
 
     /// Removes job `key` (given the same predicted end and processors it was inserted with).
     pub fn remove(&mut self, key: usize, predicted_end: f64, procs: u32) -> bool {
-        let entry = (total_order(predicted_end.to_bits() as i64), key, procs);
+        let entry = (time_key(predicted_end), key, procs);
         let pos = self.position(entry);
         let found = self.sorted.get(pos) == Some(&entry);
         if found {
@@ -332,9 +327,7 @@ impl RunningSet {
     }
     /// (predicted end, key, procs) in order of predicted end.
     pub fn iter(&self) -> impl Iterator<Item = (f64, usize, u32)> + '_ {
-        self.sorted
-            .iter()
-            .map(|&(e, k, p)| (f64::from_bits(total_order(e) as u64), k, p))
+        self.sorted.iter().map(|&(e, k, p)| (key_time(e), k, p))
     }
 }
 
