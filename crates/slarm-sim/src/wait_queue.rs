@@ -150,10 +150,7 @@ mod tests {
             let mut q = WaitQueue::default();
             let mut model: Vec<usize> = Vec::new();
             for (n, op) in ops.into_iter().enumerate() {
-                let op_kind = match op {
-                    Op::Insert(_) => 0,
-                    _ => 1,
-                };
+                let inserted = matches!(op, Op::Insert(_));
                 match op {
                     Op::Insert(p) => {
                         let p = p % (model.len() + 1);
@@ -177,7 +174,7 @@ mod tests {
                 prop_assert_eq!(keys(&q), model.clone());
                 prop_assert_eq!(q.last().map(|c| c.key), model.last().copied());
                 // Free slots never outnumber the queue right after an insertion.
-                if matches!(op_kind, 0) {
+                if inserted {
                     prop_assert!(q.front < q.len());
                 }
             }

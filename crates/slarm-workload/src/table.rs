@@ -124,13 +124,10 @@ fn queue_order(a: &Row, b: &Row) -> std::cmp::Ordering {
 impl TableSummary {
     /// The summary of the times of `rows`, processor bounds left as they are.
     fn with_times_of(mut self, rows: &[Row]) -> Self {
-        let fresh = rows.iter().fold(Self::default(), |mut s, r| {
-            s.add_times(r);
-            s
-        });
         self.queue_ordered = rows.is_sorted_by(|a, b| queue_order(a, b).is_le());
-        self.finite_times = fresh.finite_times;
-        self.min_runtime = fresh.min_runtime;
+        self.finite_times = true;
+        self.min_runtime = f64::INFINITY;
+        rows.iter().for_each(|r| self.add_times(r));
         self
     }
 
