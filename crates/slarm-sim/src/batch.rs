@@ -395,10 +395,23 @@ impl ArrivalOrder {
     }
 }
 
+fn candidate(jobs: &JobTable, i: usize) -> Candidate {
+    Candidate {
+        key: i,
+        // `prepare` checked that the processors lie in 1..=capacity.
+        procs: jobs.procs(i) as u32,
+        estimate: jobs.estimate(i),
+    }
+}
+
+/// The simulation's state. The jobs (submit time, job number, processors, estimate and run
+/// time) are read from the table each call is given: a [`Replay`]'s table grows between
+/// calls.
 struct State<'a, P: ?Sized> {
-    /// The jobs (submit time, job number, processors, estimate and run time are read from
-    /// here as needed).
-    jobs: &'a JobTable,
+    /// Jobs known so far: the first `known` rows of the table (all of them in one run).
+    known: usize,
+    /// Submit time and job number of the last known job (a replay checks that they stay).
+    last_known: Option<(f64, u64)>,
     /// Start time per job, in job-slice order (NaN until it starts): with `reservation`
     /// the simulation's whole per-job state, 16 bytes.
     start: Vec<f64>,
@@ -436,8 +449,7 @@ enum Next {
 }
 
 impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
-    fn order_cmp(&self, a: usize, b: usize) -> std::cmp::Ordering {
-        let j = self.jobs;
+    fn order_cmp(&self, j: &JobTable, a: usize, b: usize) -> std::cmp::Ordering {
         let primary = match self.order {
             QueueOrder::Fcfs => std::cmp::Ordering::Equal,
             QueueOrder::ShortestEstimate => j.estimate(a).total_cmp(&j.estimate(b)),
@@ -449,24 +461,15 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
             .then(a.cmp(&b))
     }
 
-    fn candidate(&self, i: usize) -> Candidate {
-        Candidate {
-            key: i,
-            // `prepare` checked that the processors lie in 1..=capacity.
-            procs: self.jobs.procs(i) as u32,
-            estimate: self.jobs.estimate(i),
-        }
-    }
-
-    fn enqueue(&mut self, i: usize) {
+    fn enqueue(&mut self, jobs: &JobTable, i: usize) {
         let pos = match self.queue.last() {
-            Some(last) if self.order_cmp(last.key, i).is_gt() => self
+            Some(last) if self.order_cmp(jobs, last.key, i).is_gt() => self
                 .queue
                 .as_slice()
-                .partition_point(|q| self.order_cmp(q.key, i).is_lt()),
+                .partition_point(|q| self.order_cmp(jobs, q.key, i).is_lt()),
             _ => self.queue.len(),
         };
-        self.queue.insert(pos, self.candidate(i));
+        self.queue.insert(pos, candidate(jobs, i));
     }
 
     /// Asks for one pass at the current instant (after its completions and arrivals).
@@ -482,13 +485,13 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
     /// event of its time and class (it would have been queued when the arrival before it was
     /// delivered), and the requested pass after every queued pass of its instant (a wake-up
     /// is queued for a later instant only), so each goes after the queued events of its
-    /// time and class.
-    fn next(&self, sim: &mut Simulation<Ev>) -> Option<Next> {
+    /// time and class. None at or after `horizon`.
+    fn next(&self, jobs: &JobTable, sim: &mut Simulation<Ev>, horizon: f64) -> Option<Next> {
         let before =
             |(t, c): (f64, u32), (u, d): (f64, u32)| t.total_cmp(&u).then(c.cmp(&d)).is_lt();
         let mut next = sim.peek_key().map(|key| (key, Next::Queued));
         if let Some(i) = self.arrival_order.get(self.next_arrival) {
-            let key = (self.jobs.submit(i), CLASS_ARRIVE);
+            let key = (jobs.submit(i), CLASS_ARRIVE);
             if next.as_ref().is_none_or(|&(k, _)| before(key, k)) {
                 next = Some((key, Next::Arrival(i, key.0)));
             }
@@ -499,36 +502,36 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
                 next = Some((key, Next::Pass(t)));
             }
         }
-        next.map(|(_, n)| n)
+        next.filter(|&((t, _), _)| t < horizon).map(|(_, n)| n)
     }
 
-    /// Delivers every event in order until none is left.
-    fn run(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
-        while let Some(next) = self.next(sim) {
+    /// Delivers every event before `horizon` in order.
+    fn run(&mut self, jobs: &JobTable, sim: &mut Simulation<Ev>, horizon: f64) -> Result<()> {
+        while let Some(next) = self.next(jobs, sim, horizon) {
             match next {
                 Next::Queued => {
                     let Some(ev) = sim.step() else { break };
                     match ev.event {
-                        Ev::Finish(i) => self.finish(i, sim.now())?,
-                        Ev::Pass => self.pass(sim)?,
+                        Ev::Finish(i) => self.finish(jobs, i, sim.now())?,
+                        Ev::Pass => self.pass(jobs, sim)?,
                     }
                 }
                 Next::Arrival(i, t) => {
                     sim.deliver_at(t)?;
-                    self.arrive(i, t)?;
+                    self.arrive(jobs, i, t)?;
                 }
                 Next::Pass(t) => {
                     sim.deliver_at(t)?;
                     self.pass_due = false;
-                    self.pass(sim)?;
+                    self.pass(jobs, sim)?;
                 }
             }
         }
         Ok(())
     }
 
-    fn finish(&mut self, i: usize, now: f64) -> Result<()> {
-        let c = self.candidate(i);
+    fn finish(&mut self, jobs: &JobTable, i: usize, now: f64) -> Result<()> {
+        let c = candidate(jobs, i);
         let predicted = self.start[i] + c.estimate;
         self.free += c.procs;
         self.running.remove(i, predicted, c.procs);
@@ -537,21 +540,21 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         Ok(())
     }
 
-    fn arrive(&mut self, i: usize, now: f64) -> Result<()> {
+    fn arrive(&mut self, jobs: &JobTable, i: usize, now: f64) -> Result<()> {
         self.next_arrival += 1;
-        let c = self.candidate(i);
+        let c = candidate(jobs, i);
         if let Some(t) = self.policy.on_arrival(now, &c)? {
             self.reservation[i] = t;
         }
-        self.enqueue(i);
+        self.enqueue(jobs, i);
         self.request_pass(now);
         Ok(())
     }
 
-    fn start_job(&mut self, i: usize, sim: &mut Simulation<Ev>) -> Result<()> {
+    fn start_job(&mut self, jobs: &JobTable, i: usize, sim: &mut Simulation<Ev>) -> Result<()> {
         let now = sim.now();
-        let run = self.jobs.effective_runtime(i);
-        let c = self.candidate(i);
+        let run = jobs.effective_runtime(i);
+        let c = candidate(jobs, i);
         self.free -= c.procs;
         self.start[i] = now;
         self.started += 1;
@@ -578,7 +581,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         Ok(())
     }
 
-    fn pass(&mut self, sim: &mut Simulation<Ev>) -> Result<()> {
+    fn pass(&mut self, jobs: &JobTable, sim: &mut Simulation<Ev>) -> Result<()> {
         let now = sim.now();
         self.expire(now)?;
         if self.queue.is_empty() {
@@ -611,7 +614,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         self.check_starts()?;
         for k in 0..self.out.start.len() {
             let i = self.queue.as_slice()[self.out.start[k]].key;
-            self.start_job(i, sim)?;
+            self.start_job(jobs, i, sim)?;
         }
         self.queue.remove_positions(&self.out.start);
         Ok(())
@@ -648,8 +651,8 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
     }
 }
 
-/// Checks that every job can run; errors on the first that cannot.
-fn prepare(jobs: &JobTable, capacity: u32) -> Result<()> {
+/// Checks that the jobs `rows` can run; errors on the first that cannot.
+fn prepare(jobs: &JobTable, rows: std::ops::Range<usize>, capacity: u32) -> Result<()> {
     // Finite times and a positive run time (so a positive estimate: the requested time if
     // positive, else the run time) for every job, and processors in range, let all run.
     let s = jobs.summary();
@@ -660,7 +663,7 @@ fn prepare(jobs: &JobTable, capacity: u32) -> Result<()> {
     {
         return Ok(());
     }
-    for i in 0..jobs.len() {
+    for i in rows {
         let procs = jobs.procs(i);
         if procs <= 0 || procs > i64::from(capacity) {
             return Err(SimError::JobTooLarge {
@@ -711,6 +714,98 @@ pub fn simulate<J: JobSource + ?Sized>(
     )
 }
 
+/// Errors unless a `QueueOrder::Key` and an expiry vector hold one value for each of the
+/// first `n` jobs: at least `n` (`exact`: exactly `n`).
+fn check_lengths(order: &QueueOrder, expiry: Option<&[f64]>, n: usize, exact: bool) -> Result<()> {
+    let key = match order {
+        QueueOrder::Key(k) => Some(k.len()),
+        _ => None,
+    };
+    for (name, len) in [
+        ("queue order key", key),
+        ("expiry", expiry.map(<[f64]>::len)),
+    ] {
+        if let Some(len) = len.filter(|&len| len < n || (exact && len != n)) {
+            return Err(SimError::InvalidParameter {
+                name,
+                value: len.to_string(),
+                reason: "needs one value per job",
+            });
+        }
+    }
+    Ok(())
+}
+
+impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
+    fn new(
+        capacity: u32,
+        policy: &'a mut P,
+        order: &'a QueueOrder,
+        expiry: Option<&'a [f64]>,
+    ) -> Result<Self> {
+        if capacity == 0 {
+            return Err(SimError::InvalidParameter {
+                name: "capacity",
+                value: "0".into(),
+                reason: "a machine needs at least one processor",
+            });
+        }
+        Ok(Self {
+            known: 0,
+            last_known: None,
+            start: Vec::new(),
+            reservation: Vec::new(),
+            started: 0,
+            arrival_order: ArrivalOrder::Slice(0),
+            next_arrival: 0,
+            order,
+            expiry,
+            policy,
+            capacity,
+            queue: WaitQueue::default(),
+            free: capacity,
+            running: RunningSet::new(),
+            expired: Vec::new(),
+            pass_at: None,
+            pass_due: false,
+            wake_at: None,
+            out: PassOutcome::default(),
+        })
+    }
+
+    /// Takes the first `n` jobs of `jobs` as known (none have started).
+    fn know(&mut self, jobs: &JobTable, n: usize) {
+        self.start.resize(n, f64::NAN);
+        self.reservation.resize(n, f64::NAN);
+        self.known = n;
+        self.last_known = n.checked_sub(1).map(|i| (jobs.submit(i), jobs.id(i)));
+    }
+
+    /// The schedule of a finished run of `jobs`.
+    fn schedule(self, jobs: &JobTable, sim: &Simulation<Ev>) -> Schedule {
+        let n = jobs.len();
+        let started =
+            (self.started < n).then(|| (0..n).filter(|&i| !self.start[i].is_nan()).collect());
+        let policy_name = self.policy.name().to_string();
+        let records = Records {
+            inner: Stored::Compact {
+                // A clone of a table shares its storage.
+                jobs: jobs.clone(),
+                start: self.start,
+                reservation: self.reservation,
+                started,
+            },
+        };
+        Schedule {
+            capacity: self.capacity,
+            policy: policy_name,
+            records,
+            expired: self.expired,
+            events: sim.delivered(),
+        }
+    }
+}
+
 /// Simulates `jobs` (any order; they arrive by submit time) on `capacity` processors under
 /// any [`SchedulingPolicy`], with the waiting queue kept in `order` and, optionally, a
 /// latest start per job (same order as `jobs`) after which a waiting job leaves the queue.
@@ -731,83 +826,148 @@ pub fn simulate_with<J: JobSource + ?Sized, P: SchedulingPolicy + ?Sized>(
     order: &QueueOrder,
     expiry: Option<&[f64]>,
 ) -> Result<Schedule> {
-    if capacity == 0 {
-        return Err(SimError::InvalidParameter {
-            name: "capacity",
-            value: "0".into(),
-            reason: "a machine needs at least one processor",
-        });
-    }
+    let mut state = State::new(capacity, policy, order, expiry)?;
     let table = jobs.job_table()?;
     let jobs: &JobTable = &table;
-    prepare(jobs, capacity)?;
-    for (name, len) in [
-        (
-            "queue order key",
-            match order {
-                QueueOrder::Key(k) => Some(k.len()),
-                _ => None,
-            },
-        ),
-        ("expiry", expiry.map(<[f64]>::len)),
-    ] {
-        if let Some(len) = len {
-            if len != jobs.len() {
-                return Err(SimError::InvalidParameter {
-                    name,
-                    value: len.to_string(),
-                    reason: "needs one value per job",
-                });
-            }
-        }
-    }
-    let arrival_order = ArrivalOrder::of(jobs);
-    let origin = arrival_order.get(0).map_or(0.0, |i| jobs.submit(i));
-    policy.begin(capacity, origin)?;
-    let mut state = State {
-        jobs,
-        start: vec![f64::NAN; jobs.len()],
-        reservation: vec![f64::NAN; jobs.len()],
-        started: 0,
-        arrival_order,
-        next_arrival: 0,
-        order,
-        expiry,
-        policy,
-        capacity,
-        queue: WaitQueue::default(),
-        free: capacity,
-        running: RunningSet::new(),
-        expired: Vec::new(),
-        pass_at: None,
-        pass_due: false,
-        wake_at: None,
-        out: PassOutcome::default(),
-    };
+    prepare(jobs, 0..jobs.len(), capacity)?;
+    check_lengths(order, expiry, jobs.len(), true)?;
+    state.arrival_order = ArrivalOrder::of(jobs);
+    state.know(jobs, jobs.len());
+    let origin = state.arrival_order.get(0).map_or(0.0, |i| jobs.submit(i));
+    state.policy.begin(capacity, origin)?;
     let mut sim = Simulation::starting_at(origin);
-    state.run(&mut sim)?;
-    let started = (state.started < jobs.len()).then(|| {
-        (0..jobs.len())
-            .filter(|&i| !state.start[i].is_nan())
-            .collect()
-    });
-    let policy_name = state.policy.name().to_string();
-    let records = Records {
-        inner: Stored::Compact {
-            // A clone of a table shares its storage.
-            jobs: jobs.clone(),
-            start: state.start,
-            reservation: state.reservation,
-            started,
-        },
-    };
-    Ok(Schedule {
-        capacity,
-        policy: policy_name,
-        records,
-        expired: state.expired,
-        events: sim.delivered(),
-    })
+    state.run(jobs, &mut sim, f64::INFINITY)?;
+    Ok(state.schedule(jobs, &sim))
+}
+
+/// A batch simulation fed with its jobs as they become known, a log while it is read: each
+/// [`Replay::advance`] simulates every instant before the last known job's submit time
+/// (a job not yet known arrives at that time or later, so nothing it could change is
+/// decided), and [`Replay::finish`] the rest. The schedule is the one
+/// [`simulate_with`] gives for the whole table, however the jobs were fed.
+///
+/// The table only grows between calls, in queue order (submit time, then job number; its
+/// [`JobTable::summary`] says so), and its jobs must be able to run as in
+/// [`simulate_with`].
+///
+/// ```
+/// use slarm_sim::batch::{simulate_with, QueueOrder, Replay};
+/// use slarm_sim::policy::Easy;
+/// use slarm_workload::{Job, JobTable};
+///
+/// let jobs = [
+///     Job::new(1, 0.0, 100.0, 6, 100.0),
+///     Job::new(2, 1.0, 50.0, 8, 50.0),
+///     Job::new(3, 2.0, 90.0, 4, 90.0),
+/// ];
+/// let (mut policy, order) = (Easy::default(), QueueOrder::Fcfs);
+/// let mut replay = Replay::new(10, &mut policy, &order, None)?;
+/// let mut table = JobTable::new();
+/// for job in jobs {
+///     table.push(job)?;
+///     replay.advance(&table)?; // simulates up to the new job's submit time
+/// }
+/// let streamed = replay.finish(&table)?;
+/// let whole = simulate_with(&table, 10, &mut Easy::default(), &order, None)?;
+/// assert_eq!(streamed, whole);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Replay<'a, P: ?Sized> {
+    state: State<'a, P>,
+    /// The kernel, from the first job's submit time on (none before the first job).
+    sim: Option<Simulation<Ev>>,
+}
+
+impl<P: ?Sized> std::fmt::Debug for Replay<'_, P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replay")
+            .field("known", &self.state.known)
+            .field("started", &self.state.started)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
+    /// A replay on `capacity` processors under `policy`, the queue kept in `order`, with an
+    /// optional latest start per job (as in [`simulate_with`]; a key or expiry vector
+    /// covers at least the jobs fed, and at the end exactly all of them).
+    pub fn new(
+        capacity: u32,
+        policy: &'a mut P,
+        order: &'a QueueOrder,
+        expiry: Option<&'a [f64]>,
+    ) -> Result<Self> {
+        Ok(Self {
+            state: State::new(capacity, policy, order, expiry)?,
+            sim: None,
+        })
+    }
+
+    /// Jobs fed so far.
+    pub fn known(&self) -> usize {
+        self.state.known
+    }
+
+    /// Takes the jobs `jobs` holds beyond those fed before, and simulates every instant
+    /// before the submit time of its last job. Errors (the replay cannot go on then) on a
+    /// table that is not in queue order or lost or changed jobs fed before, on a job that
+    /// cannot run, on a key or expiry vector shorter than the table, and on the errors of
+    /// [`simulate_with`].
+    pub fn advance(&mut self, jobs: &JobTable) -> Result<()> {
+        let (from, n) = (self.state.known, jobs.len());
+        let last_fed = || {
+            from.checked_sub(1)
+                .map(|i| (jobs.submit(i).to_bits(), jobs.id(i)))
+        };
+        let fed = self.state.last_known.map(|(t, id)| (t.to_bits(), id));
+        if n < from || last_fed() != fed {
+            return Err(SimError::InvalidParameter {
+                name: "replayed jobs",
+                value: format!("{n} jobs after {from} were fed"),
+                reason: "the table may only grow between calls",
+            });
+        }
+        if !jobs.summary().queue_ordered {
+            return Err(SimError::InvalidParameter {
+                name: "replayed jobs",
+                value: format!("{n} jobs"),
+                reason: "a replay takes its jobs in queue order (submit time, job number)",
+            });
+        }
+        prepare(jobs, from..n, self.state.capacity)?;
+        check_lengths(self.state.order, self.state.expiry, n, false)?;
+        if n == from {
+            return Ok(());
+        }
+        self.state.arrival_order = ArrivalOrder::Slice(n);
+        self.state.know(jobs, n);
+        let sim = match &mut self.sim {
+            Some(sim) => sim,
+            None => {
+                let origin = jobs.submit(0);
+                self.state.policy.begin(self.state.capacity, origin)?;
+                self.sim.insert(Simulation::starting_at(origin))
+            }
+        };
+        self.state.run(jobs, sim, jobs.submit(n - 1))
+    }
+
+    /// Takes the last jobs (as [`Replay::advance`]), simulates to the end and returns the
+    /// schedule of the whole table.
+    pub fn finish(mut self, jobs: &JobTable) -> Result<Schedule> {
+        self.advance(jobs)?;
+        check_lengths(self.state.order, self.state.expiry, jobs.len(), true)?;
+        let sim = match &mut self.sim {
+            Some(sim) => sim,
+            None => {
+                self.state.policy.begin(self.state.capacity, 0.0)?;
+                self.sim.insert(Simulation::starting_at(0.0))
+            }
+        };
+        self.state.run(jobs, sim, f64::INFINITY)?;
+        let sim = self.sim.take().unwrap_or_default();
+        Ok(self.state.schedule(jobs, &sim))
+    }
 }
 
 #[cfg(test)]
