@@ -79,6 +79,43 @@ fn simulate_easy_backfills_and_writes_csv() {
     }
 }
 
+/// The schedule CSV and the progress lines of `slarm simulate --policy POLICY` on `trace`.
+fn schedule_and_progress(dir: &Path, trace: &Path, policy: &str) -> (String, String) {
+    let out = dir.join(format!("{policy}.csv").replace(':', "-"));
+    let mut cmd = slarm(["simulate", "--progress", "--policy", policy, "--trace"]);
+    cmd.arg(trace).arg("--schedule-out").arg(&out);
+    let progress = stderr_of(&cmd.assert().success());
+    (std::fs::read_to_string(&out).unwrap(), progress)
+}
+
+#[test]
+fn a_log_simulated_while_read_has_the_schedule_of_a_run_after_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: Vec<&str> = GOOD.lines().collect();
+    // In queue order, every job kept: simulated while read.
+    let clean = write(dir.path(), "clean.swf", lines[..4].join("\n").as_bytes());
+    // A dropped job (run time 0), or jobs 2 and 3 out of submit order: simulated after
+    // reading.
+    let dropped = write(dir.path(), "dropped.swf", GOOD.as_bytes());
+    let swapped = [lines[0], lines[1], lines[3], lines[2]].join("\n");
+    let swapped = write(dir.path(), "swapped.swf", swapped.as_bytes());
+    for policy in ["easy", "conservative", "fcfs", "backfill:1"] {
+        let (streamed, progress) = schedule_and_progress(dir.path(), &clean, policy);
+        assert!(
+            progress.contains("simulated while the log was read (3 jobs)"),
+            "{progress}"
+        );
+        for after in [&dropped, &swapped] {
+            let (schedule, progress) = schedule_and_progress(dir.path(), after, policy);
+            assert!(progress.contains("started (3 jobs)"), "{progress}");
+            assert_eq!(schedule, streamed, "{policy}");
+        }
+        if policy == "easy" {
+            assert_eq!(streamed, EASY_CSV);
+        }
+    }
+}
+
 fn expect_bad(args: &[&str], needle: &str) {
     slarm(args)
         .assert()

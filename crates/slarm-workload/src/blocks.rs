@@ -172,12 +172,13 @@ pub(crate) struct Parts {
 /// Reads the whole of `input` (named `file` in errors) in blocks of `size` bytes (at least 1)
 /// parsed on `workers` threads (at least one). Errors on an input without job lines, at the
 /// first malformed job line in strict mode, and on a read error, as line-by-line reading does.
+/// `on_block` sees the header and the jobs read so far after each block of job lines.
 pub(crate) fn read_in_blocks<R: BufRead + Send>(
     input: R,
     file: &str,
     lenient: bool,
-    workers: usize,
-    size: usize,
+    (workers, size): (usize, usize),
+    on_block: &mut dyn FnMut(&SwfHeader, &JobTable),
 ) -> Result<Parts> {
     let (workers, size) = (workers.max(1), size.max(1));
     std::thread::scope(|s| {
@@ -192,7 +193,7 @@ pub(crate) fn read_in_blocks<R: BufRead + Send>(
             from_workers.push(result_rx);
         }
         threads.push(s.spawn(move || read_blocks(input, &to_workers, size)));
-        let trace = assemble(&from_workers, file);
+        let trace = assemble(&from_workers, file, on_block);
         // Dropping the receivers stops the workers and then the reader, when the trace
         // ended early at an error.
         drop(from_workers);
@@ -213,8 +214,13 @@ pub(crate) fn read_in_blocks<R: BufRead + Send>(
     })
 }
 
-/// Takes the workers' results in block order into a trace.
-fn assemble(from_workers: &[Receiver<io::Result<Parsed>>], file: &str) -> Result<Parts> {
+/// Takes the workers' results in block order into a trace, showing `on_block` the header
+/// and the jobs so far after each block of job lines.
+fn assemble(
+    from_workers: &[Receiver<io::Result<Parsed>>],
+    file: &str,
+    on_block: &mut dyn FnMut(&SwfHeader, &JobTable),
+) -> Result<Parts> {
     let mut header = SwfHeader::default();
     let mut jobs: Option<JobTable> = None;
     let (mut lines, mut skipped) = (0u64, 0u64);
@@ -244,8 +250,9 @@ fn assemble(from_workers: &[Receiver<io::Result<Parsed>>], file: &str) -> Result
         if parsed.jobs.is_empty() {
             continue;
         }
-        jobs.get_or_insert_with(|| JobTable::with_capacity(reserve(&header)))
-            .try_extend(parsed.jobs)?;
+        let table = jobs.get_or_insert_with(|| JobTable::with_capacity(reserve(&header)));
+        table.try_extend(parsed.jobs)?;
+        on_block(&header, table);
     }
     let Some(jobs) = jobs else {
         return Err(WorkloadError::NoJobs {

@@ -131,6 +131,40 @@ pub fn read_trace(path: &Path, options: ReadOptions) -> Result<Trace> {
     )
 }
 
+/// [`read_trace`], showing `on_block` the header and the jobs read so far (in file order)
+/// each time a block of job lines (about 256 KiB of the file) has been added: work on the
+/// log (a simulation of its jobs, say) can start while the rest is read.
+///
+/// ```
+/// use slarm_workload::reader::{read_trace_with, ReadOptions};
+///
+/// let path = std::env::temp_dir().join("slarm-read-trace-with.swf");
+/// std::fs::write(&path, "; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n")?;
+/// let mut seen = Vec::new();
+/// let trace = read_trace_with(&path, ReadOptions::default(), &mut |header, jobs| {
+///     seen.push((header.max_procs, jobs.len()));
+/// })?;
+/// assert_eq!(seen, vec![(Some(8), 1)]);
+/// assert_eq!(trace.jobs.len(), 1);
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_trace_with(
+    path: &Path,
+    options: ReadOptions,
+    on_block: &mut dyn FnMut(&SwfHeader, &JobTable),
+) -> Result<Trace> {
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|e| io_err(&name, &e))?;
+    read_blocks_of(
+        decompressing(file, &name)?,
+        &name,
+        options,
+        (blocks::default_workers(), blocks::BLOCK),
+        on_block,
+    )
+}
+
 /// Reads a whole SWF input (plain or gzip bytes) into a [`Trace`] labelled `name`, as
 /// [`read_trace`] does.
 pub fn read_trace_from<R: Read + Send + 'static>(
@@ -168,18 +202,24 @@ pub fn read_all<R: BufRead + Send>(
     options: ReadOptions,
     workers: usize,
 ) -> Result<Trace> {
-    read_all_in_blocks_of(input, name, options, workers, blocks::BLOCK)
+    read_blocks_of(
+        input,
+        name,
+        options,
+        (workers, blocks::BLOCK),
+        &mut |_, _| {},
+    )
 }
 
-/// [`read_all`] with blocks of `size` bytes.
-fn read_all_in_blocks_of<R: BufRead + Send>(
+/// [`read_all`] on `(workers, block size)`, showing `on_block` each block's progress.
+fn read_blocks_of<R: BufRead + Send>(
     input: R,
     name: &str,
     options: ReadOptions,
-    workers: usize,
-    size: usize,
+    workers_and_size: (usize, usize),
+    on_block: &mut dyn FnMut(&SwfHeader, &JobTable),
 ) -> Result<Trace> {
-    let parts = blocks::read_in_blocks(input, name, options.lenient, workers, size)?;
+    let parts = blocks::read_in_blocks(input, name, options.lenient, workers_and_size, on_block)?;
     Ok(Trace {
         name: name.to_string(),
         synthetic: parts.header.is_synthetic(),
@@ -465,6 +505,47 @@ mod in_blocks {
     use super::*;
     use proptest::prelude::*;
     use std::io;
+
+    /// [`read_all`] with blocks of `size` bytes.
+    fn read_all_in_blocks_of<R: BufRead + Send>(
+        input: R,
+        name: &str,
+        options: ReadOptions,
+        workers: usize,
+        size: usize,
+    ) -> Result<Trace> {
+        read_blocks_of(input, name, options, (workers, size), &mut |_, _| {})
+    }
+
+    #[test]
+    fn each_block_shows_the_header_and_the_jobs_so_far() {
+        let mut text = String::from("; MaxProcs: 8\n");
+        for k in 1..=40 {
+            text.push_str(&GOOD.replacen('1', &k.to_string(), 1));
+            text.push('\n');
+        }
+        for workers in 1..=3 {
+            let mut seen = Vec::new();
+            // A small buffer, so that blocks are cut every 100 bytes or so.
+            let trace = read_blocks_of(
+                io::BufReader::with_capacity(50, text.as_bytes()),
+                "t.swf",
+                ReadOptions::default(),
+                (workers, 100),
+                &mut |header, jobs| {
+                    seen.push((header.machine_size(), jobs.len(), jobs.last().map(|j| j.id)));
+                },
+            )
+            .unwrap();
+            // Blocks of about 100 bytes: a few lines each, every job shown once it is read.
+            assert!(seen.len() > 10, "{seen:?}");
+            assert!(seen.windows(2).all(|w| w[0].1 < w[1].1), "{seen:?}");
+            assert!(seen
+                .iter()
+                .all(|&(size, n, last)| size == Some(8) && last == Some(n as u64)));
+            assert_eq!(seen.last().map(|s| s.1), Some(trace.jobs.len()));
+        }
+    }
 
     /// The trace as read line by line with [`SwfReader`]: the reference.
     fn line_by_line<R: BufRead>(input: R, lenient: bool) -> Result<Trace> {

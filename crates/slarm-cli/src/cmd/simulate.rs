@@ -15,16 +15,16 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde_json::{json, Value};
-use slarm::sim::batch::{simulate_with, QueueOrder, Schedule};
+use slarm::sim::batch::{simulate_with, QueueOrder, Replay, Schedule};
 use slarm::sim::batsim::{assign_processors, write_batsim_jobs, IntervalSet};
 use slarm::sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
 use slarm::sim::policy::{Backfill, PolicyKind, SchedulingPolicy};
-use slarm::workload::Workload;
+use slarm::workload::{JobTable, SwfHeader, Workload};
 use slarm_repro::sim_report::{
     busiest_window, write_sim_report, PolicySeries, SimJob, SimReport, WindowChoice, DAY_S,
 };
 
-use crate::cmd::trace::{load, TraceInput};
+use crate::cmd::trace::{read_with, workload_error, TraceInput};
 use crate::error::{shown, CliError, CliResult};
 use crate::output::{format_num, text_table, Output};
 
@@ -114,18 +114,89 @@ impl Policy {
         item.parse().ok().map(Self::Kind)
     }
 
-    fn simulate(self, w: &Workload) -> slarm::sim::Result<Schedule> {
-        let mut policy: Box<dyn SchedulingPolicy + Send> = match self {
+    fn build(self) -> Box<DynPolicy> {
+        match self {
             Self::Kind(k) => k.build(),
             Self::Backfill(depth) => Box::new(Backfill::new(depth)),
-        };
+        }
+    }
+
+    fn simulate(self, w: &Workload) -> slarm::sim::Result<Schedule> {
         simulate_with(
             &w.jobs,
             w.machine_procs,
-            &mut policy,
+            &mut self.build(),
             &QueueOrder::Fcfs,
             None,
         )
+    }
+}
+
+/// A policy of the command line.
+type DynPolicy = dyn SchedulingPolicy + Send;
+
+/// The first policy, simulated while the log is read (a [`Replay`] fed each block) as long
+/// as the log can be simulated as it stands: in queue order, with finite times, and every
+/// job kept by the drop rules on the machine size known so far. Otherwise, or on any error,
+/// it runs after the reading as the other policies do; the schedule is the same either way.
+struct WhileReading<'a> {
+    /// The policy, until the replay takes it.
+    policy: Option<&'a mut DynPolicy>,
+    order: &'a QueueOrder,
+    /// `--procs`.
+    procs: Option<u32>,
+    /// The replay and the machine size it runs on.
+    replay: Option<(u32, Replay<'a, DynPolicy>)>,
+    given_up: bool,
+}
+
+impl<'a> WhileReading<'a> {
+    fn new(policy: &'a mut DynPolicy, order: &'a QueueOrder, procs: Option<u32>) -> Self {
+        Self {
+            policy: Some(policy),
+            order,
+            procs,
+            replay: None,
+            given_up: false,
+        }
+    }
+
+    /// Feeds the jobs read so far, or gives up for good.
+    fn feed(&mut self, header: &SwfHeader, jobs: &JobTable) {
+        if !self.given_up && self.try_feed(header, jobs).is_none() {
+            self.given_up = true;
+            self.replay = None;
+        }
+    }
+
+    fn try_feed(&mut self, header: &SwfHeader, jobs: &JobTable) -> Option<()> {
+        let size = self
+            .procs
+            .or_else(|| header.machine_size().and_then(|s| u32::try_from(s).ok()))?;
+        // Every job as read runs: `Workload`'s drop rules keep them all, in this order.
+        let s = jobs.summary();
+        let as_read = s.queue_ordered
+            && s.finite_times
+            && s.min_runtime > 0.0
+            && s.min_procs > 0
+            && s.max_procs <= i64::from(size);
+        if !as_read {
+            return None;
+        }
+        if self.replay.is_none() {
+            let replay = Replay::new(size, self.policy.take()?, self.order, None).ok()?;
+            self.replay = Some((size, replay));
+        }
+        let (fed_size, replay) = self.replay.as_mut()?;
+        (*fed_size == size).then_some(())?;
+        replay.advance(jobs).ok()
+    }
+
+    /// The schedule of the cleaned workload, if the replay went all the way on it.
+    fn finish(self, w: &Workload) -> Option<Schedule> {
+        let (size, replay) = self.replay.filter(|_| !self.given_up)?;
+        (size == w.machine_procs && w.dropped.total() == 0).then_some(())?;
+        replay.finish(&w.jobs).ok()
     }
 }
 
@@ -213,7 +284,14 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
         }
     }
     let progress = args.progress || std::io::stderr().is_terminal();
-    let w = load(&args.trace, &args.input, args.procs)?;
+    let mut first_policy = policies[0].build();
+    let fcfs = QueueOrder::Fcfs;
+    let mut while_reading = WhileReading::new(first_policy.as_mut(), &fcfs, args.procs);
+    let trace = read_with(&args.trace, &args.input, args.procs, &mut |header, jobs| {
+        while_reading.feed(header, jobs);
+    })?;
+    let w = Workload::from_trace(trace, args.procs).map_err(workload_error)?;
+    let mut streamed = while_reading.finish(&w);
     let needs_processors = args.report.is_some()
         || (args.schedule_out.is_some() && args.schedule_format == ScheduleFormat::Batsim);
     let mut rows = Vec::with_capacity(policies.len());
@@ -221,12 +299,24 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
     let mut window = given_window;
     for &p in &policies {
         let started = Instant::now();
-        if progress {
-            eprintln!("slarm: simulate {p}: started ({} jobs)", w.jobs.len());
-        }
-        let schedule = p
-            .simulate(&w)
-            .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?;
+        let schedule = match streamed.take() {
+            Some(schedule) => {
+                if progress {
+                    eprintln!(
+                        "slarm: simulate {p}: simulated while the log was read ({} jobs)",
+                        w.jobs.len()
+                    );
+                }
+                schedule
+            }
+            None => {
+                if progress {
+                    eprintln!("slarm: simulate {p}: started ({} jobs)", w.jobs.len());
+                }
+                p.simulate(&w)
+                    .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?
+            }
+        };
         let m = Metrics::of(&schedule, DEFAULT_TAU_S);
         // One assignment serves both the Batsim file and the page's Gantt chart.
         let sets = needs_processors

@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use slarm::workload::clean::{drop_reason, DropReason};
-use slarm::workload::reader::{read_trace, ReadOptions, Trace};
+use slarm::workload::reader::{read_trace_with, ReadOptions, Trace};
 use slarm::workload::sacct::{read_sacct, SacctOptions};
 use slarm::workload::writer::write_swf;
-use slarm::workload::{Workload, WorkloadError};
+use slarm::workload::{JobTable, SwfHeader, Workload, WorkloadError};
 
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
@@ -138,13 +138,25 @@ fn read_sacct_input(
 
 /// Reads a trace in the given format (not yet cleaned).
 pub fn read(file: &Path, input: &TraceInput, procs: Option<u32>) -> CliResult<Trace> {
+    read_with(file, input, procs, &mut |_, _| {})
+}
+
+/// [`read`], showing `on_block` the header and the jobs read so far after each block of an
+/// SWF file (sacct output is read whole first).
+pub fn read_with(
+    file: &Path,
+    input: &TraceInput,
+    procs: Option<u32>,
+    on_block: &mut dyn FnMut(&SwfHeader, &JobTable),
+) -> CliResult<Trace> {
     check_procs(procs)?;
     match input.format {
-        TraceFormat::Swf => read_trace(
+        TraceFormat::Swf => read_trace_with(
             file,
             ReadOptions {
                 lenient: input.lenient,
             },
+            on_block,
         )
         .map_err(workload_error),
         TraceFormat::Sacct => Ok(read_sacct_input(file, &input.tz, input.lenient, procs)?.trace),
