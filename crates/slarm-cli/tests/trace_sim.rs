@@ -80,10 +80,15 @@ fn simulate_easy_backfills_and_writes_csv() {
 }
 
 /// The schedule CSV and the progress lines of `slarm simulate --policy POLICY` on `trace`.
-fn schedule_and_progress(dir: &Path, trace: &Path, policy: &str) -> (String, String) {
+fn schedule_and_progress(
+    dir: &Path,
+    trace: &Path,
+    policy: &str,
+    extra: &[&str],
+) -> (String, String) {
     let out = dir.join(format!("{policy}.csv").replace(':', "-"));
     let mut cmd = slarm(["simulate", "--progress", "--policy", policy, "--trace"]);
-    cmd.arg(trace).arg("--schedule-out").arg(&out);
+    cmd.arg(trace).arg("--schedule-out").arg(&out).args(extra);
     let progress = stderr_of(&cmd.assert().success());
     (std::fs::read_to_string(&out).unwrap(), progress)
 }
@@ -92,22 +97,29 @@ fn schedule_and_progress(dir: &Path, trace: &Path, policy: &str) -> (String, Str
 fn a_log_simulated_while_read_has_the_schedule_of_a_run_after_reading() {
     let dir = tempfile::tempdir().unwrap();
     let lines: Vec<&str> = GOOD.lines().collect();
-    // In queue order, every job kept: simulated while read.
-    let clean = write(dir.path(), "clean.swf", lines[..4].join("\n").as_bytes());
-    // A dropped job (run time 0), or jobs 2 and 3 out of submit order: simulated after
-    // reading.
-    let dropped = write(dir.path(), "dropped.swf", GOOD.as_bytes());
-    let swapped = [lines[0], lines[1], lines[3], lines[2]].join("\n");
+    // In queue order, with a job the drop rules drop (job 4, run time 0): simulated while
+    // read, job 4 left out.
+    let in_order = write(dir.path(), "in-order.swf", GOOD.as_bytes());
+    // Jobs 2 and 3 out of submit order: simulated after reading. No header, the machine
+    // size given by --procs: simulated while read.
+    let swapped = [lines[0], lines[1], lines[3], lines[2], lines[4]].join("\n");
     let swapped = write(dir.path(), "swapped.swf", swapped.as_bytes());
+    let sizeless = write(dir.path(), "sizeless.swf", lines[1..].join("\n").as_bytes());
     for policy in ["easy", "conservative", "fcfs", "backfill:1"] {
-        let (streamed, progress) = schedule_and_progress(dir.path(), &clean, policy);
+        let (streamed, progress) = schedule_and_progress(dir.path(), &in_order, policy, &[]);
         assert!(
             progress.contains("simulated while the log was read (3 jobs)"),
             "{progress}"
         );
-        for after in [&dropped, &swapped] {
-            let (schedule, progress) = schedule_and_progress(dir.path(), after, policy);
-            assert!(progress.contains("started (3 jobs)"), "{progress}");
+        for (after, procs) in [(&swapped, None), (&sizeless, Some("8"))] {
+            let extra: Vec<&str> = procs.into_iter().flat_map(|p| ["--procs", p]).collect();
+            let (schedule, progress) = schedule_and_progress(dir.path(), after, policy, &extra);
+            let expected = if procs.is_some() {
+                "simulated while"
+            } else {
+                "started (3 jobs)"
+            };
+            assert!(progress.contains(expected), "{progress}");
             assert_eq!(schedule, streamed, "{policy}");
         }
         if policy == "easy" {

@@ -412,6 +412,9 @@ struct State<'a, P: ?Sized> {
     known: usize,
     /// Submit time and job number of the last known job (a replay checks that they stay).
     last_known: Option<(f64, u64)>,
+    /// A replay of a log before cleaning: the rows of the jobs that cannot run, left out
+    /// (ascending). None: such a job is an error.
+    left_out: Option<Vec<usize>>,
     /// Start time per job, in job-slice order (NaN until it starts): with `reservation`
     /// the simulation's whole per-job state, 16 bytes.
     start: Vec<f64>,
@@ -542,6 +545,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
 
     fn arrive(&mut self, jobs: &JobTable, i: usize, now: f64) -> Result<()> {
         self.next_arrival += 1;
+        self.pass_over_left_out(jobs);
         let c = candidate(jobs, i);
         if let Some(t) = self.policy.on_arrival(now, &c)? {
             self.reservation[i] = t;
@@ -651,6 +655,26 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
     }
 }
 
+/// Whether job `i` can run on `capacity` processors: the jobs [`slarm_workload::Workload`]'s
+/// drop rules keep (a positive run time, processors in 1..=capacity).
+fn can_run(jobs: &JobTable, i: usize, capacity: u32) -> bool {
+    let procs = jobs.procs(i);
+    jobs.runtime(i) > 0.0 && procs > 0 && procs <= i64::from(capacity)
+}
+
+/// Errors on the first of the jobs `rows` with a time that is not finite.
+fn check_finite(jobs: &JobTable, rows: std::ops::Range<usize>) -> Result<()> {
+    if jobs.summary().finite_times {
+        return Ok(());
+    }
+    for i in rows {
+        check_time("submit time", jobs.submit(i))?;
+        check_time("run time", jobs.runtime(i))?;
+        check_time("requested time", jobs.req_time(i))?;
+    }
+    Ok(())
+}
+
 /// Checks that the jobs `rows` can run; errors on the first that cannot.
 fn prepare(jobs: &JobTable, rows: std::ops::Range<usize>, capacity: u32) -> Result<()> {
     // Finite times and a positive run time (so a positive estimate: the requested time if
@@ -753,6 +777,7 @@ impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
         Ok(Self {
             known: 0,
             last_known: None,
+            left_out: None,
             start: Vec::new(),
             reservation: Vec::new(),
             started: 0,
@@ -779,10 +804,41 @@ impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
         self.reservation.resize(n, f64::NAN);
         self.known = n;
         self.last_known = n.checked_sub(1).map(|i| (jobs.submit(i), jobs.id(i)));
+        self.pass_over_left_out(jobs);
     }
 
-    /// The schedule of a finished run of `jobs`.
-    fn schedule(self, jobs: &JobTable, sim: &Simulation<Ev>) -> Schedule {
+    /// In a replay that leaves out the jobs that cannot run, moves the next arrival past
+    /// them.
+    fn pass_over_left_out(&mut self, jobs: &JobTable) {
+        let Some(left_out) = &mut self.left_out else {
+            return;
+        };
+        while let Some(i) = self
+            .arrival_order
+            .get(self.next_arrival)
+            .filter(|&i| !can_run(jobs, i, self.capacity))
+        {
+            left_out.push(i);
+            self.next_arrival += 1;
+        }
+    }
+
+    /// The schedule of a finished run whose jobs, the ones left out removed, are `jobs`.
+    fn schedule(mut self, jobs: &JobTable, sim: &Simulation<Ev>) -> Schedule {
+        if let Some(rows) = self.left_out.take() {
+            for v in [&mut self.start, &mut self.reservation] {
+                let mut row = 0;
+                let mut next_out = rows.iter().peekable();
+                v.retain(|_| {
+                    let out = next_out.next_if_eq(&&row).is_some();
+                    row += 1;
+                    !out
+                });
+            }
+            for i in &mut self.expired {
+                *i -= rows.partition_point(|&r| r < *i);
+            }
+        }
         let n = jobs.len();
         let started =
             (self.started < n).then(|| (0..n).filter(|&i| !self.start[i].is_nan()).collect());
@@ -847,8 +903,10 @@ pub fn simulate_with<J: JobSource + ?Sized, P: SchedulingPolicy + ?Sized>(
 /// [`simulate_with`] gives for the whole table, however the jobs were fed.
 ///
 /// The table only grows between calls, in queue order (submit time, then job number; its
-/// [`JobTable::summary`] says so), and its jobs must be able to run as in
-/// [`simulate_with`].
+/// [`JobTable::summary`] says so). A replay made by [`Replay::new`] refuses a job that
+/// cannot run, as [`simulate_with`] does; one made by [`Replay::dropping`] leaves such jobs
+/// out, as [`slarm_workload::Workload`]'s drop rules do, and gives the schedule of the
+/// cleaned table ([`Replay::run_out`], then [`Replay::schedule`] of the cleaned table).
 ///
 /// ```
 /// use slarm_sim::batch::{simulate_with, QueueOrder, Replay};
@@ -876,6 +934,11 @@ pub struct Replay<'a, P: ?Sized> {
     state: State<'a, P>,
     /// The kernel, from the first job's submit time on (none before the first job).
     sim: Option<Simulation<Ev>>,
+    /// Simulated to the end ([`Replay::run_out`]).
+    ran_out: bool,
+    /// After the run is out: submit time (bits) and job number of the last job that was not
+    /// left out, which the table of [`Replay::schedule`] must end with.
+    last_ran: Option<(u64, u64)>,
 }
 
 impl<P: ?Sized> std::fmt::Debug for Replay<'_, P> {
@@ -883,7 +946,17 @@ impl<P: ?Sized> std::fmt::Debug for Replay<'_, P> {
         f.debug_struct("Replay")
             .field("known", &self.state.known)
             .field("started", &self.state.started)
+            .field("ran_out", &self.ran_out)
             .finish_non_exhaustive()
+    }
+}
+
+/// The error of a replay fed a table that is not the one it was fed before, grown.
+fn not_grown(value: String, reason: &'static str) -> SimError {
+    SimError::InvalidParameter {
+        name: "replayed jobs",
+        value,
+        reason,
     }
 }
 
@@ -900,7 +973,43 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
         Ok(Self {
             state: State::new(capacity, policy, order, expiry)?,
             sim: None,
+            ran_out: false,
+            last_ran: None,
         })
+    }
+
+    /// [`Replay::new`] for a log before cleaning: a job that cannot run on `capacity`
+    /// processors (a run time that is not positive, processors outside 1..=capacity: the
+    /// jobs [`slarm_workload::Workload`]'s drop rules drop) is left out instead of refused.
+    /// A key or expiry vector has a value for every row fed, left out or not.
+    ///
+    /// ```
+    /// use slarm_sim::batch::{simulate_workload, BatchConfig, QueueOrder, Replay};
+    /// use slarm_sim::policy::{Easy, PolicyKind};
+    /// use slarm_workload::{Job, JobTable, Workload};
+    ///
+    /// let log = JobTable::try_from_jobs([
+    ///     Job::new(1, 0.0, 100.0, 6, 100.0),
+    ///     Job::new(2, 1.0, 0.0, 8, 50.0), // never ran: dropped by cleaning
+    ///     Job::new(3, 2.0, 90.0, 4, 90.0),
+    /// ])?;
+    /// let (mut policy, order) = (Easy::default(), QueueOrder::Fcfs);
+    /// let mut replay = Replay::dropping(10, &mut policy, &order, None)?;
+    /// replay.run_out(&log)?;
+    /// let cleaned = Workload::from_table("log", log, 10)?;
+    /// let streamed = replay.schedule(&cleaned.jobs)?;
+    /// assert_eq!(streamed, simulate_workload(&cleaned, &BatchConfig::new(PolicyKind::Easy))?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn dropping(
+        capacity: u32,
+        policy: &'a mut P,
+        order: &'a QueueOrder,
+        expiry: Option<&'a [f64]>,
+    ) -> Result<Self> {
+        let mut replay = Self::new(capacity, policy, order, expiry)?;
+        replay.state.left_out = Some(Vec::new());
+        Ok(replay)
     }
 
     /// Jobs fed so far.
@@ -910,9 +1019,10 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
 
     /// Takes the jobs `jobs` holds beyond those fed before, and simulates every instant
     /// before the submit time of its last job. Errors (the replay cannot go on then) on a
-    /// table that is not in queue order or lost or changed jobs fed before, on a job that
-    /// cannot run, on a key or expiry vector shorter than the table, and on the errors of
-    /// [`simulate_with`].
+    /// table that is not in queue order or lost or changed jobs fed before, on new jobs after
+    /// [`Replay::run_out`], on a job that cannot run (one with a time that is not finite in
+    /// a replay that drops jobs), on a key or expiry vector shorter than the table, and on
+    /// the errors of [`simulate_with`].
     pub fn advance(&mut self, jobs: &JobTable) -> Result<()> {
         let (from, n) = (self.state.known, jobs.len());
         let last_fed = || {
@@ -921,20 +1031,28 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
         };
         let fed = self.state.last_known.map(|(t, id)| (t.to_bits(), id));
         if n < from || last_fed() != fed {
-            return Err(SimError::InvalidParameter {
-                name: "replayed jobs",
-                value: format!("{n} jobs after {from} were fed"),
-                reason: "the table may only grow between calls",
-            });
+            return Err(not_grown(
+                format!("{n} jobs after {from} were fed"),
+                "the table may only grow between calls",
+            ));
+        }
+        if self.ran_out && n > from {
+            return Err(not_grown(
+                format!("{n} jobs after {from} were simulated to the end"),
+                "a replay run out takes no more jobs",
+            ));
         }
         if !jobs.summary().queue_ordered {
-            return Err(SimError::InvalidParameter {
-                name: "replayed jobs",
-                value: format!("{n} jobs"),
-                reason: "a replay takes its jobs in queue order (submit time, job number)",
-            });
+            return Err(not_grown(
+                format!("{n} jobs"),
+                "a replay takes its jobs in queue order (submit time, job number)",
+            ));
         }
-        prepare(jobs, from..n, self.state.capacity)?;
+        if self.state.left_out.is_some() {
+            check_finite(jobs, from..n)?;
+        } else {
+            prepare(jobs, from..n, self.state.capacity)?;
+        }
         check_lengths(self.state.order, self.state.expiry, n, false)?;
         if n == from {
             return Ok(());
@@ -944,7 +1062,12 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
         let sim = match &mut self.sim {
             Some(sim) => sim,
             None => {
-                let origin = jobs.submit(0);
+                // The simulation starts at the first job that runs (none yet: only jobs
+                // left out so far).
+                let Some(first) = self.state.arrival_order.get(self.state.next_arrival) else {
+                    return Ok(());
+                };
+                let origin = jobs.submit(first);
                 self.state.policy.begin(self.state.capacity, origin)?;
                 self.sim.insert(Simulation::starting_at(origin))
             }
@@ -952,9 +1075,8 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
         self.state.run(jobs, sim, jobs.submit(n - 1))
     }
 
-    /// Takes the last jobs (as [`Replay::advance`]), simulates to the end and returns the
-    /// schedule of the whole table.
-    pub fn finish(mut self, jobs: &JobTable) -> Result<Schedule> {
+    /// Takes the last jobs (as [`Replay::advance`]) and simulates to the end.
+    pub fn run_out(&mut self, jobs: &JobTable) -> Result<()> {
         self.advance(jobs)?;
         check_lengths(self.state.order, self.state.expiry, jobs.len(), true)?;
         let sim = match &mut self.sim {
@@ -965,8 +1087,49 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
             }
         };
         self.state.run(jobs, sim, f64::INFINITY)?;
+        self.ran_out = true;
+        let left_out = self.state.left_out.as_deref().unwrap_or_default();
+        self.last_ran = (0..jobs.len())
+            .rev()
+            .find(|i| left_out.binary_search(i).is_err())
+            .map(|i| (jobs.submit(i).to_bits(), jobs.id(i)));
+        Ok(())
+    }
+
+    /// The schedule after [`Replay::run_out`], of `ran`: the table fed or, in a replay that
+    /// drops jobs, the table fed without them (the cleaned table). Errors before the run is
+    /// out and on a table with another number of jobs or another last job.
+    pub fn schedule(mut self, ran: &JobTable) -> Result<Schedule> {
+        if !self.ran_out {
+            return Err(not_grown(
+                format!("{} jobs", self.state.known),
+                "run the replay out before taking its schedule",
+            ));
+        }
         let sim = self.sim.take().unwrap_or_default();
-        Ok(self.state.schedule(jobs, &sim))
+        let left_out = self.state.left_out.as_ref().map_or(0, Vec::len);
+        let last = ran
+            .len()
+            .checked_sub(1)
+            .map(|i| (ran.submit(i).to_bits(), ran.id(i)));
+        if ran.len() + left_out != self.state.known || last != self.last_ran {
+            return Err(not_grown(
+                format!(
+                    "{} jobs for {} replayed",
+                    ran.len(),
+                    self.state.known - left_out
+                ),
+                "the schedule is of the jobs replayed",
+            ));
+        }
+        Ok(self.state.schedule(ran, &sim))
+    }
+
+    /// [`Replay::run_out`], then the schedule of the whole table (see [`Replay::schedule`]
+    /// for a replay that drops jobs).
+    pub fn finish(mut self, jobs: &JobTable) -> Result<Schedule> {
+        self.run_out(jobs)?;
+        self.schedule(jobs)
     }
 }
 

@@ -1,14 +1,16 @@
 //! A [`Replay`] fed its jobs in any chunks gives the schedule of one [`simulate_with`] run
 //! over the whole table, under every built-in policy, FCFS and shortest-estimate queue order
-//! and expiring jobs (proptest over random workloads with many equal submit times); and it
-//! refuses a table out of queue order or one that lost jobs fed before.
+//! and expiring jobs (proptest over random workloads with many equal submit times); one
+//! that drops the jobs that cannot run, fed a log before cleaning, gives the schedule of the
+//! cleaned log; and a replay refuses a table out of queue order or one that lost jobs fed
+//! before.
 
 #![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
 use slarm_sim::batch::{simulate_with, QueueOrder, Replay, Schedule};
 use slarm_sim::policy::{Backfill, PolicyKind, SchedulingPolicy};
-use slarm_workload::{Job, JobTable};
+use slarm_workload::{Job, JobTable, Workload};
 
 const CAPACITY: u32 = 8;
 
@@ -24,7 +26,15 @@ fn policies() -> Vec<Box<dyn SchedulingPolicy>> {
 /// Jobs in queue order: submit times on a coarse grid (many ties), estimates above, equal
 /// to and below the run time.
 fn jobs() -> impl Strategy<Value = Vec<Job>> {
-    proptest::collection::vec((0u32..60, 1u32..40, 1i64..=8, 0u32..3), 0..80).prop_map(|v| {
+    jobs_of(1..40, 1..=8)
+}
+
+/// [`jobs`] with run times from `runs` and processors from `procs`.
+fn jobs_of(
+    runs: std::ops::Range<u32>,
+    procs: std::ops::RangeInclusive<i64>,
+) -> impl Strategy<Value = Vec<Job>> {
+    proptest::collection::vec((0u32..60, runs, procs, 0u32..3), 0..80).prop_map(|v| {
         let mut jobs: Vec<Job> = v
             .into_iter()
             .enumerate()
@@ -47,9 +57,20 @@ fn replayed(
     order: &QueueOrder,
     expiry: Option<&[f64]>,
 ) -> Schedule {
+    let mut replay = Replay::new(CAPACITY, policy, order, expiry).unwrap();
+    let table = fed(&mut replay, jobs, cuts);
+    replay.finish(&table).unwrap()
+}
+
+/// Feeds `jobs` to `replay` in chunks ending at `cuts` (positions, any order); returns the
+/// table of them all (its last jobs not fed yet).
+fn fed<P: SchedulingPolicy + ?Sized>(
+    replay: &mut Replay<'_, P>,
+    jobs: &[Job],
+    cuts: &[usize],
+) -> JobTable {
     let mut ends: Vec<usize> = cuts.iter().map(|&c| c % (jobs.len() + 1)).collect();
     ends.sort_unstable();
-    let mut replay = Replay::new(CAPACITY, policy, order, expiry).unwrap();
     let mut table = JobTable::new();
     for end in ends {
         table
@@ -61,7 +82,7 @@ fn replayed(
     table
         .try_extend(jobs[table.len()..].iter().copied())
         .unwrap();
-    replay.finish(&table).unwrap()
+    table
 }
 
 proptest! {
@@ -81,6 +102,38 @@ proptest! {
         for (mut a, mut b) in policies().into_iter().zip(policies()) {
             let whole = simulate_with(&table, CAPACITY, &mut a, &order, expiry.as_deref());
             let streamed = replayed(&jobs, &cuts, b.as_mut(), &order, expiry.as_deref());
+            prop_assert_eq!(&streamed, &whole.unwrap(), "{}", a.name());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn a_replay_that_drops_jobs_gives_the_schedule_of_the_cleaned_log(
+        jobs in jobs_of(0..30, 0..=10),
+        cuts in proptest::collection::vec(any::<usize>(), 0..12),
+        expire in any::<bool>(),
+    ) {
+        let raw = JobTable::try_from_jobs(jobs.iter().copied()).unwrap();
+        let cleaned = Workload::from_table("log", raw.clone(), CAPACITY).unwrap().jobs;
+        let kept = |j: &Job| j.runtime > 0.0 && (1..=i64::from(CAPACITY)).contains(&j.procs());
+        let expiry: Vec<f64> = jobs.iter().map(|j| j.submit + 2.0 * j.runtime).collect();
+        let cleaned_expiry: Vec<f64> =
+            jobs.iter().zip(&expiry).filter(|(j, _)| kept(j)).map(|(_, &e)| e).collect();
+        let (expiry, cleaned_expiry) = if expire {
+            (Some(&expiry[..]), Some(&cleaned_expiry[..]))
+        } else {
+            (None, None)
+        };
+        let order = QueueOrder::Fcfs;
+        for (mut a, mut b) in policies().into_iter().zip(policies()) {
+            let whole = simulate_with(&cleaned, CAPACITY, &mut a, &order, cleaned_expiry);
+            let mut replay = Replay::dropping(CAPACITY, b.as_mut(), &order, expiry).unwrap();
+            let table = fed(&mut replay, &jobs, &cuts);
+            replay.run_out(&table).unwrap();
+            let streamed = replay.schedule(&cleaned).unwrap();
             prop_assert_eq!(&streamed, &whole.unwrap(), "{}", a.name());
         }
     }

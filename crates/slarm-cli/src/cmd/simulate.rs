@@ -135,10 +135,10 @@ impl Policy {
 /// A policy of the command line.
 type DynPolicy = dyn SchedulingPolicy + Send;
 
-/// The first policy, simulated while the log is read (a [`Replay`] fed each block) as long
-/// as the log can be simulated as it stands: in queue order, with finite times, and every
-/// job kept by the drop rules on the machine size known so far. Otherwise, or on any error,
-/// it runs after the reading as the other policies do; the schedule is the same either way.
+/// The first policy, simulated while the log is read (a [`Replay`] fed each block, leaving
+/// out the jobs the drop rules drop) as long as the log is in queue order with finite times
+/// and its machine size is known (`--procs` or the header). Otherwise, or on any error, it
+/// runs after the reading as the other policies do; the schedule is the same either way.
 struct WhileReading<'a> {
     /// The policy, until the replay takes it.
     policy: Option<&'a mut DynPolicy>,
@@ -173,18 +173,13 @@ impl<'a> WhileReading<'a> {
         let size = self
             .procs
             .or_else(|| header.machine_size().and_then(|s| u32::try_from(s).ok()))?;
-        // Every job as read runs: `Workload`'s drop rules keep them all, in this order.
+        // Cleaning keeps the jobs in this order, without those the replay leaves out.
         let s = jobs.summary();
-        let as_read = s.queue_ordered
-            && s.finite_times
-            && s.min_runtime > 0.0
-            && s.min_procs > 0
-            && s.max_procs <= i64::from(size);
-        if !as_read {
+        if !(s.queue_ordered && s.finite_times) {
             return None;
         }
         if self.replay.is_none() {
-            let replay = Replay::new(size, self.policy.take()?, self.order, None).ok()?;
+            let replay = Replay::dropping(size, self.policy.take()?, self.order, None).ok()?;
             self.replay = Some((size, replay));
         }
         let (fed_size, replay) = self.replay.as_mut()?;
@@ -192,11 +187,23 @@ impl<'a> WhileReading<'a> {
         replay.advance(jobs).ok()
     }
 
-    /// The schedule of the cleaned workload, if the replay went all the way on it.
-    fn finish(self, w: &Workload) -> Option<Schedule> {
+    /// Simulates the whole log as read to the end.
+    fn run_out(&mut self, jobs: &JobTable) {
+        let ran_out = match &mut self.replay {
+            Some((_, replay)) => replay.run_out(jobs).is_ok(),
+            None => false,
+        };
+        if !ran_out {
+            self.given_up = true;
+            self.replay = None;
+        }
+    }
+
+    /// The schedule of the cleaned workload, if the replay ran out on its machine size.
+    fn schedule(self, w: &Workload) -> Option<Schedule> {
         let (size, replay) = self.replay.filter(|_| !self.given_up)?;
-        (size == w.machine_procs && w.dropped.total() == 0).then_some(())?;
-        replay.finish(&w.jobs).ok()
+        (size == w.machine_procs).then_some(())?;
+        replay.schedule(&w.jobs).ok()
     }
 }
 
@@ -290,8 +297,9 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
     let trace = read_with(&args.trace, &args.input, args.procs, &mut |header, jobs| {
         while_reading.feed(header, jobs);
     })?;
+    while_reading.run_out(&trace.jobs);
     let w = Workload::from_trace(trace, args.procs).map_err(workload_error)?;
-    let mut streamed = while_reading.finish(&w);
+    let mut streamed = while_reading.schedule(&w);
     let needs_processors = args.report.is_some()
         || (args.schedule_out.is_some() && args.schedule_format == ScheduleFormat::Batsim);
     let mut rows = Vec::with_capacity(policies.len());
