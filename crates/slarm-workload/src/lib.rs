@@ -6,7 +6,8 @@
 //! [`JobTable`] (jobs stored compactly, 88 bytes a job, each built on demand, with a
 //! [`TableSummary`] of queue order and bounds kept as jobs are appended),
 //! [`SwfHeader`], [`reader::SwfReader`] / [`reader::read_trace`] (strict or lenient
-//! parsing; [`reader::read_all`] parses a whole log in blocks on several threads, and
+//! parsing; [`reader::read_all`] parses a whole log in blocks on several threads,
+//! [`reader::read_trace_with`] shows the jobs read so far after each block, and
 //! [`inflate`] inflates gzip logs on a thread of its own), [`sacct`] (Slurm accounting
 //! records read into the same [`Trace`]), [`Workload`] with
 //! [`DropCounts`] ([`clean`]), [`writer`] (SWF out), [`transform`] (first/last N, windows,
