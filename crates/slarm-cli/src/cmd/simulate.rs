@@ -291,7 +291,10 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
         }
     }
     let progress = args.progress || std::io::stderr().is_terminal();
-    let mut first_policy = policies[0].build();
+    let Some((&first, rest)) = policies.split_first() else {
+        return Err(CliError::internal("no policy to simulate"));
+    };
+    let mut first_policy = first.build();
     let fcfs = QueueOrder::Fcfs;
     let mut while_reading = WhileReading::new(first_policy.as_mut(), &fcfs, args.procs);
     let trace = read_with(&args.trace, &args.input, args.procs, &mut |header, jobs| {
@@ -299,68 +302,37 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
     })?;
     while_reading.run_out(&trace.jobs);
     let w = Workload::from_trace(trace, args.procs).map_err(workload_error)?;
-    let mut streamed = while_reading.schedule(&w);
+    let streamed = while_reading.schedule(&w);
     let needs_processors = args.report.is_some()
         || (args.schedule_out.is_some() && args.schedule_format == ScheduleFormat::Batsim);
+    let run = PolicyRun {
+        args,
+        w: &w,
+        needs_processors,
+        progress,
+    };
+    // The first policy's schedule sets the report's window (its busiest day); the others
+    // then run at once, each on a thread of its own while processors are free.
+    let started = Instant::now();
+    let first_schedule = match streamed {
+        Some(schedule) => {
+            run.say(first, "simulated while the log was read");
+            schedule
+        }
+        None => run.simulate(first)?,
+    };
+    let mut window = given_window;
+    let mut results = vec![run.finish(first, first_schedule, &mut window, true, started)?];
+    results.extend(in_parallel(rest, |&p| {
+        let started = Instant::now();
+        let schedule = run.simulate(p)?;
+        run.finish(p, schedule, &mut { window }, false, started)
+    })?);
     let mut rows = Vec::with_capacity(policies.len());
     let mut series = Vec::new();
-    let mut window = given_window;
-    for &p in &policies {
-        let started = Instant::now();
-        let schedule = match streamed.take() {
-            Some(schedule) => {
-                if progress {
-                    eprintln!(
-                        "slarm: simulate {p}: simulated while the log was read ({} jobs)",
-                        w.jobs.len()
-                    );
-                }
-                schedule
-            }
-            None => {
-                if progress {
-                    eprintln!("slarm: simulate {p}: started ({} jobs)", w.jobs.len());
-                }
-                p.simulate(&w)
-                    .map_err(|e| CliError::bad_input(format!("{}: {e}", w.name)))?
-            }
-        };
-        let m = Metrics::of(&schedule, DEFAULT_TAU_S);
-        // One assignment serves both the Batsim file and the page's Gantt chart.
-        let sets = needs_processors
-            .then(|| assign_processors(&schedule.records, w.machine_procs))
-            .transpose()
-            .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
-        if let Some(path) = &args.schedule_out {
-            write_schedule(path, args.schedule_format, &w, &schedule, sets.as_deref())?;
-        }
-        if args.report.is_some() {
-            let jobs = sim_jobs(&schedule);
-            let win = match window {
-                Some(win) => win,
-                None => busiest_window(&jobs, DAY_S).unwrap_or((0.0, DAY_S)),
-            };
-            if window.is_none() {
-                window = Some(win);
-            }
-            if given_window.is_some() && series.is_empty() {
-                check_window_in_trace(args.gantt_window.as_deref().unwrap_or(""), win, &jobs)?;
-            }
-            series.push(PolicySeries::of(
-                p.to_string(),
-                &jobs,
-                sets.as_deref().unwrap_or_default(),
-                w.machine_procs,
-                win,
-            ));
-        }
-        if progress {
-            eprintln!(
-                "slarm: simulate {p}: done in {:.2} s",
-                started.elapsed().as_secs_f64()
-            );
-        }
+    for (&p, (m, s)) in policies.iter().zip(results) {
         rows.push((p, m));
+        series.extend(s);
     }
     let mut json = json!({
         "trace": w.name,
@@ -447,6 +419,116 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
 }
 
 /// The trace's fields, then one table row per policy.
+/// What every policy's run of one `simulate` shares.
+struct PolicyRun<'a> {
+    args: &'a SimulateArgs,
+    w: &'a Workload,
+    needs_processors: bool,
+    progress: bool,
+}
+
+impl PolicyRun<'_> {
+    /// A progress line about policy `p`.
+    fn say(&self, p: Policy, what: &str) {
+        if self.progress {
+            eprintln!("slarm: simulate {p}: {what} ({} jobs)", self.w.jobs.len());
+        }
+    }
+
+    /// Simulates the cleaned workload under `p`.
+    fn simulate(&self, p: Policy) -> CliResult<Schedule> {
+        self.say(p, "started");
+        p.simulate(self.w)
+            .map_err(|e| CliError::bad_input(format!("{}: {e}", self.w.name)))
+    }
+
+    /// The figures of `p`'s schedule, its schedule file and its report series (in the Gantt
+    /// `window`, set to the busiest day of this schedule when none is set yet). A window
+    /// given on the command line is checked against the `first` policy's schedule;
+    /// `started` is when the policy's simulation began (for the progress line).
+    fn finish(
+        &self,
+        p: Policy,
+        schedule: Schedule,
+        window: &mut Option<(f64, f64)>,
+        first: bool,
+        started: Instant,
+    ) -> CliResult<(Metrics, Option<PolicySeries>)> {
+        let (args, w) = (self.args, self.w);
+        let m = Metrics::of(&schedule, DEFAULT_TAU_S);
+        // One assignment serves both the Batsim file and the page's Gantt chart.
+        let sets = self
+            .needs_processors
+            .then(|| assign_processors(&schedule.records, w.machine_procs))
+            .transpose()
+            .map_err(|e| CliError::internal(format!("processor assignment: {e}")))?;
+        if let Some(path) = &args.schedule_out {
+            write_schedule(path, args.schedule_format, w, &schedule, sets.as_deref())?;
+        }
+        let mut series = None;
+        if args.report.is_some() {
+            let jobs = sim_jobs(&schedule);
+            let win =
+                *window.get_or_insert_with(|| busiest_window(&jobs, DAY_S).unwrap_or((0.0, DAY_S)));
+            if let Some(text) = args.gantt_window.as_deref().filter(|_| first) {
+                check_window_in_trace(text, win, &jobs)?;
+            }
+            series = Some(PolicySeries::of(
+                p.to_string(),
+                &jobs,
+                sets.as_deref().unwrap_or_default(),
+                w.machine_procs,
+                win,
+            ));
+        }
+        if self.progress {
+            eprintln!(
+                "slarm: simulate {p}: done in {:.2} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok((m, series))
+    }
+}
+
+/// `f` of each item, on up to as many threads as the machine has processors, in the items'
+/// order; the first error in that order.
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> CliResult<R> + Sync,
+) -> CliResult<Vec<R>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(items.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, CliResult<R>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(k) else {
+                            return out;
+                        };
+                        out.push((k, f(item)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|t| {
+                t.join().unwrap_or_else(|_| {
+                    vec![(0, Err(CliError::internal("a policy's thread stopped")))]
+                })
+            })
+            .collect()
+    });
+    done.sort_by_key(|&(k, _)| k);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 fn render(json: &Value, rows: &[(Policy, Metrics)]) -> String {
     let summary: serde_json::Map<_, _> = json
         .as_object()
