@@ -376,7 +376,11 @@ fn simulate_report_writes_the_page_and_its_figures() {
     assert_eq!(plain.stdout, with.stdout);
     let err = String::from_utf8(with.stderr).unwrap();
     // The first policy was simulated while the log was read, the second after it.
-    assert_eq!(err.matches("simulated while the log was read").count(), 1, "{err}");
+    assert_eq!(
+        err.matches("simulated while the log was read").count(),
+        1,
+        "{err}"
+    );
     assert_eq!(err.matches("started").count(), 1, "{err}");
     assert_eq!(err.matches(": done in ").count(), 2, "{err}");
     // Default window: the busiest day, said so on the page.

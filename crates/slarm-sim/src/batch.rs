@@ -30,7 +30,7 @@ use std::borrow::Cow;
 
 use slarm_workload::{Job, JobTable};
 
-use crate::error::{check_time, Result, SimError};
+use crate::error::{check_capacity, check_time, Result, SimError};
 use crate::kernel::Simulation;
 use crate::policy::{
     Candidate, MachineState, PassOutcome, PolicyKind, RunningSet, SchedulingPolicy,
@@ -767,13 +767,7 @@ impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
         order: &'a QueueOrder,
         expiry: Option<&'a [f64]>,
     ) -> Result<Self> {
-        if capacity == 0 {
-            return Err(SimError::InvalidParameter {
-                name: "capacity",
-                value: "0".into(),
-                reason: "a machine needs at least one processor",
-            });
-        }
+        check_capacity(capacity)?;
         Ok(Self {
             known: 0,
             last_known: None,

@@ -43,7 +43,7 @@ use std::fmt;
 use std::io::Write;
 
 use crate::batch::{JobRecord, JobSource};
-use crate::error::{Result, SimError};
+use crate::error::{check_capacity, Result, SimError};
 use crate::metrics::push_time;
 
 /// A set of processors as disjoint, sorted, non-adjacent closed intervals `(first, last)`.
@@ -159,13 +159,7 @@ where
     I: IntoIterator,
     I::Item: Borrow<JobRecord>,
 {
-    if capacity == 0 {
-        return Err(SimError::InvalidParameter {
-            name: "capacity",
-            value: "0".into(),
-            reason: "a machine needs at least one processor",
-        });
-    }
+    check_capacity(capacity)?;
     let records = records.into_iter();
     let mut slots: Vec<Slot> = Vec::with_capacity(records.size_hint().0);
     // Events: (time, kind and record index), the kind in the top bit (0 = end, 1 = start):

@@ -73,6 +73,18 @@ pub(crate) fn check_time(what: &'static str, value: f64) -> Result<f64> {
     }
 }
 
+/// Checks that a machine has at least one processor.
+pub(crate) fn check_capacity(capacity: u32) -> Result<u32> {
+    if capacity == 0 {
+        return Err(SimError::InvalidParameter {
+            name: "capacity",
+            value: "0".into(),
+            reason: "a machine needs at least one processor",
+        });
+    }
+    Ok(capacity)
+}
+
 /// A scheduling policy name read from text is not `fcfs`, `easy` or `conservative`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("unknown policy {given:?} (expected fcfs, easy or conservative)")]

@@ -25,7 +25,7 @@
 //! # Ok::<(), slarm_sim::SimError>(())
 //! ```
 
-use crate::error::{check_time, Result, SimError};
+use crate::error::{check_capacity, check_time, Result, SimError};
 
 /// Free processors from `time` until the next breakpoint.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,13 +52,7 @@ impl Profile {
     /// An empty profile (all `capacity` processors free) from `origin` on.
     pub fn new(capacity: u32, origin: f64) -> Result<Self> {
         check_time("profile origin", origin)?;
-        if capacity == 0 {
-            return Err(SimError::InvalidParameter {
-                name: "capacity",
-                value: "0".into(),
-                reason: "a machine needs at least one processor",
-            });
-        }
+        check_capacity(capacity)?;
         Ok(Self {
             capacity,
             steps: vec![Step {

@@ -15,7 +15,7 @@
 
 use std::cell::Cell;
 
-use crate::error::{check_time, Result, SimError};
+use crate::error::{check_capacity, check_time, Result, SimError};
 
 /// Target block length; a block is split in two when it grows past twice this.
 #[cfg(not(test))]
@@ -112,13 +112,7 @@ impl Timeline {
     /// An empty profile (all `capacity` processors free) from `origin` on.
     pub(crate) fn new(capacity: u32, origin: f64) -> Result<Self> {
         check_time("profile origin", origin)?;
-        if capacity == 0 {
-            return Err(SimError::InvalidParameter {
-                name: "capacity",
-                value: "0".into(),
-                reason: "a machine needs at least one processor",
-            });
-        }
+        check_capacity(capacity)?;
         Ok(Self {
             capacity,
             blocks: vec![Block::new(vec![origin], vec![i64::from(capacity)], 0)],
