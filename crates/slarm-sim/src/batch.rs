@@ -395,10 +395,12 @@ impl ArrivalOrder {
     }
 }
 
+/// Job `i` as the policies see it.
 fn candidate(jobs: &JobTable, i: usize) -> Candidate {
     Candidate {
         key: i,
-        // `prepare` checked that the processors lie in 1..=capacity.
+        // `prepare` (or a replay's drop rules) checked that the processors lie in
+        // 1..=capacity.
         procs: jobs.procs(i) as u32,
         estimate: jobs.estimate(i),
     }
@@ -930,6 +932,8 @@ pub struct Replay<'a, P: ?Sized> {
     sim: Option<Simulation<Ev>>,
     /// Simulated to the end ([`Replay::run_out`]).
     ran_out: bool,
+    /// The simulation stopped at an error (a policy's, say): the replay cannot go on.
+    failed: bool,
     /// After the run is out: submit time (bits) and job number of the last job that was not
     /// left out, which the table of [`Replay::schedule`] must end with.
     last_ran: Option<(u64, u64)>,
@@ -941,6 +945,7 @@ impl<P: ?Sized> std::fmt::Debug for Replay<'_, P> {
             .field("known", &self.state.known)
             .field("started", &self.state.started)
             .field("ran_out", &self.ran_out)
+            .field("failed", &self.failed)
             .finish_non_exhaustive()
     }
 }
@@ -968,6 +973,7 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
             state: State::new(capacity, policy, order, expiry)?,
             sim: None,
             ran_out: false,
+            failed: false,
             last_ran: None,
         })
     }
@@ -1012,12 +1018,16 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
     }
 
     /// Takes the jobs `jobs` holds beyond those fed before, and simulates every instant
-    /// before the submit time of its last job. Errors (the replay cannot go on then) on a
-    /// table that is not in queue order or lost or changed jobs fed before, on new jobs after
-    /// [`Replay::run_out`], on a job that cannot run (one with a time that is not finite in
-    /// a replay that drops jobs), on a key or expiry vector shorter than the table, and on
-    /// the errors of [`simulate_with`].
+    /// before the submit time of its last job.
+    ///
+    /// Refuses, the replay staying as it was, a table that is not in queue order or lost or
+    /// changed jobs fed before, new jobs after [`Replay::run_out`], a job that cannot run
+    /// (one with a time that is not finite in a replay that drops jobs) and a key or expiry
+    /// vector shorter than the table. An error of the simulation itself (a policy's, or a
+    /// pass that breaks the machine, as in [`simulate_with`]) ends the replay: every later
+    /// call errors.
     pub fn advance(&mut self, jobs: &JobTable) -> Result<()> {
+        self.check_going()?;
         let (from, n) = (self.state.known, jobs.len());
         let last_fed = || {
             from.checked_sub(1)
@@ -1053,34 +1063,50 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
         }
         self.state.arrival_order = ArrivalOrder::Slice(n);
         self.state.know(jobs, n);
-        let sim = match &mut self.sim {
-            Some(sim) => sim,
-            None => {
-                // The simulation starts at the first job that runs (none yet: only jobs
-                // left out so far).
-                let Some(first) = self.state.arrival_order.get(self.state.next_arrival) else {
-                    return Ok(());
-                };
-                let origin = jobs.submit(first);
-                self.state.policy.begin(self.state.capacity, origin)?;
-                self.sim.insert(Simulation::starting_at(origin))
+        self.simulate_to(jobs, jobs.submit(n - 1))
+    }
+
+    /// Errors once the simulation stopped at an error.
+    fn check_going(&self) -> Result<()> {
+        if self.failed {
+            return Err(not_grown(
+                format!("{} jobs", self.state.known),
+                "the replay ended at an error of its simulation",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Simulates every instant before `horizon` (infinite: to the end); an error ends the
+    /// replay. The kernel starts at the first job that runs, as in [`simulate_with`] (at 0
+    /// for a run without one).
+    fn simulate_to(&mut self, jobs: &JobTable, horizon: f64) -> Result<()> {
+        if self.sim.is_none() {
+            let origin = match self.state.arrival_order.get(self.state.next_arrival) {
+                Some(first) => jobs.submit(first),
+                None if horizon == f64::INFINITY => 0.0,
+                // Only jobs left out so far.
+                None => return Ok(()),
+            };
+            if let Err(e) = self.state.policy.begin(self.state.capacity, origin) {
+                self.failed = true;
+                return Err(e);
             }
+            self.sim = Some(Simulation::starting_at(origin));
+        }
+        let Some(sim) = self.sim.as_mut() else {
+            return Ok(());
         };
-        self.state.run(jobs, sim, jobs.submit(n - 1))
+        let result = self.state.run(jobs, sim, horizon);
+        self.failed |= result.is_err();
+        result
     }
 
     /// Takes the last jobs (as [`Replay::advance`]) and simulates to the end.
     pub fn run_out(&mut self, jobs: &JobTable) -> Result<()> {
         self.advance(jobs)?;
         check_lengths(self.state.order, self.state.expiry, jobs.len(), true)?;
-        let sim = match &mut self.sim {
-            Some(sim) => sim,
-            None => {
-                self.state.policy.begin(self.state.capacity, 0.0)?;
-                self.sim.insert(Simulation::starting_at(0.0))
-            }
-        };
-        self.state.run(jobs, sim, f64::INFINITY)?;
+        self.simulate_to(jobs, f64::INFINITY)?;
         self.ran_out = true;
         let left_out = self.state.left_out.as_deref().unwrap_or_default();
         self.last_ran = (0..jobs.len())
@@ -1094,6 +1120,7 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
     /// drops jobs, the table fed without them (the cleaned table). Errors before the run is
     /// out and on a table with another number of jobs or another last job.
     pub fn schedule(mut self, ran: &JobTable) -> Result<Schedule> {
+        self.check_going()?;
         if !self.ran_out {
             return Err(not_grown(
                 format!("{} jobs", self.state.known),

@@ -121,14 +121,7 @@ pub fn open(path: &Path, options: ReadOptions) -> Result<SwfReader<BoxedInput>> 
 /// bytes a job), with the job lines parsed on the machine's processors (at most 4; see
 /// [`read_all`]). Errors on an input without job lines.
 pub fn read_trace(path: &Path, options: ReadOptions) -> Result<Trace> {
-    let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| io_err(&name, &e))?;
-    read_all(
-        decompressing(file, &name)?,
-        &name,
-        options,
-        blocks::default_workers(),
-    )
+    read_trace_with(path, options, &mut |_, _| {})
 }
 
 /// [`read_trace`], showing `on_block` the header and the jobs read so far (in file order)
@@ -138,7 +131,7 @@ pub fn read_trace(path: &Path, options: ReadOptions) -> Result<Trace> {
 /// ```
 /// use slarm_workload::reader::{read_trace_with, ReadOptions};
 ///
-/// let path = std::env::temp_dir().join("slarm-read-trace-with.swf");
+/// let path = std::env::temp_dir().join(format!("slarm-doc-{}.swf", std::process::id()));
 /// std::fs::write(&path, "; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n")?;
 /// let mut seen = Vec::new();
 /// let trace = read_trace_with(&path, ReadOptions::default(), &mut |header, jobs| {
