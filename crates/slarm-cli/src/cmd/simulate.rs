@@ -500,6 +500,11 @@ fn in_parallel<T: Sync, R: Send>(
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(items.len());
+    if threads <= 1 {
+        // On this thread: a thread of its own would allocate from a heap arena of its own,
+        // beside the memory this thread has freed.
+        return items.iter().map(f).collect();
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut done: Vec<(usize, CliResult<R>)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
