@@ -5,13 +5,14 @@
 //! reservation; with exact estimates EASY never starts the head after its reservation;
 //! FCFS starts jobs in queue order. The same invariants hold under SJF and caller-keyed
 //! queue orders with expiring jobs (every job either runs once or expires, never both),
-//! and a policy whose pass outcome breaks the machine is refused with a typed error.
+//! and a policy whose pass outcome breaks the machine is refused with a typed error (a
+//! replay then ends: every later call errors).
 
 // Test helpers outside #[test] functions panic on purpose.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use proptest::prelude::*;
-use slarm_sim::batch::{simulate, simulate_with, BatchConfig, QueueOrder, Schedule};
+use slarm_sim::batch::{simulate, simulate_with, BatchConfig, QueueOrder, Replay, Schedule};
 use slarm_sim::policy::{Candidate, MachineState, PassOutcome, PolicyKind, SchedulingPolicy};
 use slarm_workload::reader::{read_trace, ReadOptions};
 use slarm_workload::{traces, Job, Workload};
@@ -289,4 +290,23 @@ fn invariants_hold_on_whole_traces() {
         let Some(w) = load(name) else { continue };
         check_trace(name, &w.unwrap());
     }
+}
+
+#[test]
+fn an_error_of_the_simulation_ends_the_replay() {
+    let order = QueueOrder::Fcfs;
+    let mut policy = Greedy(false);
+    let mut replay = Replay::new(8, &mut policy, &order, None).unwrap();
+    // Two jobs of 6 processors at t = 0: the pass at 0 starts both on 8 processors.
+    let table = slarm_workload::JobTable::try_from_jobs([
+        Job::new(1, 0.0, 5.0, 6, 5.0),
+        Job::new(2, 0.0, 5.0, 6, 5.0),
+        Job::new(3, 1.0, 5.0, 1, 5.0),
+    ])
+    .unwrap();
+    let e = replay.advance(&table).unwrap_err().to_string();
+    assert!(e.contains("fit in the free processors"), "{e}");
+    let e = replay.run_out(&table).unwrap_err().to_string();
+    assert!(e.contains("ended at an error"), "{e}");
+    assert!(replay.schedule(&table).is_err());
 }
