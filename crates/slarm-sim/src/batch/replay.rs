@@ -1,4 +1,6 @@
-//! [`Replay`]: the batch simulation of [`simulate_with`](super::simulate_with) fed its jobs as a log is read.
+//! [`Replay`]: the batch simulation of [`simulate_with`] fed its jobs as a log is read.
+//!
+//! [`simulate_with`]: super::simulate_with
 
 use slarm_workload::JobTable;
 
@@ -10,12 +12,12 @@ use crate::policy::SchedulingPolicy;
 /// A batch simulation fed with its jobs as they become known, a log while it is read: each
 /// [`Replay::advance`] simulates every instant before the last known job's submit time
 /// (a job not yet known arrives at that time or later, so nothing it could change is
-/// decided), and [`Replay::finish`] the rest. The schedule is the one
-/// [`simulate_with`](super::simulate_with) gives for the whole table, however the jobs were fed.
+/// decided), and [`Replay::finish`] the rest. The schedule is the one [`simulate_with`]
+/// gives for the whole table, however the jobs were fed.
 ///
 /// The table only grows between calls, in queue order (submit time, then job number; its
 /// [`JobTable::summary`] says so). A replay made by [`Replay::new`] refuses a job that
-/// cannot run, as [`simulate_with`](super::simulate_with) does; one made by [`Replay::dropping`] leaves such jobs
+/// cannot run, as [`simulate_with`] does; one made by [`Replay::dropping`] leaves such jobs
 /// out, as [`slarm_workload::Workload`]'s drop rules do, and gives the schedule of the
 /// cleaned table ([`Replay::run_out`], then [`Replay::schedule`] of the cleaned table).
 ///
@@ -41,6 +43,8 @@ use crate::policy::SchedulingPolicy;
 /// assert_eq!(streamed, whole);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// [`simulate_with`]: super::simulate_with
 pub struct Replay<'a, P: ?Sized> {
     state: State<'a, P>,
     /// The kernel, from the first job's submit time on (none before the first job).
@@ -76,8 +80,8 @@ fn not_grown(value: String, reason: &'static str) -> SimError {
 
 impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
     /// A replay on `capacity` processors under `policy`, the queue kept in `order`, with an
-    /// optional latest start per job (as in [`simulate_with`](super::simulate_with); a key or expiry vector
-    /// covers at least the jobs fed, and at the end exactly all of them).
+    /// optional latest start per job (as in [`simulate_with`](super::simulate_with); a key
+    /// or expiry vector covers at least the jobs fed, and at the end exactly all of them).
     pub fn new(
         capacity: u32,
         policy: &'a mut P,
@@ -139,8 +143,8 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
     /// changed jobs fed before, new jobs after [`Replay::run_out`], a job that cannot run
     /// (one with a time that is not finite in a replay that drops jobs) and a key or expiry
     /// vector shorter than the table. An error of the simulation itself (a policy's, or a
-    /// pass that breaks the machine, as in [`simulate_with`](super::simulate_with)) ends the replay: every later
-    /// call errors.
+    /// pass that breaks the machine, as in [`simulate_with`](super::simulate_with)) ends the
+    /// replay: every later call errors.
     pub fn advance(&mut self, jobs: &JobTable) -> Result<()> {
         self.check_going()?;
         let (from, n) = (self.state.known, jobs.len());
@@ -193,8 +197,8 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
     }
 
     /// Simulates every instant before `horizon` (infinite: to the end); an error ends the
-    /// replay. The kernel starts at the first job that runs, as in [`simulate_with`](super::simulate_with) (at 0
-    /// for a run without one).
+    /// replay. The kernel starts at the first job that runs, as in
+    /// [`simulate_with`](super::simulate_with) (at 0 for a run without one).
     fn simulate_to(&mut self, jobs: &JobTable, horizon: f64) -> Result<()> {
         if self.sim.is_none() {
             let origin = match self.state.arrival_order.get(self.state.next_arrival) {
