@@ -14,6 +14,7 @@ use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use rayon::prelude::*;
 use serde_json::{json, Value};
 use slarm::sim::batch::{simulate_with, QueueOrder, Replay, Schedule};
 use slarm::sim::batsim::{assign_processors, write_batsim_jobs, IntervalSet};
@@ -491,47 +492,19 @@ impl PolicyRun<'_> {
     }
 }
 
-/// `f` of each item, on up to as many threads as the machine has processors, in the items'
-/// order; the first error in that order.
+/// `f` of each item, on rayon's threads (as many as the machine has processors), in the
+/// items' order; the first error in that order. A single item runs on this thread: on a
+/// thread of its own it would allocate from a heap arena of its own, beside the memory this
+/// thread has freed.
 fn in_parallel<T: Sync, R: Send>(
     items: &[T],
-    f: impl Fn(&T) -> CliResult<R> + Sync,
+    f: impl Fn(&T) -> CliResult<R> + Sync + Send,
 ) -> CliResult<Vec<R>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(items.len());
-    if threads <= 1 {
-        // On this thread: a thread of its own would allocate from a heap arena of its own,
-        // beside the memory this thread has freed.
+    if items.len() <= 1 {
         return items.iter().map(f).collect();
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, CliResult<R>)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(k) else {
-                            return out;
-                        };
-                        out.push((k, f(item)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|t| {
-                t.join().unwrap_or_else(|_| {
-                    vec![(0, Err(CliError::internal("a policy's thread stopped")))]
-                })
-            })
-            .collect()
-    });
-    done.sort_by_key(|&(k, _)| k);
-    done.into_iter().map(|(_, r)| r).collect()
+    let done: Vec<CliResult<R>> = items.par_iter().map(f).collect();
+    done.into_iter().collect()
 }
 
 fn render(json: &Value, rows: &[(Policy, Metrics)]) -> String {
