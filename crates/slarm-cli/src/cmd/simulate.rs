@@ -141,14 +141,13 @@ type DynPolicy = dyn SchedulingPolicy + Send;
 /// and its machine size is known (`--procs` or the header). Otherwise, or on any error, it
 /// runs after the reading as the other policies do; the schedule is the same either way.
 struct WhileReading<'a> {
-    /// The policy, until the replay takes it.
+    /// The policy, until the replay takes it (none either: given up).
     policy: Option<&'a mut DynPolicy>,
     order: &'a QueueOrder,
     /// `--procs`.
     procs: Option<u32>,
     /// The replay and the machine size it runs on.
     replay: Option<(u32, Replay<'a, DynPolicy>)>,
-    given_up: bool,
 }
 
 impl<'a> WhileReading<'a> {
@@ -158,16 +157,20 @@ impl<'a> WhileReading<'a> {
             order,
             procs,
             replay: None,
-            given_up: false,
         }
     }
 
-    /// Feeds the jobs read so far, or gives up for good.
+    /// Feeds the jobs read so far, or gives up for good (once given up, neither a policy
+    /// nor a replay is left to feed).
     fn feed(&mut self, header: &SwfHeader, jobs: &JobTable) {
-        if !self.given_up && self.try_feed(header, jobs).is_none() {
-            self.given_up = true;
-            self.replay = None;
+        if self.try_feed(header, jobs).is_none() {
+            self.give_up();
         }
+    }
+
+    fn give_up(&mut self) {
+        self.policy = None;
+        self.replay = None;
     }
 
     fn try_feed(&mut self, header: &SwfHeader, jobs: &JobTable) -> Option<()> {
@@ -190,19 +193,15 @@ impl<'a> WhileReading<'a> {
 
     /// Simulates the whole log as read to the end.
     fn run_out(&mut self, jobs: &JobTable) {
-        let ran_out = match &mut self.replay {
-            Some((_, replay)) => replay.run_out(jobs).is_ok(),
-            None => false,
-        };
-        if !ran_out {
-            self.given_up = true;
-            self.replay = None;
+        let replay = self.replay.as_mut();
+        if replay.is_none_or(|(_, replay)| replay.run_out(jobs).is_err()) {
+            self.give_up();
         }
     }
 
     /// The schedule of the cleaned workload, if the replay ran out on its machine size.
     fn schedule(self, w: &Workload) -> Option<Schedule> {
-        let (size, replay) = self.replay.filter(|_| !self.given_up)?;
+        let (size, replay) = self.replay?;
         (size == w.machine_procs).then_some(())?;
         replay.schedule(&w.jobs).ok()
     }
