@@ -413,8 +413,6 @@ fn candidate(jobs: &JobTable, i: usize) -> Candidate {
 /// time) are read from the table each call is given: a [`Replay`]'s table grows between
 /// calls.
 struct State<'a, P: ?Sized> {
-    /// Jobs known so far: the first `known` rows of the table (all of them in one run).
-    known: usize,
     /// Submit time and job number of the last known job (a replay checks that they stay).
     last_known: Option<(f64, u64)>,
     /// A replay of a log before cleaning: the rows of the jobs that cannot run, left out
@@ -444,6 +442,13 @@ struct State<'a, P: ?Sized> {
     pass_due: bool,
     wake_at: Option<f64>,
     out: PassOutcome,
+}
+
+impl<P: ?Sized> State<'_, P> {
+    /// Jobs known so far: the first `known()` rows of the table (all of them in one run).
+    fn known(&self) -> usize {
+        self.start.len()
+    }
 }
 
 /// The next event to deliver.
@@ -774,7 +779,6 @@ impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
     ) -> Result<Self> {
         check_capacity(capacity)?;
         Ok(Self {
-            known: 0,
             last_known: None,
             left_out: None,
             start: Vec::new(),
@@ -801,7 +805,6 @@ impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
     fn know(&mut self, jobs: &JobTable, n: usize) {
         self.start.resize(n, f64::NAN);
         self.reservation.resize(n, f64::NAN);
-        self.known = n;
         self.last_known = n.checked_sub(1).map(|i| (jobs.submit(i), jobs.id(i)));
         self.pass_over_left_out(jobs);
     }

@@ -61,7 +61,7 @@ pub struct Replay<'a, P: ?Sized> {
 impl<P: ?Sized> std::fmt::Debug for Replay<'_, P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Replay")
-            .field("known", &self.state.known)
+            .field("known", &self.state.known())
             .field("started", &self.state.started)
             .field("ran_out", &self.ran_out)
             .field("failed", &self.failed)
@@ -133,7 +133,7 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
 
     /// Jobs fed so far.
     pub fn known(&self) -> usize {
-        self.state.known
+        self.state.known()
     }
 
     /// Takes the jobs `jobs` holds beyond those fed before, and simulates every instant
@@ -147,7 +147,7 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
     /// replay: every later call errors.
     pub fn advance(&mut self, jobs: &JobTable) -> Result<()> {
         self.check_going()?;
-        let (from, n) = (self.state.known, jobs.len());
+        let (from, n) = (self.state.known(), jobs.len());
         let last_fed = || {
             from.checked_sub(1)
                 .map(|i| (jobs.submit(i).to_bits(), jobs.id(i)))
@@ -189,7 +189,7 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
     fn check_going(&self) -> Result<()> {
         if self.failed {
             return Err(not_grown(
-                format!("{} jobs", self.state.known),
+                format!("{} jobs", self.state.known()),
                 "the replay ended at an error of its simulation",
             ));
         }
@@ -242,7 +242,7 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
         self.check_going()?;
         if !self.ran_out {
             return Err(not_grown(
-                format!("{} jobs", self.state.known),
+                format!("{} jobs", self.state.known()),
                 "run the replay out before taking its schedule",
             ));
         }
@@ -252,12 +252,12 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
             .len()
             .checked_sub(1)
             .map(|i| (ran.submit(i).to_bits(), ran.id(i)));
-        if ran.len() + left_out != self.state.known || last != self.last_ran {
+        if ran.len() + left_out != self.state.known() || last != self.last_ran {
             return Err(not_grown(
                 format!(
                     "{} jobs for {} replayed",
                     ran.len(),
-                    self.state.known - left_out
+                    self.state.known() - left_out
                 ),
                 "the schedule is of the jobs replayed",
             ));
