@@ -1,14 +1,15 @@
-//! Reading a whole SWF input with its job lines parsed on several threads, with the result
-//! of reading it line by line.
+//! Reading a whole text input with its lines parsed on several threads, with the result of
+//! reading it line by line: the SWF reader's job lines here, and the sacct reader's lines
+//! after its header ([`crate::sacct`]).
 //!
 //! A reader thread cuts the input into blocks of whole lines (about [`BLOCK`] bytes, cut
 //! after a newline), hands block `k` to worker `k mod n`, and the caller's thread takes the
-//! workers' results back in block order: it absorbs each block's header comments, appends
-//! its jobs to the table, and stops at the first malformed line in file order (strict mode)
-//! or counts such lines (lenient mode). So the trace, the error and its line number are
-//! those of `SwfReader` (one line at a time) whatever the number of workers. Each
-//! worker holds at most one block waiting and one result unread, so the memory in flight is
-//! a few blocks however long the input is.
+//! workers' results back in block order ([`parse_in_blocks`]). For SWF ([`read_in_blocks`])
+//! it absorbs each block's header comments, appends its jobs to the table, and stops at the
+//! first malformed line in file order (strict mode) or counts such lines (lenient mode). So
+//! the trace, the error and its line number are those of `SwfReader` (one line at a time)
+//! whatever the number of workers. Each worker holds at most one block waiting and one
+//! result unread, so the memory in flight is a few blocks however long the input is.
 
 use std::io::{self, BufRead};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -72,21 +73,39 @@ fn parse_block(block: &[u8], lenient: bool) -> Parsed {
 }
 
 /// Fills `block` (after what it holds) to at least `size` bytes and then to the end of a
-/// line, or to the end of the input. Returns the bytes past the last newline, which belong
-/// to the next block, and whether the input ended.
+/// line, or to the end of the input. A line that grows past `max_line + 1` bytes is cut there
+/// and the rest of it (through its newline) dropped, so that a line without an end cannot
+/// fill the memory; the parser sees a line longer than `max_line` and refuses it. Returns the
+/// bytes past the last newline, which belong to the next block, and whether the input ended.
 fn fill_block<R: BufRead>(
     input: &mut R,
     block: &mut Vec<u8>,
     size: usize,
+    max_line: usize,
 ) -> io::Result<(Vec<u8>, bool)> {
+    let mut line_start = memchr::memrchr(b'\n', block).map_or(0, |p| p + 1);
     loop {
         let avail = input.fill_buf()?;
         if avail.is_empty() {
             return Ok((Vec::new(), true));
         }
         let n = avail.len();
+        let from = block.len();
         block.extend_from_slice(avail);
         input.consume(n);
+        if let Some(p) = memchr::memrchr(b'\n', &block[from..]) {
+            line_start = from + p + 1;
+        }
+        let cut = line_start.saturating_add(max_line).saturating_add(1);
+        if block.len() > cut {
+            block.truncate(cut);
+            let ended = drop_rest_of_line(input)?;
+            block.push(b'\n');
+            line_start = block.len();
+            if ended {
+                return Ok((Vec::new(), true));
+            }
+        }
         if block.len() >= size {
             if let Some(p) = memchr::memrchr(b'\n', block) {
                 let carry = block[p + 1..].to_vec();
@@ -97,19 +116,37 @@ fn fill_block<R: BufRead>(
     }
 }
 
+/// Reads and drops the input through the next newline; returns whether the input ended
+/// before one.
+fn drop_rest_of_line<R: BufRead>(input: &mut R) -> io::Result<bool> {
+    loop {
+        let avail = input.fill_buf()?;
+        if avail.is_empty() {
+            return Ok(true);
+        }
+        if let Some(p) = memchr::memchr(b'\n', avail) {
+            input.consume(p + 1);
+            return Ok(false);
+        }
+        let n = avail.len();
+        input.consume(n);
+    }
+}
+
 /// The reader thread: blocks of whole lines to the workers in turn; a read error goes to
 /// the worker whose block it interrupted, as that block's end.
 fn read_blocks<R: BufRead>(
     mut input: R,
     to_workers: &[SyncSender<io::Result<Vec<u8>>>],
     size: usize,
+    max_line: usize,
 ) {
     let mut carry = Vec::new();
     for k in 0.. {
-        let mut block = Vec::with_capacity(2 * size);
+        let mut block = Vec::with_capacity(2 * size.min(BLOCK));
         block.append(&mut carry);
         let to = &to_workers[k % to_workers.len()];
-        match fill_block(&mut input, &mut block, size) {
+        match fill_block(&mut input, &mut block, size, max_line) {
             Ok((rest, ended)) => {
                 carry = rest;
                 if !block.is_empty() && to.send(Ok(block)).is_err() {
@@ -140,19 +177,79 @@ fn read_blocks<R: BufRead>(
 
 /// A worker: parses the blocks it is given, in order, until the reader or the caller is
 /// gone.
-fn work(
+fn work<P>(
     blocks: &Receiver<io::Result<Vec<u8>>>,
-    results: &SyncSender<io::Result<Parsed>>,
-    lenient: bool,
+    results: &SyncSender<io::Result<P>>,
+    parse: &(impl Fn(&[u8]) -> P + ?Sized),
 ) {
     while let Ok(block) = blocks.recv() {
-        if results
-            .send(block.map(|b| parse_block(&b, lenient)))
-            .is_err()
-        {
+        if results.send(block.map(|b| parse(&b))).is_err() {
             return;
         }
     }
+}
+
+/// Cuts `input` into blocks of whole lines (about `size` bytes, at least 1; a line longer
+/// than `max_line` bytes cut as [`fill_block`] says), parses each with `parse` on `workers`
+/// threads (at least one), and hands the results to `take` in block order, on the caller's
+/// thread, until the input ends or `take` answers `false` or an error (which is returned).
+/// A read error reaches `take` in the place of the block it interrupted, after the whole
+/// lines before it. Each worker holds at most one block waiting and one result unread, so
+/// the memory in flight is a few blocks however long the input is.
+pub(crate) fn parse_in_blocks<R, P>(
+    input: R,
+    file: &str,
+    (workers, size): (usize, usize),
+    max_line: usize,
+    parse: &(dyn Fn(&[u8]) -> P + Sync),
+    take: &mut dyn FnMut(io::Result<P>) -> Result<bool>,
+) -> Result<()>
+where
+    R: BufRead + Send,
+    P: Send,
+{
+    let (workers, size) = (workers.max(1), size.max(1));
+    std::thread::scope(|s| {
+        let mut to_workers = Vec::with_capacity(workers);
+        let mut from_workers = Vec::with_capacity(workers);
+        let mut threads = Vec::with_capacity(workers + 1);
+        for _ in 0..workers {
+            let (block_tx, block_rx) = sync_channel(1);
+            let (result_tx, result_rx) = sync_channel(1);
+            threads.push(s.spawn(move || work(&block_rx, &result_tx, parse)));
+            to_workers.push(block_tx);
+            from_workers.push(result_rx);
+        }
+        threads.push(s.spawn(move || read_blocks(input, &to_workers, size, max_line)));
+        let outcome = (|| {
+            for k in 0.. {
+                let Ok(result) = from_workers[k % workers].recv() else {
+                    break;
+                };
+                if !take(result)? {
+                    break;
+                }
+            }
+            Ok(())
+        })();
+        // Dropping the receivers stops the workers and then the reader, when `take` ended
+        // early.
+        drop(from_workers);
+        // A thread that panicked closed its channel: what looked like the end of the input
+        // was not, so the reading is an error, never a shortened log.
+        let mut panicked = false;
+        for t in threads {
+            // Every thread is joined, so a panic never reaches the caller.
+            panicked |= t.join().is_err();
+        }
+        if panicked {
+            return Err(WorkloadError::Io {
+                file: file.to_string(),
+                message: "a thread reading the file stopped unexpectedly".into(),
+            });
+        }
+        outcome
+    })
 }
 
 /// Number of parsing threads: the machine's processors, at most [`MAX_WORKERS`].
@@ -177,57 +274,13 @@ pub(crate) fn read_in_blocks<R: BufRead + Send>(
     input: R,
     file: &str,
     lenient: bool,
-    (workers, size): (usize, usize),
-    on_block: &mut dyn FnMut(&SwfHeader, &JobTable),
-) -> Result<Parts> {
-    let (workers, size) = (workers.max(1), size.max(1));
-    std::thread::scope(|s| {
-        let mut to_workers = Vec::with_capacity(workers);
-        let mut from_workers = Vec::with_capacity(workers);
-        let mut threads = Vec::with_capacity(workers + 1);
-        for _ in 0..workers {
-            let (block_tx, block_rx) = sync_channel(1);
-            let (result_tx, result_rx) = sync_channel(1);
-            threads.push(s.spawn(move || work(&block_rx, &result_tx, lenient)));
-            to_workers.push(block_tx);
-            from_workers.push(result_rx);
-        }
-        threads.push(s.spawn(move || read_blocks(input, &to_workers, size)));
-        let trace = assemble(&from_workers, file, on_block);
-        // Dropping the receivers stops the workers and then the reader, when the trace
-        // ended early at an error.
-        drop(from_workers);
-        // A thread that panicked closed its channel: what looked like the end of the input
-        // was not, so the trace is an error, never a shortened log.
-        let mut panicked = false;
-        for t in threads {
-            // Every thread is joined, so a panic never reaches the caller.
-            panicked |= t.join().is_err();
-        }
-        if panicked {
-            return Err(WorkloadError::Io {
-                file: file.to_string(),
-                message: "a thread reading the file stopped unexpectedly".into(),
-            });
-        }
-        trace
-    })
-}
-
-/// Takes the workers' results in block order into a trace, showing `on_block` the header
-/// and the jobs so far after each block of job lines.
-fn assemble(
-    from_workers: &[Receiver<io::Result<Parsed>>],
-    file: &str,
+    workers_and_size: (usize, usize),
     on_block: &mut dyn FnMut(&SwfHeader, &JobTable),
 ) -> Result<Parts> {
     let mut header = SwfHeader::default();
     let mut jobs: Option<JobTable> = None;
     let (mut lines, mut skipped) = (0u64, 0u64);
-    for k in 0.. {
-        let Ok(result) = from_workers[k % from_workers.len()].recv() else {
-            break;
-        };
+    let mut take = |result: io::Result<Parsed>| -> Result<bool> {
         let parsed = result.map_err(|e| WorkloadError::Decompress {
             file: file.to_string(),
             line: lines + 1,
@@ -247,13 +300,21 @@ fn assemble(
         }
         lines += parsed.lines;
         skipped += parsed.skipped;
-        if parsed.jobs.is_empty() {
-            continue;
+        if !parsed.jobs.is_empty() {
+            let table = jobs.get_or_insert_with(|| JobTable::with_capacity(reserve(&header)));
+            table.try_extend(parsed.jobs)?;
+            on_block(&header, table);
         }
-        let table = jobs.get_or_insert_with(|| JobTable::with_capacity(reserve(&header)));
-        table.try_extend(parsed.jobs)?;
-        on_block(&header, table);
-    }
+        Ok(true)
+    };
+    parse_in_blocks(
+        input,
+        file,
+        workers_and_size,
+        usize::MAX,
+        &|block| parse_block(block, lenient),
+        &mut take,
+    )?;
     let Some(jobs) = jobs else {
         return Err(WorkloadError::NoJobs {
             file: file.to_string(),

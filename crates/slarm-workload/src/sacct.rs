@@ -98,15 +98,21 @@
 //! # Ok::<(), slarm_workload::WorkloadError>(())
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+mod line;
+mod values;
+
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, Read};
 use std::path::Path;
 
+use crate::blocks;
 use crate::error::{Result, WorkloadError};
 use crate::header::SwfHeader;
 use crate::job::Job;
 use crate::reader::{decompressing, ReadOptions, Trace};
+use line::{parse_block, renumbered, Columns, Numbering, Parsed, Record, MAX_LINE};
+use values::{State, Zone};
 
 /// How to read a sacct file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,598 +151,6 @@ pub struct SacctTrace {
     pub peak_procs: u64,
 }
 
-/// Bound on the columns of the header line (sacct has about 120 fields).
-const MAX_COLUMNS: usize = 1024;
-
-/// The columns slarm reads, by role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Col {
-    JobId,
-    Submit,
-    Eligible,
-    Start,
-    End,
-    Elapsed,
-    TimelimitRaw,
-    Timelimit,
-    Ncpus,
-    ReqCpus,
-    NNodes,
-    State,
-    Partition,
-    User,
-    Group,
-}
-
-impl Col {
-    /// The role of header name `name` (`JobID` is taken only when `JobIDRaw` is absent, and
-    /// likewise `Timelimit` and `AllocCPUS`: see [`Columns::find`]).
-    fn of(name: &str) -> Option<Self> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "jobidraw" | "jobid" => Self::JobId,
-            "submit" => Self::Submit,
-            "eligible" => Self::Eligible,
-            "start" => Self::Start,
-            "end" => Self::End,
-            "elapsed" => Self::Elapsed,
-            "timelimitraw" => Self::TimelimitRaw,
-            "timelimit" => Self::Timelimit,
-            "ncpus" | "alloccpus" => Self::Ncpus,
-            "reqcpus" => Self::ReqCpus,
-            "nnodes" => Self::NNodes,
-            "state" => Self::State,
-            "partition" => Self::Partition,
-            "user" => Self::User,
-            "group" => Self::Group,
-            _ => return None,
-        })
-    }
-}
-
-/// Where each column is, with the name the header gave it (for messages).
-#[derive(Debug, Default)]
-struct Columns {
-    at: HashMap<&'static str, (usize, String)>,
-    count: usize,
-    trailing_bar: bool,
-}
-
-fn key(c: Col) -> &'static str {
-    match c {
-        Col::JobId => "JobIDRaw",
-        Col::Submit => "Submit",
-        Col::Eligible => "Eligible",
-        Col::Start => "Start",
-        Col::End => "End",
-        Col::Elapsed => "Elapsed",
-        Col::TimelimitRaw => "TimelimitRaw",
-        Col::Timelimit => "Timelimit",
-        Col::Ncpus => "NCPUS",
-        Col::ReqCpus => "ReqCPUS",
-        Col::NNodes => "NNodes",
-        Col::State => "State",
-        Col::Partition => "Partition",
-        Col::User => "User",
-        Col::Group => "Group",
-    }
-}
-
-impl Columns {
-    fn parse(line: &str, file: &str) -> Result<Self> {
-        let bad = |column: &str, reason: String| WorkloadError::MalformedColumn {
-            file: file.to_string(),
-            line: 1,
-            column: column.to_string(),
-            reason,
-        };
-        let trailing_bar = line.ends_with('|');
-        let body = if trailing_bar {
-            &line[..line.len() - 1]
-        } else {
-            line
-        };
-        let names: Vec<&str> = body.split('|').map(str::trim).collect();
-        if names.len() > MAX_COLUMNS {
-            return Err(bad(
-                "(header)",
-                format!("{} columns, at most {MAX_COLUMNS}", names.len()),
-            ));
-        }
-        let mut cols = Columns {
-            count: names.len(),
-            trailing_bar,
-            ..Columns::default()
-        };
-        // Prefer JobIDRaw over JobID and NCPUS over AllocCPUS when both are there.
-        let preferred = |n: &str| matches!(n.to_ascii_lowercase().as_str(), "jobidraw" | "ncpus");
-        for (i, n) in names.iter().enumerate() {
-            let Some(c) = Col::of(n) else { continue };
-            let k = key(c);
-            match cols.at.get(k) {
-                Some((_, prev)) if prev.eq_ignore_ascii_case(n) => {
-                    return Err(bad(n, "column named twice in the header".into()));
-                }
-                Some((_, prev)) if preferred(prev) => {}
-                _ => {
-                    cols.at.insert(k, (i, n.to_string()));
-                }
-            }
-        }
-        for c in [
-            Col::JobId,
-            Col::Submit,
-            Col::Start,
-            Col::Elapsed,
-            Col::Ncpus,
-            Col::State,
-        ] {
-            if !cols.at.contains_key(key(c)) {
-                return Err(bad(
-                    key(c),
-                    "required column missing from the header line (is this `sacct -P` output?)"
-                        .into(),
-                ));
-            }
-        }
-        Ok(cols)
-    }
-
-    fn index(&self, c: Col) -> Option<&(usize, String)> {
-        self.at.get(key(c))
-    }
-}
-
-/// A bad value: the column (as the header names it) and why.
-type Bad = (String, String);
-
-/// One sacct line, parsed but with absolute times.
-#[derive(Debug, Clone)]
-struct Record {
-    arrival: i64,
-    submit: i64,
-    start: Option<i64>,
-    elapsed: i64,
-    limit_s: Option<i64>,
-    ncpus: i64,
-    req_cpus: i64,
-    state: State,
-    user: i64,
-    group: i64,
-    partition: i64,
-}
-
-/// Slurm job states (slurm.schedmd.com, sacct, "JOB STATE CODES").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    Completed,
-    Failed(&'static str),
-    Cancelled,
-    NotEnded(&'static str),
-}
-
-impl State {
-    fn parse(s: &str) -> Option<Self> {
-        let word = s.split_whitespace().next().unwrap_or("");
-        let word = word.trim_end_matches('+').to_ascii_uppercase();
-        Some(match word.as_str() {
-            "COMPLETED" | "CD" => Self::Completed,
-            "CANCELLED" | "CA" => Self::Cancelled,
-            "FAILED" | "F" => Self::Failed("failed"),
-            "TIMEOUT" | "TO" => Self::Failed("timeout"),
-            "NODE_FAIL" | "NF" => Self::Failed("node_fail"),
-            "PREEMPTED" | "PR" => Self::Failed("preempted"),
-            "OUT_OF_MEMORY" | "OOM" => Self::Failed("out_of_memory"),
-            "BOOT_FAIL" | "BF" => Self::Failed("boot_fail"),
-            "DEADLINE" | "DL" => Self::Failed("deadline"),
-            "PENDING" | "PD" => Self::NotEnded("pending"),
-            "RUNNING" | "R" => Self::NotEnded("running"),
-            "SUSPENDED" | "S" => Self::NotEnded("suspended"),
-            "REQUEUED" | "RQ" => Self::NotEnded("requeued"),
-            "RESIZING" | "RS" => Self::NotEnded("resizing"),
-            "REVOKED" | "RV" => Self::NotEnded("revoked"),
-            _ => return None,
-        })
-    }
-
-    /// SWF status (field 11).
-    fn swf_status(self) -> i64 {
-        match self {
-            Self::Completed => 1,
-            Self::Failed(_) => 0,
-            Self::Cancelled => 5,
-            Self::NotEnded(_) => -1,
-        }
-    }
-
-    /// Lower-case name for the counts of jobs that did not run to an end.
-    fn name(self) -> &'static str {
-        match self {
-            Self::Completed => "completed",
-            Self::Cancelled => "cancelled",
-            Self::Failed(n) | Self::NotEnded(n) => n,
-        }
-    }
-}
-
-/// Days from 1970-01-01 to the civil date (proleptic Gregorian; Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// A civil date and time as sacct writes it in the standard format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Civil {
-    y: i16,
-    mo: i8,
-    d: i8,
-    h: i8,
-    mi: i8,
-    s: i8,
-}
-
-impl Civil {
-    /// `YYYY-MM-DDTHH:MM:SS` (a space for the `T` is accepted), a valid date and time.
-    fn parse(s: &str) -> Option<Self> {
-        let b = s.as_bytes();
-        if b.len() != 19
-            || b[4] != b'-'
-            || b[7] != b'-'
-            || !(b[10] == b'T' || b[10] == b' ')
-            || b[13] != b':'
-            || b[16] != b':'
-        {
-            return None;
-        }
-        let num = |r: std::ops::Range<usize>| -> Option<i64> {
-            let part = &s[r];
-            if part.bytes().all(|c| c.is_ascii_digit()) {
-                part.parse().ok()
-            } else {
-                None
-            }
-        };
-        let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-        let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
-        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-        let month_days = match mo {
-            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-            4 | 6 | 9 | 11 => 30,
-            2 if leap => 29,
-            2 => 28,
-            _ => return None,
-        };
-        if y < 1 || d < 1 || d > month_days || h > 23 || mi > 59 || sec > 59 {
-            return None;
-        }
-        // All in range: the narrowing casts are exact.
-        Some(Self {
-            y: y as i16,
-            mo: mo as i8,
-            d: d as i8,
-            h: h as i8,
-            mi: mi as i8,
-            s: sec as i8,
-        })
-    }
-
-    /// Seconds since the epoch of this time read as UTC.
-    fn utc_seconds(self) -> i64 {
-        days_from_civil(self.y.into(), self.mo.into(), self.d.into()) * 86_400
-            + i64::from(self.h) * 3600
-            + i64::from(self.mi) * 60
-            + i64::from(self.s)
-    }
-}
-
-/// The zone of sacct's local times.
-#[derive(Debug, Clone)]
-enum Zone {
-    /// A fixed offset from UTC, in seconds east.
-    Fixed(i64),
-    /// An IANA zone.
-    #[cfg(feature = "time-zones")]
-    Named(jiff::tz::TimeZone),
-}
-
-impl Zone {
-    fn parse(name: &str) -> Result<Self> {
-        let invalid = |reason: &'static str| WorkloadError::InvalidParameter {
-            name: "time zone",
-            value: name.to_string(),
-            reason,
-        };
-        let n = name.trim();
-        if n.eq_ignore_ascii_case("utc") || n == "Z" || n.eq_ignore_ascii_case("gmt") {
-            return Ok(Self::Fixed(0));
-        }
-        if let Some(rest) = n
-            .strip_prefix('+')
-            .map(|r| (1, r))
-            .or_else(|| n.strip_prefix('-').map(|r| (-1, r)))
-        {
-            let (sign, digits) = rest;
-            let hm: String = digits.chars().filter(|&c| c != ':').collect();
-            let ok_shape = (digits.len() == 5 && digits.as_bytes()[2] == b':')
-                || digits.len() == 4
-                || digits.len() == 2;
-            if ok_shape
-                && hm.bytes().all(|c| c.is_ascii_digit())
-                && (hm.len() == 4 || hm.len() == 2)
-            {
-                let h: i64 = hm[..2].parse().map_err(|_| invalid("not an offset"))?;
-                let m: i64 = if hm.len() == 4 {
-                    hm[2..].parse().map_err(|_| invalid("not an offset"))?
-                } else {
-                    0
-                };
-                if h <= 14 && m <= 59 {
-                    return Ok(Self::Fixed(sign * (h * 3600 + m * 60)));
-                }
-            }
-            return Err(invalid("an offset is +HH:MM or -HH:MM, at most 14 hours"));
-        }
-        Self::named(n).ok_or_else(|| {
-            invalid(if cfg!(feature = "time-zones") {
-                "not UTC, an offset such as +01:00, or an IANA zone name such as Europe/Berlin"
-            } else {
-                "not UTC or an offset such as +01:00 (IANA names need the time-zones feature)"
-            })
-        })
-    }
-
-    #[cfg(feature = "time-zones")]
-    fn named(n: &str) -> Option<Self> {
-        if n.is_empty() || n.len() > 64 {
-            return None;
-        }
-        jiff::tz::TimeZone::get(n).ok().map(Self::Named)
-    }
-
-    #[cfg(not(feature = "time-zones"))]
-    fn named(_: &str) -> Option<Self> {
-        None
-    }
-
-    /// Seconds since the epoch of local time `c` in this zone.
-    fn seconds(&self, c: Civil) -> Option<i64> {
-        match self {
-            Self::Fixed(off) => Some(c.utc_seconds() - off),
-            #[cfg(feature = "time-zones")]
-            Self::Named(tz) => {
-                let dt = jiff::civil::DateTime::new(c.y, c.mo, c.d, c.h, c.mi, c.s, 0).ok()?;
-                tz.to_ambiguous_timestamp(dt)
-                    .compatible()
-                    .ok()
-                    .map(|t| t.as_second())
-            }
-        }
-    }
-}
-
-/// `[D-][[HH:]MM:]SS[.fff]` in seconds (fractions dropped), or `None`.
-fn duration(s: &str) -> Option<i64> {
-    let (days, rest) = match s.split_once('-') {
-        Some((d, r)) => (whole(d)?, r),
-        None => (0, s),
-    };
-    let rest = rest.split_once('.').map_or(rest, |(a, frac)| {
-        if frac.bytes().all(|c| c.is_ascii_digit()) {
-            a
-        } else {
-            "x"
-        }
-    });
-    let parts: Vec<&str> = rest.split(':').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return None;
-    }
-    let mut secs = 0i64;
-    for (i, p) in parts.iter().enumerate() {
-        let v = whole(p)?;
-        if i > 0 && v > 59 {
-            return None;
-        }
-        secs = secs.checked_mul(60)?.checked_add(v)?;
-    }
-    if days > 1_000_000 {
-        return None;
-    }
-    days.checked_mul(86_400)?.checked_add(secs)
-}
-
-/// A non-negative whole number of at most 12 digits.
-fn whole(s: &str) -> Option<i64> {
-    if s.is_empty() || s.len() > 12 || !s.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
-
-/// A Slurm job id: `123`, `123_4`, `123_[1-9%2]`, `123+1`.
-fn job_id_ok(s: &str) -> bool {
-    let (base, tail) = match s.find(['_', '+']) {
-        Some(i) => (&s[..i], Some((&s[i..i + 1], &s[i + 1..]))),
-        None => (s, None),
-    };
-    if whole(base).is_none() {
-        return false;
-    }
-    match tail {
-        None => true,
-        Some(("+", t)) => whole(t).is_some(),
-        Some((_, t)) => {
-            if let Some(inner) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
-                !inner.is_empty()
-                    && inner
-                        .bytes()
-                        .all(|c| c.is_ascii_digit() || matches!(c, b'-' | b',' | b'%' | b':'))
-            } else {
-                whole(t).is_some()
-            }
-        }
-    }
-}
-
-/// Numbers names by first appearance (1, 2, ...); blank is -1.
-#[derive(Debug, Default)]
-struct Numbering(HashMap<String, i64>);
-
-impl Numbering {
-    fn number(&mut self, name: &str) -> i64 {
-        if name.is_empty() {
-            return -1;
-        }
-        let next = self.0.len() as i64 + 1;
-        *self.0.entry(name.to_string()).or_insert(next)
-    }
-}
-
-/// The parsing state over the lines of one file.
-struct Parser<'a> {
-    cols: &'a Columns,
-    zone: &'a Zone,
-    users: Numbering,
-    groups: Numbering,
-    partitions: Numbering,
-}
-
-impl Parser<'_> {
-    fn parse(&mut self, line: &str) -> std::result::Result<Record, Bad> {
-        let body = if self.cols.trailing_bar {
-            line.strip_suffix('|').unwrap_or(line)
-        } else {
-            line
-        };
-        let fields: Vec<&str> = body.split('|').collect();
-        if fields.len() != self.cols.count {
-            return Err((
-                "(line)".into(),
-                format!(
-                    "{} columns, the header has {}",
-                    fields.len(),
-                    self.cols.count
-                ),
-            ));
-        }
-        let get = |c: Col| -> Option<(&str, &str)> {
-            self.cols
-                .index(c)
-                .map(|(i, name)| (fields[*i].trim(), name.as_str()))
-        };
-        let bad = |name: &str, what: &str, v: &str| -> Bad {
-            (name.to_string(), format!("{what}: {v:?}"))
-        };
-        let time = |c: Col| -> std::result::Result<Option<i64>, Bad> {
-            let Some((v, name)) = get(c) else {
-                return Ok(None);
-            };
-            if v.is_empty() || v.eq_ignore_ascii_case("unknown") || v.eq_ignore_ascii_case("none") {
-                return Ok(None);
-            }
-            let civil =
-                Civil::parse(v).ok_or_else(|| bad(name, "not a time YYYY-MM-DDTHH:MM:SS", v))?;
-            self.zone
-                .seconds(civil)
-                .map(Some)
-                .ok_or_else(|| bad(name, "not a time in the zone", v))
-        };
-        let count = |c: Col| -> std::result::Result<Option<i64>, Bad> {
-            match get(c) {
-                None => Ok(None),
-                Some(("", _)) => Ok(None),
-                Some((v, name)) => whole(v)
-                    .map(Some)
-                    .ok_or_else(|| bad(name, "not a whole number", v)),
-            }
-        };
-        let required = |c: Col| -> (&str, &str) { get(c).unwrap_or(("", key(c))) };
-
-        let (id, id_name) = required(Col::JobId);
-        if !job_id_ok(id) {
-            return Err(bad(id_name, "not a Slurm job id (123, 123_4, 123+1)", id));
-        }
-        let (state_text, state_name) = required(Col::State);
-        let state = State::parse(state_text)
-            .ok_or_else(|| bad(state_name, "not a job state", state_text))?;
-        let submit = time(Col::Submit)?.ok_or_else(|| {
-            let (v, n) = required(Col::Submit);
-            bad(n, "the submit time is missing", v)
-        })?;
-        let eligible = time(Col::Eligible)?;
-        let start = time(Col::Start)?;
-        let end = time(Col::End)?;
-        let (el, el_name) = required(Col::Elapsed);
-        let elapsed =
-            duration(el).ok_or_else(|| bad(el_name, "not a duration [D-]HH:MM:SS", el))?;
-        let limit_s = match (get(Col::TimelimitRaw), get(Col::Timelimit)) {
-            (Some((v, name)), _) => limit(v, name, true)?,
-            (None, Some((v, name))) => limit(v, name, false)?,
-            (None, None) => None,
-        };
-        let ncpus = count(Col::Ncpus)?.unwrap_or(0);
-        let req_cpus = count(Col::ReqCpus)?.unwrap_or(-1);
-        count(Col::NNodes)?;
-        if let (Some(s), Some(e)) = (start, end) {
-            if e < s {
-                let (v, n) = required(Col::End);
-                return Err(bad(n, "ends before it starts", v));
-            }
-        }
-        if let Some(s) = start {
-            if s < submit && state != State::NotEnded("pending") {
-                let (v, n) = required(Col::Start);
-                return Err(bad(n, "starts before it was submitted", v));
-            }
-        }
-        let arrival = eligible.map_or(submit, |e| e.max(submit));
-        Ok(Record {
-            arrival,
-            submit,
-            start,
-            elapsed,
-            limit_s,
-            ncpus,
-            req_cpus,
-            state,
-            user: get(Col::User).map_or(-1, |(v, _)| self.users.number(v)),
-            group: get(Col::Group).map_or(-1, |(v, _)| self.groups.number(v)),
-            partition: get(Col::Partition).map_or(-1, |(v, _)| self.partitions.number(v)),
-        })
-    }
-}
-
-/// A time limit: `TimelimitRaw` minutes (`raw`) or `Timelimit` `[D-]HH:MM:SS`, in seconds;
-/// `None` when unlimited.
-fn limit(v: &str, name: &str, raw: bool) -> std::result::Result<Option<i64>, Bad> {
-    if v.is_empty()
-        || v.eq_ignore_ascii_case("unlimited")
-        || v.eq_ignore_ascii_case("partition_limit")
-        || v.eq_ignore_ascii_case("infinite")
-    {
-        return Ok(None);
-    }
-    let secs = if raw {
-        whole(v).map(|m| m * 60)
-    } else {
-        duration(v)
-    };
-    secs.map(Some).ok_or_else(|| {
-        (
-            name.to_string(),
-            format!(
-                "not a time limit ({}, UNLIMITED or Partition_Limit): {v:?}",
-                if raw { "minutes" } else { "[D-]HH:MM:SS" }
-            ),
-        )
-    })
-}
-
 /// Reads a sacct file (plain or gzip) into a trace.
 pub fn read_sacct(path: &Path, options: &SacctOptions) -> Result<SacctTrace> {
     let name = path.display().to_string();
@@ -747,14 +161,29 @@ pub fn read_sacct(path: &Path, options: &SacctOptions) -> Result<SacctTrace> {
     read_sacct_from(file, &name, options)
 }
 
-/// Longest line read (a sacct line with every field is well under 4 KiB).
-const MAX_LINE: usize = 1 << 16;
-
-/// Reads sacct output from `input` (plain or gzip bytes), naming `file` in errors.
+/// Reads sacct output from `input` (plain or gzip bytes), naming `file` in errors. The
+/// lines after the header are parsed on the machine's processors (at most 4), with the
+/// result, and the first bad line, of reading them one by one.
 pub fn read_sacct_from<R: Read + Send + 'static>(
     input: R,
     file: &str,
     options: &SacctOptions,
+) -> Result<SacctTrace> {
+    read_sacct_in_blocks(
+        input,
+        file,
+        options,
+        (blocks::default_workers(), blocks::BLOCK),
+    )
+}
+
+/// [`read_sacct_from`] with the lines after the header cut into blocks of `size` bytes
+/// parsed on `workers` threads.
+fn read_sacct_in_blocks<R: Read + Send + 'static>(
+    input: R,
+    file: &str,
+    options: &SacctOptions,
+    workers_and_size: (usize, usize),
 ) -> Result<SacctTrace> {
     let zone = Zone::parse(&options.time_zone)?;
     if options.procs == Some(0) {
@@ -765,17 +194,60 @@ pub fn read_sacct_from<R: Read + Send + 'static>(
         });
     }
     let mut input = decompressing(input, file)?;
-    let mut buf = Vec::with_capacity(512);
-    let mut line_no = 0u64;
-    let mut cols: Option<Columns> = None;
+    let (cols, mut lines) = read_header(&mut input, file)?;
+    let lenient = options.read.lenient;
     let mut records: Vec<Record> = Vec::new();
     let mut skipped = 0u64;
-    let mut users = Numbering::default();
-    let mut groups = Numbering::default();
-    let mut partitions = Numbering::default();
+    let mut names: [Numbering; 3] = Default::default();
+    let mut take = |result: std::io::Result<Parsed>| -> Result<bool> {
+        let mut parsed = result.map_err(|e| WorkloadError::Decompress {
+            file: file.to_string(),
+            line: lines + 1,
+            message: e.to_string(),
+        })?;
+        if let Some((line, column, reason)) = parsed.error.take() {
+            return Err(WorkloadError::MalformedColumn {
+                file: file.to_string(),
+                line: lines + line,
+                column,
+                reason,
+            });
+        }
+        lines += parsed.lines;
+        skipped += parsed.skipped;
+        let [users, groups, partitions] = [0, 1, 2].map(|k| names[k].renumber(&parsed.names[k]));
+        records.extend(parsed.records.into_iter().map(|mut r| {
+            r.user = renumbered(r.user, &users);
+            r.group = renumbered(r.group, &groups);
+            r.partition = renumbered(r.partition, &partitions);
+            r
+        }));
+        Ok(true)
+    };
+    blocks::parse_in_blocks(
+        input,
+        file,
+        workers_and_size,
+        MAX_LINE,
+        &|block| parse_block(block, &cols, &zone, lenient),
+        &mut take,
+    )?;
+    if records.is_empty() {
+        return Err(WorkloadError::NoJobs {
+            file: file.to_string(),
+        });
+    }
+    build(records, file, &options.time_zone, options.procs, skipped)
+}
+
+/// Reads up to and including the header line (the first line that is not blank); returns
+/// its columns and the number of lines read.
+fn read_header(input: &mut impl BufRead, file: &str) -> Result<(Columns, u64)> {
+    let mut buf = Vec::with_capacity(512);
+    let mut line_no = 0u64;
     loop {
         buf.clear();
-        let n = (&mut input)
+        let n = input
             .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut buf)
             .map_err(|e| WorkloadError::Decompress {
@@ -784,78 +256,27 @@ pub fn read_sacct_from<R: Read + Send + 'static>(
                 message: e.to_string(),
             })?;
         if n == 0 {
-            break;
+            return Err(WorkloadError::NoJobs {
+                file: file.to_string(),
+            });
         }
         line_no += 1;
-        let malformed = |column: &str, reason: String| WorkloadError::MalformedColumn {
+        let malformed = |reason: String| WorkloadError::MalformedColumn {
             file: file.to_string(),
             line: line_no,
-            column: column.to_string(),
+            column: "(line)".to_string(),
             reason,
         };
         if buf.len() > MAX_LINE {
-            let e = malformed("(line)", format!("longer than {MAX_LINE} bytes"));
-            if cols.is_none() || !options.read.lenient {
-                return Err(e);
-            }
-            // Skip the rest of the long line.
-            skipped += 1;
-            buf.clear();
-            input
-                .read_until(b'\n', &mut buf)
-                .map_err(|e| WorkloadError::Decompress {
-                    file: file.to_string(),
-                    line: line_no,
-                    message: e.to_string(),
-                })?;
-            continue;
+            return Err(malformed(format!("longer than {MAX_LINE} bytes")));
         }
-        let text = match std::str::from_utf8(&buf) {
-            Ok(t) => t.trim_end_matches(['\n', '\r']),
-            Err(_) => {
-                let e = malformed("(line)", "not UTF-8 text".into());
-                if cols.is_none() || !options.read.lenient {
-                    return Err(e);
-                }
-                skipped += 1;
-                continue;
-            }
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-        let Some(c) = &cols else {
-            cols = Some(Columns::parse(text, file)?);
-            continue;
-        };
-        let mut parser = Parser {
-            cols: c,
-            zone: &zone,
-            users: std::mem::take(&mut users),
-            groups: std::mem::take(&mut groups),
-            partitions: std::mem::take(&mut partitions),
-        };
-        let parsed = parser.parse(text);
-        users = parser.users;
-        groups = parser.groups;
-        partitions = parser.partitions;
-        match parsed {
-            Ok(r) => records.push(r),
-            Err((column, reason)) => {
-                if options.read.lenient {
-                    skipped += 1;
-                } else {
-                    return Err(malformed(&column, reason));
-                }
-            }
+        let text = std::str::from_utf8(&buf)
+            .map_err(|_| malformed("not UTF-8 text".into()))?
+            .trim_end_matches(['\n', '\r']);
+        if !text.trim().is_empty() {
+            return Ok((Columns::parse(text, file)?, line_no));
         }
     }
-    if records.is_empty() {
-        return Err(WorkloadError::NoJobs {
-            file: file.to_string(),
-        });
-    }
-    build(records, file, &options.time_zone, options.procs, skipped)
 }
 
 /// The trace of parsed records: arrival order, times from the first submission.
@@ -1134,33 +555,6 @@ mod tests {
         assert_eq!(t("2024-03-31T02:30:00"), 1_711_852_200 - 3600);
     }
 
-    #[test]
-    fn durations_and_ids() {
-        assert_eq!(duration("00:00:00"), Some(0));
-        assert_eq!(duration("1-02:03:04"), Some(93_784));
-        assert_eq!(duration("05:07"), Some(307));
-        assert_eq!(duration("12:34.567"), Some(754));
-        for bad in [
-            "",
-            "1-",
-            "-1:00",
-            "00:60",
-            "a:00",
-            "1:2:3:4",
-            "99999999999999:00",
-        ] {
-            assert_eq!(duration(bad), None, "{bad}");
-        }
-        for ok in ["1", "12_3", "12_[1-3,7%2]", "12+0"] {
-            assert!(job_id_ok(ok), "{ok}");
-        }
-        for bad in ["", "x", "12_", "12+", "12_[]", "12_x", "-1"] {
-            assert!(!job_id_ok(bad), "{bad}");
-        }
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
-    }
-
     proptest! {
         /// Any bytes after a valid header: an answer or a typed error, never a panic; in
         /// lenient mode only a missing job is an error.
@@ -1173,6 +567,84 @@ mod tests {
                 Err(WorkloadError::NoJobs { .. }) => {}
                 Err(e) => prop_assert!(false, "unexpected {e}"),
             }
+        }
+
+        /// Lines cut into blocks and parsed on several threads give the trace of one block
+        /// read on one thread: the order of arrival, the names numbered by first appearance
+        /// over the whole file, the bad line that ends a strict reading and the count a
+        /// lenient one skips.
+        #[test]
+        fn blocks_read_as_one(
+            lines in proptest::collection::vec((0u8..10, 0u32..5_000, 0u8..4, 0u8..3), 1..60),
+            lenient in any::<bool>(),
+            workers in 1usize..4,
+            size in 1usize..400,
+        ) {
+            let mut text = format!("\n{HEAD}\n");
+            for (k, &(kind, submit, user, part)) in lines.iter().enumerate() {
+                let t = |s: u32| {
+                    format!("2024-01-{:02}T{:02}:{:02}:{:02}", 1 + s / 86_400, s / 3600 % 24, s / 60 % 60, s % 60)
+                };
+                let line = format!(
+                    "{k}|{}|{}|{}|{}|00:00:{:02}|{}|{}|1|{}|{}|p{part}|u{user}|g{}",
+                    t(submit), t(submit + u32::from(kind) * 7), t(submit + 60), t(submit + 60 + u32::from(kind)),
+                    kind, 1 + kind % 3, 1 + kind % 4, 2, if kind == 3 { "CANCELLED by 9" } else { "COMPLETED" }, user % 2,
+                );
+                match kind {
+                    0 => text.push('\n'),
+                    1 => text.push_str(&line.replace("COMPLETED", "EXPLODED")),
+                    2 => text.push_str(&"x".repeat(300)),
+                    _ => {}
+                }
+                text.push_str(&line);
+                text.push('\n');
+            }
+            let options = SacctOptions {
+                read: ReadOptions { lenient },
+                ..SacctOptions::default()
+            };
+            let read = |(workers, size)| {
+                // Reads of at most `size` bytes, so that blocks are cut every `size` bytes.
+                let input = Trickle(std::io::Cursor::new(text.clone().into_bytes()), size);
+                read_sacct_in_blocks(input, "t.sacct", &options, (workers, size))
+                    .map_err(|e| e.to_string())
+            };
+            prop_assert_eq!(read((workers, size)), read((1, 1 << 20)));
+        }
+    }
+
+    /// A reader that gives at most `.1` bytes a read.
+    struct Trickle<R>(R, usize);
+
+    impl<R: Read> Read for Trickle<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.1);
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    /// A line longer than the longest allowed is refused (or skipped), also when the block
+    /// reader cuts it before its end.
+    #[test]
+    fn overlong_lines_are_refused_or_skipped() {
+        let good = "1|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:00:01|2024-01-01T00:00:11|00:00:10|1|1|1|1|COMPLETED|p|u|g";
+        let text = format!("{HEAD}\n{good}\n{}\n{good}\n", "y".repeat(3 * MAX_LINE));
+        for workers_and_size in [(1, 1 << 20), (2, 1000)] {
+            let strict = SacctOptions::default();
+            let read = |options: &SacctOptions| {
+                let input = Trickle(std::io::Cursor::new(text.clone().into_bytes()), 4096);
+                read_sacct_in_blocks(input, "t.sacct", options, workers_and_size)
+            };
+            assert_eq!(
+                read(&strict).unwrap_err().to_string(),
+                format!("t.sacct: line 3: column (line): longer than {MAX_LINE} bytes")
+            );
+            let lenient = SacctOptions {
+                read: ReadOptions { lenient: true },
+                ..strict
+            };
+            let s = read(&lenient).unwrap();
+            assert_eq!((s.trace.jobs.len(), s.trace.skipped_lines), (2, 1));
         }
     }
 }
