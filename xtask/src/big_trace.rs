@@ -10,6 +10,11 @@
 //! `MaxRecords` set to the output's count, `EndTime` dropped and a note saying how the file
 //! was made. The output is plain SWF and the same bytes for the same input and `--copies`;
 //! it is meant for a scratch folder and is never committed (the input log is not ours).
+//!
+//! With `--format sacct` the same jobs are written as the output of
+//! `SLURM_TIME_FORMAT=standard sacct -a -X -P --format=JobIDRaw,Submit,Eligible,Start,End,Elapsed,TimelimitRaw,NCPUS,NNodes,ReqCPUS,State,Partition,User,Group`
+//! (see [`sacct_line`]), for the scale benchmark of the sacct reader: a site's Slurm log of a
+//! busy year.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufWriter, Write};
@@ -97,13 +102,95 @@ fn number(x: f64) -> String {
     }
 }
 
-fn write(input: &Path, out: &Path, copies: u64, scan: &Scan) -> Result<(), String> {
+/// The output's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Swf,
+    Sacct,
+}
+
+/// The header line of the sacct output.
+const SACCT_HEADER: &str =
+    "JobIDRaw|Submit|Eligible|Start|End|Elapsed|TimelimitRaw|NCPUS|NNodes|ReqCPUS|State|Partition|User|Group";
+
+/// The instant that submit time 0 of the sacct output stands for (2024-01-01T00:00:00 UTC),
+/// unless the header gives `UnixStartTime`.
+const SACCT_EPOCH: i64 = 1_704_067_200;
+
+/// SWF job fields (0-based: id, submit, wait, run time, allocated processors, requested
+/// processors 7, requested time 8, status 10, user 11, group 12, partition 15) as a sacct
+/// line in UTC from `epoch`. A job that ran (wait and run time known, processors known)
+/// starts at submit + wait and ends a run time later, its state from the SWF status
+/// (1 `COMPLETED`, 0 `FAILED`, 5 `CANCELLED by 0`, else `COMPLETED`); any other job never
+/// started (`Unknown` start and end, `CANCELLED by 0`). The requested time becomes whole
+/// minutes, rounded up (`UNLIMITED` when missing); names are `u`/`g`/`p` and the SWF number.
+fn sacct_line(f: &[&str], epoch: i64) -> Result<String, String> {
+    let num = |i: usize| -> f64 { f.get(i).and_then(|v| v.parse().ok()).unwrap_or(-1.0) };
+    let time = |s: f64| -> Result<String, String> {
+        let t = jiff::Timestamp::from_second(epoch + s.floor() as i64)
+            .map_err(|e| format!("time {s}: {e}"))?;
+        Ok(t.strftime("%Y-%m-%dT%H:%M:%S").to_string())
+    };
+    let (submit, wait, run) = (num(1), num(2), num(3));
+    let procs = if num(4) > 0.0 { num(4) } else { num(7) };
+    let req = if num(7) > 0.0 { num(7) } else { procs };
+    let ran = wait >= 0.0 && run >= 0.0 && procs > 0.0;
+    let elapsed = |s: i64| {
+        let (d, h, m, sec) = (s / 86_400, s / 3600 % 24, s / 60 % 60, s % 60);
+        if d > 0 {
+            format!("{d}-{h:02}:{m:02}:{sec:02}")
+        } else {
+            format!("{h:02}:{m:02}:{sec:02}")
+        }
+    };
+    let (start, end, el, ncpus) = if ran {
+        let st = submit + wait;
+        (
+            time(st)?,
+            time(st + run)?,
+            elapsed(run.floor() as i64),
+            procs as i64,
+        )
+    } else {
+        ("Unknown".into(), "Unknown".into(), elapsed(0), 0)
+    };
+    let state = match (ran, num(10) as i64) {
+        (true, 0) => "FAILED",
+        (false, _) | (true, 5) => "CANCELLED by 0",
+        _ => "COMPLETED",
+    };
+    let limit = if num(8) > 0.0 {
+        ((num(8) / 60.0).ceil() as i64).to_string()
+    } else {
+        "UNLIMITED".into()
+    };
+    let name = |prefix: &str, i: usize| match num(i) as i64 {
+        n if n >= 0 => format!("{prefix}{n}"),
+        _ => String::new(),
+    };
+    Ok(format!(
+        "{}|{}|{}|{start}|{end}|{el}|{limit}|{ncpus}|1|{}|{state}|{}|{}|{}",
+        f[0],
+        time(submit)?,
+        time(submit)?,
+        req.max(1.0) as i64,
+        name("p", 15),
+        name("u", 11),
+        name("g", 12),
+    ))
+}
+
+fn write(input: &Path, out: &Path, copies: u64, scan: &Scan, format: Format) -> Result<(), String> {
     let shift = (scan.last_submit - scan.first_submit + 1.0).ceil();
     let total = scan.jobs * copies;
     let file = std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut w = BufWriter::with_capacity(1 << 20, file);
     let err = |e: std::io::Error| format!("{}: {e}", out.display());
-    // The header, adjusted.
+    let mut epoch = SACCT_EPOCH;
+    if format == Format::Sacct {
+        writeln!(w, "{SACCT_HEADER}").map_err(err)?;
+    }
+    // The header, adjusted (SWF), or its start time (sacct).
     for line in open_lines(input)?.lines() {
         let line = line.map_err(|e| format!("{}: {e}", input.display()))?;
         if is_job_line(&line) {
@@ -115,23 +202,32 @@ fn write(input: &Path, out: &Path, copies: u64, scan: &Scan) -> Result<(), Strin
             .next()
             .unwrap_or("")
             .trim();
+        if format == Format::Sacct {
+            if key == "UnixStartTime" {
+                let value = line.split_once(':').map_or("", |(_, v)| v.trim());
+                epoch = value.parse().unwrap_or(SACCT_EPOCH);
+            }
+            continue;
+        }
         match key {
             "MaxJobs" | "MaxRecords" => writeln!(w, "; {key}: {total}").map_err(err)?,
             "EndTime" => {}
             _ => writeln!(w, "{line}").map_err(err)?,
         }
     }
-    writeln!(
-        w,
-        "; Note: {copies} time-shifted copies of {} made by `cargo xtask big-trace`: copy k \
+    if format == Format::Swf {
+        writeln!(
+            w,
+            "; Note: {copies} time-shifted copies of {} made by `cargo xtask big-trace`: copy k \
          (from 0) has its submit times shifted by k x {} s, jobs renumbered 1..{total}",
-        input.file_name().map_or_else(
-            || input.display().to_string(),
-            |n| n.to_string_lossy().into()
-        ),
-        number(shift)
-    )
-    .map_err(err)?;
+            input.file_name().map_or_else(
+                || input.display().to_string(),
+                |n| n.to_string_lossy().into()
+            ),
+            number(shift)
+        )
+        .map_err(err)?;
+    }
     for k in 0..copies {
         let base = k * scan.jobs;
         let mut n = 0u64;
@@ -149,19 +245,23 @@ fn write(input: &Path, out: &Path, copies: u64, scan: &Scan) -> Result<(), Strin
                 Some(pos) if *p != "-1" => (base + pos).to_string(),
                 _ => "-1".to_string(),
             });
-            for (i, f) in fields.iter().enumerate() {
-                if i > 0 {
-                    w.write_all(b" ").map_err(err)?;
+            let copied = fields.iter().enumerate().map(|(i, f)| match i {
+                0 => id.as_str(),
+                1 => sub.as_str(),
+                16 => pre.as_deref().unwrap_or(f),
+                _ => f,
+            });
+            match format {
+                Format::Swf => {
+                    let line = copied.collect::<Vec<_>>().join(" ");
+                    writeln!(w, "{line}").map_err(err)?;
                 }
-                let text: &str = match i {
-                    0 => &id,
-                    1 => &sub,
-                    16 => pre.as_deref().unwrap_or(f),
-                    _ => f,
-                };
-                w.write_all(text.as_bytes()).map_err(err)?;
+                Format::Sacct => {
+                    let line = sacct_line(&copied.collect::<Vec<_>>(), epoch)
+                        .map_err(|e| format!("{}: job {n}: {e}", input.display()))?;
+                    writeln!(w, "{line}").map_err(err)?;
+                }
             }
-            w.write_all(b"\n").map_err(err)?;
         }
         if n != scan.jobs {
             return Err(format!(
@@ -175,9 +275,9 @@ fn write(input: &Path, out: &Path, copies: u64, scan: &Scan) -> Result<(), Strin
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: cargo xtask big-trace [--copies N] [--trace FILE] --out FILE\n  \
+        "usage: cargo xtask big-trace [--copies N] [--trace FILE] [--format swf|sacct] --out FILE\n  \
          N time-shifted copies (default {DEFAULT_COPIES}, 1..={MAX_COPIES}) of FILE (default \
-         $SLARM_TRACES/{DEFAULT_TRACE}) as one plain SWF log"
+         $SLARM_TRACES/{DEFAULT_TRACE}) as one plain SWF log, or as sacct output"
     );
     ExitCode::from(2)
 }
@@ -187,6 +287,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut copies = DEFAULT_COPIES;
     let mut trace: Option<PathBuf> = None;
     let mut out: Option<PathBuf> = None;
+    let mut format = Format::Swf;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match (a.as_str(), it.next()) {
@@ -199,6 +300,14 @@ pub fn run(args: &[String]) -> ExitCode {
             },
             ("--trace", Some(v)) => trace = Some(PathBuf::from(v)),
             ("--out", Some(v)) => out = Some(PathBuf::from(v)),
+            ("--format", Some(v)) => match v.as_str() {
+                "swf" => format = Format::Swf,
+                "sacct" => format = Format::Sacct,
+                _ => {
+                    eprintln!("big-trace: --format {v}: not swf or sacct");
+                    return ExitCode::from(2);
+                }
+            },
             _ => return usage(),
         }
     }
@@ -216,7 +325,7 @@ pub fn run(args: &[String]) -> ExitCode {
                 s.jobs
             ));
         }
-        write(&trace, &out, copies, &s).map(|()| s.jobs * copies)
+        write(&trace, &out, copies, &s, format).map(|()| s.jobs * copies)
     });
     match result {
         Ok(n) => {
@@ -247,7 +356,7 @@ mod tests {
         .unwrap();
         let out = dir.path().join("out.swf");
         let s = scan(&input).unwrap();
-        write(&input, &out, 2, &s).unwrap();
+        write(&input, &out, 2, &s, Format::Swf).unwrap();
         // Span 50.5 s + 1 s, rounded up: copy 1 is 52 s later.
         let want = "; MaxJobs: 4\n; MaxRecords: 4\n; MaxProcs: 8\n\
              ; Note: 2 time-shifted copies of in.swf made by `cargo xtask big-trace`: copy k \
@@ -257,5 +366,45 @@ mod tests {
              3 152 1 10 2 -1 -1 2 20 -1 1 3 1 -1 -1 1 -1 -1\n\
              4 202.5 1 10 2 -1 -1 2 20 -1 1 3 1 -1 -1 1 3 5\n";
         assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
+    }
+
+    #[test]
+    fn the_sacct_copies_read_back_as_the_jobs_of_the_swf_copies() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.swf");
+        std::fs::write(
+            &input,
+            "; UnixStartTime: 1000000000\n\
+             7 100 5 90061 2 -1 -1 2 130 -1 1 3 1 -1 -1 1 -1 -1\n\
+             8 120 -1 -1 -1 -1 -1 4 60 -1 5 4 2 -1 -1 -1 -1 -1\n\
+             9 150 0 10 3 -1 -1 2 -1 -1 0 3 1 -1 -1 2 7 5\n",
+        )
+        .unwrap();
+        let s = scan(&input).unwrap();
+        let out = dir.path().join("out.sacct");
+        write(&input, &out, 2, &s, Format::Sacct).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        let want = format!(
+            "{SACCT_HEADER}\n\
+             1|2001-09-09T01:48:20|2001-09-09T01:48:20|2001-09-09T01:48:25|2001-09-10T02:49:26|1-01:01:01|3|2|1|2|COMPLETED|p1|u3|g1\n\
+             2|2001-09-09T01:48:40|2001-09-09T01:48:40|Unknown|Unknown|00:00:00|1|0|1|4|CANCELLED by 0||u4|g2\n\
+             3|2001-09-09T01:49:10|2001-09-09T01:49:10|2001-09-09T01:49:10|2001-09-09T01:49:20|00:00:10|UNLIMITED|3|1|2|FAILED|p2|u3|g1\n"
+        );
+        assert!(text.starts_with(&want), "{text}");
+        let read = slarm::workload::sacct::read_sacct(&out, &Default::default()).unwrap();
+        let jobs = &read.trace.jobs;
+        assert_eq!(jobs.len(), 6);
+        // Copy 1 is 51 s later (span 50 s + 1 s); times from the first submission.
+        let submits: Vec<f64> = jobs.iter().map(|j| j.submit).collect();
+        assert_eq!(submits, [0.0, 20.0, 50.0, 51.0, 71.0, 101.0]);
+        let first = jobs.get(0).unwrap();
+        assert_eq!(
+            (first.wait, first.runtime, first.procs(), first.req_time),
+            (5.0, 90061.0, 2, 180.0)
+        );
+        assert_eq!(
+            (jobs.get(1).unwrap().runtime, jobs.get(2).unwrap().status),
+            (-1.0, 0)
+        );
     }
 }

@@ -290,28 +290,40 @@ fn build(
     // Stable: ties keep file order.
     records.sort_by_key(|r| r.arrival);
     let origin = records.iter().map(|r| r.submit).min().unwrap_or(0);
-    let mut not_run: BTreeMap<String, u64> = BTreeMap::new();
+    let ran =
+        |r: &Record| r.start.is_some() && !matches!(r.state, State::NotEnded(_)) && r.ncpus > 0;
+    // Peak processors in use, ends before starts at the same second; computed before the
+    // jobs are built, so that its events and the table are never held at once.
     let mut events: Vec<(i64, i64)> = Vec::new();
+    for r in records.iter().filter(|r| ran(r) && r.elapsed > 0) {
+        // `ran` implies a start.
+        let start = r.start.unwrap_or(r.arrival);
+        events.push((start, r.ncpus));
+        events.push((start + r.elapsed, -r.ncpus));
+    }
+    events.sort_unstable();
+    let (mut now, mut peak) = (0i64, 0i64);
+    for (_, d) in &events {
+        now += d;
+        peak = peak.max(now);
+    }
+    drop(events);
+    let peak = peak.max(0) as u64;
+    let mut not_run: BTreeMap<String, u64> = BTreeMap::new();
     let mut jobs = crate::table::JobTable::with_capacity(records.len());
     for (i, r) in records.iter().enumerate() {
-        let ran = r.start.is_some() && !matches!(r.state, State::NotEnded(_)) && r.ncpus > 0;
         let mut job = Job::new(i as u64 + 1, (r.arrival - origin) as f64, -1.0, -1, -1.0);
         job.status = r.state.swf_status();
         job.user = r.user;
         job.group = r.group;
         job.partition = r.partition;
         job.req_time = r.limit_s.map_or(-1.0, |s| s as f64);
-        if ran {
-            // `ran` implies a start.
+        if ran(r) {
             let start = r.start.unwrap_or(r.arrival);
             job.wait = (start - r.arrival).max(0) as f64;
             job.runtime = r.elapsed as f64;
             job.alloc_procs = r.ncpus;
             job.req_procs = r.ncpus;
-            if r.elapsed > 0 {
-                events.push((start, r.ncpus));
-                events.push((start + r.elapsed, -r.ncpus));
-            }
         } else {
             job.req_procs = if r.req_cpus > 0 {
                 r.req_cpus
@@ -322,14 +334,6 @@ fn build(
         }
         jobs.push(job)?;
     }
-    // Peak processors in use: ends before starts at the same second.
-    events.sort_unstable();
-    let (mut now, mut peak) = (0i64, 0i64);
-    for (_, d) in &events {
-        now += d;
-        peak = peak.max(now);
-    }
-    let peak = peak.max(0) as u64;
     let mut header = SwfHeader::default();
     header.absorb(" Version: 2.2");
     header.absorb(" Note: converted by slarm from Slurm accounting records (sacct)");
