@@ -32,8 +32,6 @@ struct Parsed {
     jobs: Vec<Job>,
     /// Header comments (the text after `;`), in order.
     comments: Vec<String>,
-    /// Lines in the block.
-    lines: u64,
     /// Malformed job lines skipped (lenient mode).
     skipped: u64,
     /// The first malformed line (strict mode): its 1-based line within the block, the field
@@ -48,13 +46,14 @@ fn parse_block(block: &[u8], lenient: bool) -> Parsed {
         ..Parsed::default()
     };
     let mut rest = block;
+    let mut line_no = 0;
     while !rest.is_empty() {
         let (line, next) = match memchr::memchr(b'\n', rest) {
             Some(p) => (&rest[..p], &rest[p + 1..]),
             None => (rest, &rest[rest.len()..]),
         };
         rest = next;
-        out.lines += 1;
+        line_no += 1;
         match classify(line) {
             Line::Skip => {}
             Line::Comment(text) => out.comments.push(text),
@@ -63,7 +62,7 @@ fn parse_block(block: &[u8], lenient: bool) -> Parsed {
                 if lenient {
                     out.skipped += 1;
                 } else {
-                    out.error = Some((out.lines, field, reason));
+                    out.error = Some((line_no, field, reason));
                     break;
                 }
             }
@@ -179,30 +178,42 @@ fn read_blocks<R: BufRead>(
 /// gone.
 fn work<P>(
     blocks: &Receiver<io::Result<Vec<u8>>>,
-    results: &SyncSender<io::Result<P>>,
+    results: &SyncSender<io::Result<(P, u64)>>,
     parse: &(impl Fn(&[u8]) -> P + ?Sized),
 ) {
     while let Ok(block) = blocks.recv() {
-        if results.send(block.map(|b| parse(&b))).is_err() {
+        if results
+            .send(block.map(|b| (parse(&b), line_count(&b))))
+            .is_err()
+        {
             return;
         }
     }
 }
 
-/// Cuts `input` into blocks of whole lines (about `size` bytes, at least 1; a line longer
-/// than `max_line` bytes cut as [`fill_block`] says), parses each with `parse` on `workers`
-/// threads (at least one), and hands the results to `take` in block order, on the caller's
-/// thread, until the input ends or `take` answers `false` or an error (which is returned).
-/// A read error reaches `take` in the place of the block it interrupted, after the whole
-/// lines before it. Each worker holds at most one block waiting and one result unread, so
-/// the memory in flight is a few blocks however long the input is.
+/// Lines in `block` (the last one may lack its newline).
+fn line_count(block: &[u8]) -> u64 {
+    let ends = memchr::memchr_iter(b'\n', block).count();
+    (ends + usize::from(!block.is_empty() && !block.ends_with(b"\n"))) as u64
+}
+
+/// Cuts `input`, the rest of a file after its first `lines_before` lines, into blocks of
+/// whole lines (about `size` bytes, at least 1; a line longer than `max_line` bytes cut as
+/// [`fill_block`] says), parses each with `parse` on `workers` threads (at least one), and
+/// hands the results to `take` in block order, on the caller's thread, with the number of
+/// the file's lines before the block, until the input ends or `take` answers `false` or an
+/// error (which is returned). A read error ends the reading, after the whole lines before
+/// it, as an error naming the line it interrupted. Each worker holds at most one block
+/// waiting and one result unread, so the memory in flight is a few blocks however long the
+/// input is.
 pub(crate) fn parse_in_blocks<R, P>(
     input: R,
     file: &str,
+    lines_before: u64,
     (workers, size): (usize, usize),
     max_line: usize,
     parse: &(dyn Fn(&[u8]) -> P + Sync),
-    take: &mut dyn FnMut(io::Result<P>) -> Result<bool>,
+    take: &mut dyn FnMut(P, u64) -> Result<bool>,
 ) -> Result<()>
 where
     R: BufRead + Send,
@@ -222,13 +233,20 @@ where
         }
         threads.push(s.spawn(move || read_blocks(input, &to_workers, size, max_line)));
         let outcome = (|| {
+            let mut lines = lines_before;
             for k in 0.. {
                 let Ok(result) = from_workers[k % workers].recv() else {
                     break;
                 };
-                if !take(result)? {
+                let (parsed, n) = result.map_err(|e| WorkloadError::Decompress {
+                    file: file.to_string(),
+                    line: lines + 1,
+                    message: e.to_string(),
+                })?;
+                if !take(parsed, lines)? {
                     break;
                 }
+                lines += n;
             }
             Ok(())
         })();
@@ -279,13 +297,8 @@ pub(crate) fn read_in_blocks<R: BufRead + Send>(
 ) -> Result<Parts> {
     let mut header = SwfHeader::default();
     let mut jobs: Option<JobTable> = None;
-    let (mut lines, mut skipped) = (0u64, 0u64);
-    let mut take = |result: io::Result<Parsed>| -> Result<bool> {
-        let parsed = result.map_err(|e| WorkloadError::Decompress {
-            file: file.to_string(),
-            line: lines + 1,
-            message: e.to_string(),
-        })?;
+    let mut skipped = 0u64;
+    let mut take = |parsed: Parsed, lines: u64| -> Result<bool> {
         for c in &parsed.comments {
             header.absorb(c);
         }
@@ -298,7 +311,6 @@ pub(crate) fn read_in_blocks<R: BufRead + Send>(
                 reason,
             });
         }
-        lines += parsed.lines;
         skipped += parsed.skipped;
         if !parsed.jobs.is_empty() {
             let table = jobs.get_or_insert_with(|| JobTable::with_capacity(reserve(&header)));
@@ -310,6 +322,7 @@ pub(crate) fn read_in_blocks<R: BufRead + Send>(
     parse_in_blocks(
         input,
         file,
+        0,
         workers_and_size,
         usize::MAX,
         &|block| parse_block(block, lenient),

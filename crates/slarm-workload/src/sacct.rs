@@ -194,17 +194,12 @@ fn read_sacct_in_blocks<R: Read + Send + 'static>(
         });
     }
     let mut input = decompressing(input, file)?;
-    let (cols, mut lines) = read_header(&mut input, file)?;
+    let (cols, header_lines) = read_header(&mut input, file)?;
     let lenient = options.read.lenient;
     let mut records: Vec<Record> = Vec::new();
     let mut skipped = 0u64;
     let mut names: [Numbering; 3] = Default::default();
-    let mut take = |result: std::io::Result<Parsed>| -> Result<bool> {
-        let mut parsed = result.map_err(|e| WorkloadError::Decompress {
-            file: file.to_string(),
-            line: lines + 1,
-            message: e.to_string(),
-        })?;
+    let mut take = |mut parsed: Parsed, lines: u64| -> Result<bool> {
         if let Some((line, column, reason)) = parsed.error.take() {
             return Err(WorkloadError::MalformedColumn {
                 file: file.to_string(),
@@ -213,7 +208,6 @@ fn read_sacct_in_blocks<R: Read + Send + 'static>(
                 reason,
             });
         }
-        lines += parsed.lines;
         skipped += parsed.skipped;
         let [users, groups, partitions] = [0, 1, 2].map(|k| names[k].renumber(&parsed.names[k]));
         records.extend(parsed.records.into_iter().map(|mut r| {
@@ -227,6 +221,7 @@ fn read_sacct_in_blocks<R: Read + Send + 'static>(
     blocks::parse_in_blocks(
         input,
         file,
+        header_lines,
         workers_and_size,
         MAX_LINE,
         &|block| parse_block(block, &cols, &zone, lenient),
@@ -624,6 +619,38 @@ mod tests {
         fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
             let n = buf.len().min(self.1);
             self.0.read(&mut buf[..n])
+        }
+    }
+
+    /// A reader that fails once `.1` bytes were read.
+    struct Failing(std::io::Cursor<Vec<u8>>, u64);
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.position() >= self.1 {
+                return Err(std::io::Error::other("disk gone"));
+            }
+            let n = buf.len().min((self.1 - self.0.position()) as usize);
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    /// A read error after the header and two whole lines names the third line, also when
+    /// the lines are read in blocks on several threads.
+    #[test]
+    fn a_read_error_names_the_line_it_interrupted() {
+        let good = "1|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T00:00:01|2024-01-01T00:00:11|00:00:10|1|1|1|1|COMPLETED|p|u|g";
+        let text = format!("{HEAD}\n{good}\n{good}\n{good}\n");
+        let cut = (HEAD.len() + 2 * good.len() + 3 + 5) as u64;
+        for workers_and_size in [(1, 1 << 20), (3, 10)] {
+            let input = Failing(std::io::Cursor::new(text.clone().into_bytes()), cut);
+            let e =
+                read_sacct_in_blocks(input, "t.sacct", &SacctOptions::default(), workers_and_size)
+                    .unwrap_err();
+            assert!(
+                matches!(e, WorkloadError::Decompress { line: 4, .. }),
+                "{workers_and_size:?}: {e}"
+            );
         }
     }
 

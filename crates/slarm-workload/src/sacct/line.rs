@@ -371,8 +371,6 @@ pub(super) struct Parsed {
     pub records: Vec<Record>,
     /// Users, groups and partitions, numbered over the block.
     pub names: [Numbering; 3],
-    /// Lines in the block.
-    pub lines: u64,
     /// Bad lines skipped (lenient mode).
     pub skipped: u64,
     /// The first bad line (strict mode): its 1-based line within the block, the column and
@@ -388,13 +386,14 @@ pub(super) fn parse_block(block: &[u8], cols: &Columns, zone: &Zone, lenient: bo
     };
     let mut parser = Parser::new(cols, zone);
     let mut rest = block;
+    let mut line_no = 0;
     while !rest.is_empty() {
         let (line, ended, next) = match memchr::memchr(b'\n', rest) {
             Some(p) => (&rest[..p], true, &rest[p + 1..]),
             None => (rest, false, &rest[rest.len()..]),
         };
         rest = next;
-        out.lines += 1;
+        line_no += 1;
         let parsed = if line.len() + usize::from(ended) > MAX_LINE {
             Err((
                 "(line)".to_string(),
@@ -416,7 +415,7 @@ pub(super) fn parse_block(block: &[u8], cols: &Columns, zone: &Zone, lenient: bo
             Ok(r) => out.records.push(r),
             Err(_) if lenient => out.skipped += 1,
             Err((column, reason)) => {
-                out.error = Some((out.lines, column, reason));
+                out.error = Some((line_no, column, reason));
                 break;
             }
         }
