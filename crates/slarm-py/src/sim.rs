@@ -17,6 +17,7 @@ use slarm_sim::policy::{
 };
 use slarm_sim::SimError;
 use slarm_workload::reader::{read_trace, ReadOptions};
+use slarm_workload::sacct::{read_sacct as read_sacct_trace, SacctOptions};
 use slarm_workload::{Job, Workload, WorkloadError};
 
 use crate::error::value_error;
@@ -184,6 +185,34 @@ fn read_swf(py: Python<'_>, path: PathBuf, lenient: bool, procs: Option<u32>) ->
     let w = py.detach(|| {
         let t = read_trace(&path, ReadOptions { lenient })?;
         Workload::from_trace(t, procs)
+    });
+    Ok(Trace {
+        w: Arc::new(w.map_err(workload_error)?),
+    })
+}
+
+/// Reads Slurm accounting records (`sacct -P` output, plain or gzip) and cleans them, as the
+/// command line's `--format sacct` does.
+#[pyfunction]
+#[pyo3(signature = (path, tz = "UTC", lenient = false, procs = None))]
+fn read_sacct(
+    py: Python<'_>,
+    path: PathBuf,
+    tz: &str,
+    lenient: bool,
+    procs: Option<u32>,
+) -> PyResult<Trace> {
+    if procs == Some(0) {
+        return Err(value_error("procs must be at least 1"));
+    }
+    let options = SacctOptions {
+        read: ReadOptions { lenient },
+        time_zone: tz.to_string(),
+        procs,
+    };
+    let w = py.detach(|| {
+        let s = read_sacct_trace(&path, &options)?;
+        Workload::from_trace(s.trace, procs)
     });
     Ok(Trace {
         w: Arc::new(w.map_err(workload_error)?),
@@ -918,6 +947,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Decision>()?;
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(read_swf, m)?)?;
+    m.add_function(wrap_pyfunction!(read_sacct, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     Ok(())
 }

@@ -350,3 +350,53 @@ def test_to_dict_goes_to_pandas(small):
     s = sim.simulate(sim.read_swf(small), "easy")
     df = pd.DataFrame(s.to_dict())
     assert list(df.columns) == ["job_id", "submit", "start", "end", "procs"] and len(df) == 5
+
+
+SACCT = """JobIDRaw|Submit|Eligible|Start|End|Elapsed|TimelimitRaw|NCPUS|NNodes|ReqCPUS|State|Partition|User|Group
+100|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:00:30|2024-03-01T10:10:30|00:10:00|15|8|1|8|COMPLETED|batch|alice|g1
+101_1|2024-03-01T10:01:00|2024-03-01T10:01:00|2024-03-01T10:01:00|2024-03-01T10:02:00|00:01:00|UNLIMITED|4|1|4|TIMEOUT|batch|bob|g1
+102|2024-03-01T10:02:00|2024-03-01T10:02:00|Unknown|Unknown|00:00:00|10|0|0|2|CANCELLED by 1000|debug|alice|g2
+103+0|2024-03-01T10:03:00|2024-03-01T10:05:00|2024-03-01T10:05:00|2024-03-01T10:06:40|00:01:40|5|2|1|2|COMPLETED|batch|carol|g1
+"""
+
+
+def test_read_sacct_equals_the_cli_import(cli, tmp_path):
+    path = tmp_path / "site.sacct"
+    path.write_text(SACCT)
+    t = sim.read_sacct(path)
+    # The cancelled job never ran: dropped like a job of run time 0. Job 103+0 arrives when
+    # it became eligible, 300 s after the first submission; 8 + 4 processors were in use at
+    # 10:01, the machine size taken when none is given.
+    assert len(t) == 3 and t.dropped["total"] == 1 and t.machine_procs == 12
+    assert list(t.submit) == [0.0, 60.0, 300.0]
+    assert list(t.runtime) == [600.0, 60.0, 100.0]
+    assert list(t.procs) == [8, 4, 2]
+    assert list(t.user) == [1, 2, 3]
+    swf = tmp_path / "site.swf"
+    r = cli.run("trace", "import", "--from", "sacct", str(path), "--out", str(swf))
+    assert r.returncode == 0, r.stderr
+    want = sim.read_swf(swf)
+    for k, v in want.to_dict().items():
+        assert np.array_equal(t.to_dict()[k], v), k
+    # Simulated, each job starts when it arrives: 8 + 4 processors fit in 12.
+    s = sim.simulate(t, "easy")
+    assert list(s.start) == [0.0, 60.0, 300.0]
+    # Local times of a zone one hour east of UTC: the same jobs, the header's start an hour
+    # earlier; an explicit machine size.
+    east = sim.read_sacct(path, tz="+01:00", procs=16)
+    assert east.machine_procs == 16 and list(east.submit) == list(t.submit)
+
+
+def test_read_sacct_bad_input(tmp_path):
+    path = tmp_path / "bad.sacct"
+    path.write_text(SACCT.replace("00:01:40", "soon"))
+    with pytest.raises(ValueError, match=r"bad\.sacct: line 5: column Elapsed"):
+        sim.read_sacct(path)
+    t = sim.read_sacct(path, lenient=True)
+    assert t.skipped_lines == 1 and len(t) == 2
+    with pytest.raises(ValueError, match="time zone"):
+        sim.read_sacct(path, tz="Mars/Olympus")
+    with pytest.raises(ValueError, match="procs"):
+        sim.read_sacct(path, procs=0)
+    with pytest.raises(OSError):
+        sim.read_sacct(tmp_path / "missing.sacct")

@@ -1,8 +1,10 @@
-"""SWF traces and the trace-driven batch simulator.
+"""SWF traces, Slurm accounting records and the trace-driven batch simulator.
 
 - :func:`read_swf` reads a Parallel Workloads Archive log (plain or gzip) into a cleaned
   :class:`Trace` (jobs with run time <= 0, processors <= 0 or more processors than the
   machine are dropped and counted; jobs in queue order).
+- :func:`read_sacct` reads a site's Slurm accounting records (``sacct -P`` output) into the
+  same cleaned :class:`Trace`.
 - :func:`simulate` replays a trace on a space-shared machine under ``"fcfs"``, ``"easy"``
   (EASY backfilling, Lifka 1995), ``"conservative"`` (Mu'alem & Feitelson 2001) or a Python
   object with a ``schedule(machine, queue)`` method, and returns a :class:`Schedule`.
@@ -27,11 +29,13 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence, Union
 
 from ._native import Decision, MachineState, Queue, Schedule, Simulation, Trace
+from ._native import read_sacct as _read_sacct
 from ._native import read_swf as _read_swf
 from ._native import simulate as _simulate
 
 __all__ = [
     "read_swf",
+    "read_sacct",
     "simulate",
     "Trace",
     "Schedule",
@@ -52,6 +56,24 @@ def read_swf(path: Any, lenient: bool = False, procs: Optional[int] = None) -> T
     size of the header (MaxProcs, else MaxNodes). A missing file raises ``OSError``.
     """
     return _read_swf(path, bool(lenient), procs)
+
+
+def read_sacct(path: Any, tz: str = "UTC", lenient: bool = False, procs: Optional[int] = None) -> Trace:
+    """Reads and cleans Slurm accounting records (plain or ``.gz``): the output of
+
+    ``SLURM_TIME_FORMAT=standard sacct -a -X -P --format=JobIDRaw,Submit,Eligible,Start,End,Elapsed,TimelimitRaw,NCPUS,NNodes,ReqCPUS,State,Partition,User,Group``
+
+    (columns found by the header line, in any order; others ignored). Times are read in the
+    zone ``tz`` (``"UTC"``, an offset such as ``"+01:00"``, or an IANA name such as
+    ``"Europe/Berlin"``) and counted from the first submission; run time is ``Elapsed``,
+    processors ``NCPUS``, the estimate ``TimelimitRaw``; users, groups and partitions are
+    numbered by first appearance. Jobs that never ran are dropped by the cleaning like jobs of
+    run time 0. ``procs`` is the machine size (default: the most processors the log shows in
+    use at once). A bad line raises ``ValueError`` naming the file, line and column, unless
+    ``lenient`` skips it (counted in ``Trace.skipped_lines``); a missing file raises
+    ``OSError``.
+    """
+    return _read_sacct(path, str(tz), bool(lenient), procs)
 
 
 def simulate(trace: Trace, policy: Union[str, Any], procs: Optional[int] = None) -> Schedule:
