@@ -109,10 +109,10 @@ use std::path::Path;
 use crate::blocks;
 use crate::error::{Result, WorkloadError};
 use crate::header::SwfHeader;
-use crate::job::Job;
 use crate::reader::{decompressing, ReadOptions, Trace};
-use line::{parse_block, renumbered, Columns, Numbering, Parsed, Record, MAX_LINE};
-use values::{State, Zone};
+use crate::table::JobTable;
+use line::{parse_block, renumbered, Columns, Numbering, Parsed, MAX_LINE};
+use values::Zone;
 
 /// How to read a sacct file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,7 +196,9 @@ fn read_sacct_in_blocks<R: Read + Send + 'static>(
     let mut input = decompressing(input, file)?;
     let (cols, header_lines) = read_header(&mut input, file)?;
     let lenient = options.read.lenient;
-    let mut records: Vec<Record> = Vec::new();
+    let mut jobs = JobTable::new();
+    let mut first_submit = i64::MAX;
+    let mut not_run: BTreeMap<String, u64> = BTreeMap::new();
     let mut skipped = 0u64;
     let mut names: [Numbering; 3] = Default::default();
     let mut take = |mut parsed: Parsed, lines: u64| -> Result<bool> {
@@ -210,12 +212,17 @@ fn read_sacct_in_blocks<R: Read + Send + 'static>(
         }
         skipped += parsed.skipped;
         let [users, groups, partitions] = [0, 1, 2].map(|k| names[k].renumber(&parsed.names[k]));
-        records.extend(parsed.records.into_iter().map(|mut r| {
+        for mut r in parsed.records {
             r.user = renumbered(r.user, &users);
             r.group = renumbered(r.group, &groups);
             r.partition = renumbered(r.partition, &partitions);
-            r
-        }));
+            first_submit = first_submit.min(r.submit);
+            if !r.ran() {
+                *not_run.entry(r.state.name().to_string()).or_default() += 1;
+            }
+            // Numbered in file order for now: the number breaks ties of arrival below.
+            jobs.push(r.job(jobs.len() as u64 + 1))?;
+        }
         Ok(true)
     };
     blocks::parse_in_blocks(
@@ -227,12 +234,56 @@ fn read_sacct_in_blocks<R: Read + Send + 'static>(
         &|block| parse_block(block, &cols, &zone, lenient),
         &mut take,
     )?;
-    if records.is_empty() {
+    if jobs.is_empty() {
         return Err(WorkloadError::NoJobs {
             file: file.to_string(),
         });
     }
-    build(records, file, &options.time_zone, options.procs, skipped)
+    // Arrival order, ties in file order; times from the first submission; numbered 1, 2, ...
+    // in that order, as the SWF numbers its jobs.
+    let origin = first_submit as f64;
+    jobs.map_times(|j| (j.submit - origin, j.runtime, j.req_time));
+    jobs.sort_queue_order();
+    jobs.renumber();
+    let peak = peak_in_use(&jobs);
+    let mut header = SwfHeader::default();
+    header.absorb(" Version: 2.2");
+    header.absorb(" Note: converted by slarm from Slurm accounting records (sacct)");
+    header.absorb(&format!(" UnixStartTime: {first_submit}"));
+    header.absorb(&format!(" TimeZoneString: {}", options.time_zone));
+    header.absorb(&format!(" MaxJobs: {}", jobs.len()));
+    header.absorb(&format!(" MaxRecords: {}", jobs.len()));
+    let size = options.procs.map_or(peak.max(1), u64::from);
+    header.absorb(&format!(" MaxProcs: {size}"));
+    Ok(SacctTrace {
+        trace: Trace {
+            name: file.to_string(),
+            header,
+            jobs,
+            skipped_lines: skipped,
+            synthetic: false,
+        },
+        not_run,
+        peak_procs: peak,
+    })
+}
+
+/// The most processors in use at once by the jobs that ran (a job of run time 0 uses none;
+/// at one second, the jobs that end leave before the ones that start come).
+fn peak_in_use(jobs: &JobTable) -> u64 {
+    let mut events: Vec<(f64, i64)> = Vec::new();
+    for j in jobs.iter().filter(|j| j.runtime > 0.0) {
+        let start = j.submit + j.wait;
+        events.push((start, j.alloc_procs));
+        events.push((start + j.runtime, -j.alloc_procs));
+    }
+    events.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let (mut now, mut peak) = (0i64, 0i64);
+    for (_, d) in &events {
+        now += d;
+        peak = peak.max(now);
+    }
+    peak.max(0) as u64
 }
 
 /// Reads up to and including the header line (the first line that is not blank); returns
@@ -272,83 +323,6 @@ fn read_header(input: &mut impl BufRead, file: &str) -> Result<(Columns, u64)> {
             return Ok((Columns::parse(text, file)?, line_no));
         }
     }
-}
-
-/// The trace of parsed records: arrival order, times from the first submission.
-fn build(
-    mut records: Vec<Record>,
-    file: &str,
-    zone: &str,
-    procs: Option<u32>,
-    skipped: u64,
-) -> Result<SacctTrace> {
-    // Stable: ties keep file order.
-    records.sort_by_key(|r| r.arrival);
-    let origin = records.iter().map(|r| r.submit).min().unwrap_or(0);
-    let ran =
-        |r: &Record| r.start.is_some() && !matches!(r.state, State::NotEnded(_)) && r.ncpus > 0;
-    // Peak processors in use, ends before starts at the same second; computed before the
-    // jobs are built, so that its events and the table are never held at once.
-    let mut events: Vec<(i64, i64)> = Vec::new();
-    for r in records.iter().filter(|r| ran(r) && r.elapsed > 0) {
-        // `ran` implies a start.
-        let start = r.start.unwrap_or(r.arrival);
-        events.push((start, r.ncpus));
-        events.push((start + r.elapsed, -r.ncpus));
-    }
-    events.sort_unstable();
-    let (mut now, mut peak) = (0i64, 0i64);
-    for (_, d) in &events {
-        now += d;
-        peak = peak.max(now);
-    }
-    drop(events);
-    let peak = peak.max(0) as u64;
-    let mut not_run: BTreeMap<String, u64> = BTreeMap::new();
-    let mut jobs = crate::table::JobTable::with_capacity(records.len());
-    for (i, r) in records.iter().enumerate() {
-        let mut job = Job::new(i as u64 + 1, (r.arrival - origin) as f64, -1.0, -1, -1.0);
-        job.status = r.state.swf_status();
-        job.user = r.user;
-        job.group = r.group;
-        job.partition = r.partition;
-        job.req_time = r.limit_s.map_or(-1.0, |s| s as f64);
-        if ran(r) {
-            let start = r.start.unwrap_or(r.arrival);
-            job.wait = (start - r.arrival).max(0) as f64;
-            job.runtime = r.elapsed as f64;
-            job.alloc_procs = r.ncpus;
-            job.req_procs = r.ncpus;
-        } else {
-            job.req_procs = if r.req_cpus > 0 {
-                r.req_cpus
-            } else {
-                r.ncpus.max(-1)
-            };
-            *not_run.entry(r.state.name().to_string()).or_default() += 1;
-        }
-        jobs.push(job)?;
-    }
-    let mut header = SwfHeader::default();
-    header.absorb(" Version: 2.2");
-    header.absorb(" Note: converted by slarm from Slurm accounting records (sacct)");
-    header.absorb(&format!(" UnixStartTime: {origin}"));
-    header.absorb(&format!(" TimeZoneString: {zone}"));
-    header.absorb(&format!(" MaxJobs: {}", jobs.len()));
-    header.absorb(&format!(" MaxRecords: {}", jobs.len()));
-    let size = procs.map_or(peak.max(1), u64::from);
-    header.absorb(&format!(" MaxProcs: {size}"));
-    Ok(SacctTrace {
-        trace: Trace {
-            name: file.to_string(),
-            header,
-            jobs,
-            skipped_lines: skipped,
-            synthetic: false,
-        },
-        not_run,
-        peak_procs: peak,
-    })
 }
 
 #[cfg(test)]

@@ -504,6 +504,15 @@ impl JobTable {
         }
     }
 
+    /// Numbers the jobs 1, 2, ... in table order (a table in queue order stays in it).
+    pub(crate) fn renumber(&mut self) {
+        let s = Arc::make_mut(&mut self.inner);
+        for (i, r) in s.rows.iter_mut().enumerate() {
+            r.id = i as u64 + 1;
+        }
+        s.summary.queue_ordered = s.rows.is_sorted_by(|a, b| queue_order(a, b).is_le());
+    }
+
     /// Bytes of job storage in use (rows and full-width values), not counting spare
     /// capacity.
     pub fn storage_bytes(&self) -> usize {

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::values::{duration, job_id_ok, limit, whole, Bad, Civil, State, Zone};
 use crate::error::{Result, WorkloadError};
+use crate::job::Job;
 
 /// Longest line read (a sacct line with every field is well under 4 KiB).
 pub(super) const MAX_LINE: usize = 1 << 16;
@@ -197,6 +198,38 @@ pub(super) struct Record {
     pub user: i64,
     pub group: i64,
     pub partition: i64,
+}
+
+impl Record {
+    /// Whether the job started and ended (and so has a run time and processors).
+    pub(super) fn ran(&self) -> bool {
+        self.start.is_some() && !matches!(self.state, State::NotEnded(_)) && self.ncpus > 0
+    }
+
+    /// The job in SWF form, numbered `id`, its submit time the arrival in seconds since the
+    /// epoch (see the mapping of the [module documentation](super)).
+    pub(super) fn job(&self, id: u64) -> Job {
+        let mut job = Job::new(id, self.arrival as f64, -1.0, -1, -1.0);
+        job.status = self.state.swf_status();
+        job.user = self.user;
+        job.group = self.group;
+        job.partition = self.partition;
+        job.req_time = self.limit_s.map_or(-1.0, |s| s as f64);
+        if self.ran() {
+            let start = self.start.unwrap_or(self.arrival);
+            job.wait = (start - self.arrival).max(0) as f64;
+            job.runtime = self.elapsed as f64;
+            job.alloc_procs = self.ncpus;
+            job.req_procs = self.ncpus;
+        } else {
+            job.req_procs = if self.req_cpus > 0 {
+                self.req_cpus
+            } else {
+                self.ncpus.max(-1)
+            };
+        }
+        job
+    }
 }
 
 /// Numbers names by first appearance (1, 2, ...); blank is -1.
