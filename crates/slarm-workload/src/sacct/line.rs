@@ -55,7 +55,7 @@ impl Col {
     ];
 
     /// The role of header name `name` (`JobID` is taken only when `JobIDRaw` is absent, and
-    /// likewise `Timelimit` and `AllocCPUS`: see [`Columns::find`]).
+    /// likewise `Timelimit` and `AllocCPUS`: see [`Columns::parse`]).
     fn of(name: &str) -> Option<Self> {
         Some(match name.to_ascii_lowercase().as_str() {
             "jobidraw" | "jobid" => Self::JobId,
