@@ -274,9 +274,8 @@ pub(super) fn renumbered(id: i64, map: &[i64]) -> i64 {
 pub(super) struct Parser<'a> {
     cols: &'a Columns,
     zone: &'a Zone,
-    pub users: Numbering,
-    pub groups: Numbering,
-    pub partitions: Numbering,
+    /// Users, groups and partitions, numbered over the lines parsed.
+    names: [Numbering; 3],
 }
 
 impl<'a> Parser<'a> {
@@ -284,9 +283,7 @@ impl<'a> Parser<'a> {
         Self {
             cols,
             zone,
-            users: Numbering::default(),
-            groups: Numbering::default(),
-            partitions: Numbering::default(),
+            names: Default::default(),
         }
     }
 
@@ -390,9 +387,9 @@ impl<'a> Parser<'a> {
             ncpus,
             req_cpus,
             state,
-            user: get(Col::User).map_or(-1, |(v, _)| self.users.number(v)),
-            group: get(Col::Group).map_or(-1, |(v, _)| self.groups.number(v)),
-            partition: get(Col::Partition).map_or(-1, |(v, _)| self.partitions.number(v)),
+            user: get(Col::User).map_or(-1, |(v, _)| self.names[0].number(v)),
+            group: get(Col::Group).map_or(-1, |(v, _)| self.names[1].number(v)),
+            partition: get(Col::Partition).map_or(-1, |(v, _)| self.names[2].number(v)),
         })
     }
 }
@@ -453,6 +450,6 @@ pub(super) fn parse_block(block: &[u8], cols: &Columns, zone: &Zone, lenient: bo
             }
         }
     }
-    out.names = [parser.users, parser.groups, parser.partitions];
+    out.names = parser.names;
     out
 }
