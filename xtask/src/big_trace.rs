@@ -168,11 +168,10 @@ fn sacct_line(f: &[&str], epoch: i64) -> Result<String, String> {
         n if n >= 0 => format!("{prefix}{n}"),
         _ => String::new(),
     };
+    let submitted = time(submit)?;
     Ok(format!(
-        "{}|{}|{}|{start}|{end}|{el}|{limit}|{ncpus}|1|{}|{state}|{}|{}|{}",
+        "{}|{submitted}|{submitted}|{start}|{end}|{el}|{limit}|{ncpus}|1|{}|{state}|{}|{}|{}",
         f[0],
-        time(submit)?,
-        time(submit)?,
         req.max(1.0) as i64,
         name("p", 15),
         name("u", 11),
@@ -245,23 +244,22 @@ fn write(input: &Path, out: &Path, copies: u64, scan: &Scan, format: Format) -> 
                 Some(pos) if *p != "-1" => (base + pos).to_string(),
                 _ => "-1".to_string(),
             });
-            let copied = fields.iter().enumerate().map(|(i, f)| match i {
-                0 => id.as_str(),
-                1 => sub.as_str(),
-                16 => pre.as_deref().unwrap_or(f),
-                _ => f,
-            });
-            match format {
-                Format::Swf => {
-                    let line = copied.collect::<Vec<_>>().join(" ");
-                    writeln!(w, "{line}").map_err(err)?;
-                }
-                Format::Sacct => {
-                    let line = sacct_line(&copied.collect::<Vec<_>>(), epoch)
-                        .map_err(|e| format!("{}: job {n}: {e}", input.display()))?;
-                    writeln!(w, "{line}").map_err(err)?;
-                }
-            }
+            let copied: Vec<&str> = fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| match i {
+                    0 => id.as_str(),
+                    1 => sub.as_str(),
+                    16 => pre.as_deref().unwrap_or(f),
+                    _ => f,
+                })
+                .collect();
+            let line = match format {
+                Format::Swf => copied.join(" "),
+                Format::Sacct => sacct_line(&copied, epoch)
+                    .map_err(|e| format!("{}: job {n}: {e}", input.display()))?,
+            };
+            writeln!(w, "{line}").map_err(err)?;
         }
         if n != scan.jobs {
             return Err(format!(
