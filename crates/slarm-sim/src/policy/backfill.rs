@@ -168,6 +168,8 @@ impl SchedulingPolicy for Backfill {
                     .start_running(now, now + c.estimate, c.procs)?;
                 out.start.push(pos);
                 free -= i64::from(c.procs);
+                // It leaves the waiting jobs without a reservation.
+                self.unreserved = self.unreserved.saturating_sub(1);
             }
         }
         out.wake = wake.is_finite().then_some(wake);
