@@ -37,7 +37,9 @@ use crate::policy::{
 };
 use crate::wait_queue::WaitQueue;
 
+mod parts;
 mod replay;
+pub use parts::{parallel_parts, simulate_in_parts};
 pub use replay::Replay;
 
 /// Priority order of the waiting queue; ties always break by submit time, then job number.
@@ -365,8 +367,10 @@ const CLASS_PASS: u32 = 2;
 
 /// The order in which jobs arrive (submit time, then job number, then index).
 enum ArrivalOrder {
-    /// The job slice is already in arrival order (a cleaned workload is): no index table.
-    Slice(usize),
+    /// The job slice is already in arrival order (a cleaned workload is): no index table;
+    /// the rows `from..to` arrive (all of them but in a part of a run split at idle
+    /// instants, [`simulate_in_parts`]).
+    Slice { from: usize, to: usize },
     /// Job indices in arrival order.
     Sorted(Vec<usize>),
 }
@@ -382,7 +386,7 @@ impl ArrivalOrder {
         let n = jobs.len();
         // In queue order (submit time, then job number), the index breaks the ties.
         if jobs.summary().queue_ordered || (1..n).all(|i| before(i - 1, i).is_lt()) {
-            return Self::Slice(n);
+            return Self::Slice { from: 0, to: n };
         }
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| before(a, b));
@@ -392,7 +396,7 @@ impl ArrivalOrder {
     /// The index of the `k`-th job to arrive.
     fn get(&self, k: usize) -> Option<usize> {
         match self {
-            Self::Slice(n) => (k < *n).then_some(k),
+            Self::Slice { from, to } => (k < to - from).then_some(from + k),
             Self::Sorted(order) => order.get(k).copied(),
         }
     }
@@ -418,6 +422,9 @@ struct State<'a, P: ?Sized> {
     /// A replay of a log before cleaning: the rows of the jobs that cannot run, left out
     /// (ascending). None: such a job is an error.
     left_out: Option<Vec<usize>>,
+    /// The first row this state simulates (0 but in a part of a run split at idle
+    /// instants): `start` and `reservation` hold the rows from `base` on.
+    base: usize,
     /// Start time per job, in job-slice order (NaN until it starts): with `reservation`
     /// the simulation's whole per-job state, 16 bytes.
     start: Vec<f64>,
@@ -447,7 +454,7 @@ struct State<'a, P: ?Sized> {
 impl<P: ?Sized> State<'_, P> {
     /// Jobs known so far: the first `known()` rows of the table (all of them in one run).
     fn known(&self) -> usize {
-        self.start.len()
+        self.base + self.start.len()
     }
 }
 
@@ -545,7 +552,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
 
     fn finish(&mut self, jobs: &JobTable, i: usize, now: f64) -> Result<()> {
         let c = candidate(jobs, i);
-        let predicted = self.start[i] + c.estimate;
+        let predicted = self.start[i - self.base] + c.estimate;
         self.free += c.procs;
         self.running.remove(i, predicted, c.procs);
         self.policy.on_finish(now, &c, predicted)?;
@@ -558,7 +565,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         self.pass_over_left_out(jobs);
         let c = candidate(jobs, i);
         if let Some(t) = self.policy.on_arrival(now, &c)? {
-            self.reservation[i] = t;
+            self.reservation[i - self.base] = t;
         }
         self.enqueue(jobs, i);
         self.request_pass(now);
@@ -570,7 +577,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         let run = jobs.effective_runtime(i);
         let c = candidate(jobs, i);
         self.free -= c.procs;
-        self.start[i] = now;
+        self.start[i - self.base] = now;
         self.started += 1;
         self.running.insert(i, now + c.estimate, c.procs);
         sim.schedule_at(now + run, CLASS_FINISH, Ev::Finish(i))?;
@@ -613,7 +620,7 @@ impl<P: SchedulingPolicy + ?Sized> State<'_, P> {
         if let (Some(h), Some(s)) = (out.head, out.shadow) {
             let hi = self.queue.as_slice().get(h).map(|c| c.key);
             if let Some(hi) = hi {
-                let r = &mut self.reservation[hi];
+                let r = &mut self.reservation[hi - self.base];
                 if r.is_nan() && s.is_finite() {
                     *r = s;
                 }
@@ -781,10 +788,11 @@ impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
         Ok(Self {
             last_known: None,
             left_out: None,
+            base: 0,
             start: Vec::new(),
             reservation: Vec::new(),
             started: 0,
-            arrival_order: ArrivalOrder::Slice(0),
+            arrival_order: ArrivalOrder::Slice { from: 0, to: 0 },
             next_arrival: 0,
             order,
             expiry,
@@ -803,8 +811,8 @@ impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
 
     /// Takes the first `n` jobs of `jobs` as known (none have started).
     fn know(&mut self, jobs: &JobTable, n: usize) {
-        self.start.resize(n, f64::NAN);
-        self.reservation.resize(n, f64::NAN);
+        self.start.resize(n - self.base, f64::NAN);
+        self.reservation.resize(n - self.base, f64::NAN);
         self.last_known = n.checked_sub(1).map(|i| (jobs.submit(i), jobs.id(i)));
         self.pass_over_left_out(jobs);
     }
@@ -841,10 +849,34 @@ impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
                 *i -= rows.partition_point(|&r| r < *i);
             }
         }
+        let policy = self.policy.name().to_string();
+        let ran = Ran {
+            start: self.start,
+            reservation: self.reservation,
+            started: self.started,
+            expired: self.expired,
+            events: sim.delivered(),
+        };
+        ran.schedule(jobs, self.capacity, policy)
+    }
+}
+
+/// What a finished run decided, per job of its table: the parts of a [`Schedule`] that a
+/// run split at idle instants puts together.
+struct Ran {
+    start: Vec<f64>,
+    reservation: Vec<f64>,
+    started: usize,
+    expired: Vec<usize>,
+    events: u64,
+}
+
+impl Ran {
+    /// The schedule of `jobs` (one start and reservation per row) under `policy`.
+    fn schedule(self, jobs: &JobTable, capacity: u32, policy: String) -> Schedule {
         let n = jobs.len();
         let started =
             (self.started < n).then(|| (0..n).filter(|&i| !self.start[i].is_nan()).collect());
-        let policy_name = self.policy.name().to_string();
         let records = Records {
             inner: Stored::Compact {
                 // A clone of a table shares its storage.
@@ -855,11 +887,11 @@ impl<'a, P: SchedulingPolicy + ?Sized> State<'a, P> {
             },
         };
         Schedule {
-            capacity: self.capacity,
-            policy: policy_name,
+            capacity,
+            policy,
             records,
             expired: self.expired,
-            events: sim.delivered(),
+            events: self.events,
         }
     }
 }

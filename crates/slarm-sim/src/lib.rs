@@ -18,7 +18,9 @@
 //! - [`batch`]: the trace-driven simulator ([`batch::simulate_with`] for any policy,
 //!   [`batch::simulate`] for the built-in ones) with configurable queue order (FCFS, SJF,
 //!   caller key such as EDF) and optional expiry of waiting jobs; [`batch::Replay`] runs the
-//!   same simulation fed its jobs as a log is read.
+//!   same simulation fed its jobs as a log is read, and [`batch::simulate_in_parts`] runs
+//!   it split at the instants where the machine is idle, on several threads, with the same
+//!   schedule.
 //! - [`metrics`]: wait, response, bounded slowdown, utilisation, makespan; schedule CSV.
 //! - [`batsim`]: a processor assignment for a schedule and Batsim's `jobs.csv`.
 //! - [`failures`]: exponential node failure/repair processes and failure-trace replay.

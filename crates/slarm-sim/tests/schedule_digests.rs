@@ -1,7 +1,8 @@
 //! The schedules of FCFS, EASY and conservative backfilling on every trace of the trace
 //! folder (the Parallel Workloads Archive's cleaned logs and three Lublin-Feitelson model
 //! outputs), pinned as SHA-256 digests of the schedule CSV (`job_id,submit,start,end,procs`,
-//! as `slarm simulate --schedule-out` writes it).
+//! as `slarm simulate --schedule-out` writes it), each from one run and from a run split at
+//! idle instants into up to eight parts (`simulate_in_parts`).
 //!
 //! The digests were computed by the simulator before its conservative planner moved to the
 //! time-indexed profile and before the policies became trait objects: both were refactors,
@@ -13,7 +14,7 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use sha2::{Digest, Sha256};
-use slarm_sim::batch::{simulate_workload, BatchConfig};
+use slarm_sim::batch::{simulate_in_parts, simulate_workload, BatchConfig, QueueOrder};
 use slarm_sim::metrics::write_schedule_csv;
 use slarm_sim::policy::PolicyKind;
 use slarm_workload::reader::{read_trace, ReadOptions};
@@ -297,13 +298,18 @@ fn schedules_match_the_pinned_digests() {
         let w =
             Workload::from_trace(read_trace(&path, ReadOptions::default()).unwrap(), None).unwrap();
         for &(_, policy, want) in DIGESTS.iter().filter(|d| d.0 == name) {
-            let s = simulate_workload(&w, &BatchConfig::new(policy)).unwrap();
-            let mut csv = Vec::new();
-            write_schedule_csv(&s.records, &mut csv).unwrap();
-            let got = hex(&Sha256::digest(&csv));
-            checked += 1;
-            if got != want {
-                mismatches.push(format!("{name} {policy:?}: {got} (pinned {want})"));
+            let whole = simulate_workload(&w, &BatchConfig::new(policy)).unwrap();
+            let (jobs, order) = (&w.jobs, &QueueOrder::Fcfs);
+            let split = simulate_in_parts(jobs, w.machine_procs, || policy.build(), order, None, 8)
+                .unwrap();
+            for (s, how) in [(whole, "one run"), (split, "in parts")] {
+                let mut csv = Vec::new();
+                write_schedule_csv(&s.records, &mut csv).unwrap();
+                let got = hex(&Sha256::digest(&csv));
+                checked += 1;
+                if got != want {
+                    mismatches.push(format!("{name} {policy:?} {how}: {got} (pinned {want})"));
+                }
             }
         }
     }

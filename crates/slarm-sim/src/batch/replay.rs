@@ -180,7 +180,7 @@ impl<'a, P: SchedulingPolicy + ?Sized> Replay<'a, P> {
         if n == from {
             return Ok(());
         }
-        self.state.arrival_order = ArrivalOrder::Slice(n);
+        self.state.arrival_order = ArrivalOrder::Slice { from: 0, to: n };
         self.state.know(jobs, n);
         self.simulate_to(jobs, jobs.submit(n - 1))
     }

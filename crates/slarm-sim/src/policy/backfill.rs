@@ -83,6 +83,12 @@ impl SchedulingPolicy for Backfill {
         &self.name
     }
 
+    /// Its decisions depend on the machine, the queue and the plan only, which are empty
+    /// at an idle instant.
+    fn fresh_when_idle(&self) -> bool {
+        true
+    }
+
     fn begin(&mut self, capacity: u32, origin: f64) -> Result<()> {
         self.book.begin(capacity, origin)?;
         self.holding = 0;

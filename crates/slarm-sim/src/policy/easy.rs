@@ -14,6 +14,12 @@ impl SchedulingPolicy for Fcfs {
         "fcfs"
     }
 
+    /// Its decisions depend on the machine, the queue and the plan only, which are empty
+    /// at an idle instant.
+    fn fresh_when_idle(&self) -> bool {
+        true
+    }
+
     fn schedule(
         &mut self,
         machine: &MachineState<'_>,
@@ -34,6 +40,12 @@ pub struct Easy {
 impl SchedulingPolicy for Easy {
     fn name(&self) -> &str {
         "easy"
+    }
+
+    /// Its decisions depend on the machine, the queue and the plan only, which are empty
+    /// at an idle instant.
+    fn fresh_when_idle(&self) -> bool {
+        true
     }
 
     fn schedule(

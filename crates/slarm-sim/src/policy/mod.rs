@@ -138,6 +138,15 @@ pub trait SchedulingPolicy {
         Ok(())
     }
 
+    /// Whether a fresh instance of this policy, begun at an instant when no job runs, none
+    /// waits and no event is pending, decides from then on as this one would: the policy
+    /// keeps nothing of earlier jobs that changes later decisions (no usage history, no
+    /// learned estimates). [`crate::batch::simulate_in_parts`] splits a run at such
+    /// instants only for a policy that says so. False unless a policy says otherwise.
+    fn fresh_when_idle(&self) -> bool {
+        false
+    }
+
     /// One scheduling pass over the non-empty `queue` (in priority order): writes into
     /// `out` (cleared by the policy) the positions to start now, in ascending order and
     /// fitting in `machine.free` together, and optionally a reservation to record
@@ -165,6 +174,9 @@ impl<P: SchedulingPolicy + ?Sized> SchedulingPolicy for Box<P> {
     }
     fn on_withdraw(&mut self, now: f64, job: &Candidate) -> Result<()> {
         (**self).on_withdraw(now, job)
+    }
+    fn fresh_when_idle(&self) -> bool {
+        (**self).fresh_when_idle()
     }
     fn schedule(
         &mut self,

@@ -10,8 +10,10 @@ pub(crate) struct Reservations {
     /// The policy's name in the error of a call before `begin`.
     policy: &'static str,
     planner: Option<ConservativePlanner>,
-    /// Reservation per job key (NaN: none).
+    /// Reservation per job key from `first_key` on (NaN: none): a run of a log's part
+    /// (keys from its first row on) holds no slots for the rows before.
     reserved: Vec<f64>,
+    first_key: usize,
     /// Processors were freed early (or a reservation dropped) since the last compression.
     compress: bool,
     /// (start, processors, estimate) of the reservations a compression moves, reused.
@@ -24,6 +26,7 @@ impl Reservations {
             policy,
             planner: None,
             reserved: Vec::new(),
+            first_key: 0,
             compress: false,
             items: Vec::new(),
         }
@@ -33,6 +36,7 @@ impl Reservations {
     pub(crate) fn begin(&mut self, capacity: u32, origin: f64) -> Result<()> {
         self.planner = Some(ConservativePlanner::new(capacity, origin)?);
         self.reserved.clear();
+        self.first_key = 0;
         self.compress = false;
         Ok(())
     }
@@ -47,14 +51,26 @@ impl Reservations {
 
     /// Job `key`'s reservation (NaN: none).
     pub(crate) fn get(&self, key: usize) -> f64 {
-        self.reserved.get(key).copied().unwrap_or(f64::NAN)
+        key.checked_sub(self.first_key)
+            .and_then(|k| self.reserved.get(k))
+            .copied()
+            .unwrap_or(f64::NAN)
     }
 
     pub(crate) fn set(&mut self, key: usize, t: f64) {
-        if key >= self.reserved.len() {
-            self.reserved.resize(key + 1, f64::NAN);
+        if self.reserved.is_empty() {
+            self.first_key = key;
+        } else if key < self.first_key {
+            let before = self.first_key - key;
+            self.reserved
+                .splice(0..0, std::iter::repeat_n(f64::NAN, before));
+            self.first_key = key;
         }
-        self.reserved[key] = t;
+        let k = key - self.first_key;
+        if k >= self.reserved.len() {
+            self.reserved.resize(k + 1, f64::NAN);
+        }
+        self.reserved[k] = t;
     }
 
     /// A running job ended at `now`, before its predicted end: its slot's rest is given back
@@ -100,7 +116,7 @@ impl Reservations {
         for c in queue {
             if self.get(c.key).is_finite() {
                 if let Some(&(t, ..)) = moved.next() {
-                    self.reserved[c.key] = t;
+                    self.set(c.key, t);
                 }
             }
         }
