@@ -79,16 +79,19 @@ fn simulate_easy_backfills_and_writes_csv() {
     }
 }
 
-/// The schedule CSV and the progress lines of `slarm simulate --policy POLICY` on `trace`.
+/// The schedule CSV and the progress lines of `slarm simulate --policy POLICY` on `trace`,
+/// on `threads` threads.
 fn schedule_and_progress(
     dir: &Path,
     trace: &Path,
     policy: &str,
     extra: &[&str],
+    threads: &str,
 ) -> (String, String) {
     let out = dir.join(format!("{policy}.csv").replace(':', "-"));
     let mut cmd = slarm(["simulate", "--progress", "--policy", policy, "--trace"]);
     cmd.arg(trace).arg("--schedule-out").arg(&out).args(extra);
+    cmd.env("RAYON_NUM_THREADS", threads);
     let progress = stderr_of(&cmd.assert().success());
     (std::fs::read_to_string(&out).unwrap(), progress)
 }
@@ -105,15 +108,27 @@ fn a_log_simulated_while_read_has_the_schedule_of_a_run_after_reading() {
     let swapped = [lines[0], lines[1], lines[3], lines[2], lines[4]].join("\n");
     let swapped = write(dir.path(), "swapped.swf", swapped.as_bytes());
     let sizeless = write(dir.path(), "sizeless.swf", lines[1..].join("\n").as_bytes());
-    for policy in ["easy", "conservative", "fcfs", "backfill:1"] {
-        let (streamed, progress) = schedule_and_progress(dir.path(), &in_order, policy, &[]);
+    // On one thread every policy is simulated while read; on two, the policies that plan
+    // every waiting job are simulated after reading, split at idle instants.
+    for policy in ["easy", "conservative", "fcfs", "backfill:1", "backfill:4"] {
+        let (streamed, progress) = schedule_and_progress(dir.path(), &in_order, policy, &[], "1");
         assert!(
             progress.contains("simulated while the log was read (3 jobs)"),
             "{progress}"
         );
+        let (schedule, progress) = schedule_and_progress(dir.path(), &in_order, policy, &[], "2");
+        let plans = policy == "conservative" || policy == "backfill:4";
+        let expected = if plans {
+            "started (3 jobs)"
+        } else {
+            "simulated while"
+        };
+        assert!(progress.contains(expected), "{policy}: {progress}");
+        assert_eq!(schedule, streamed, "{policy}");
         for (after, procs) in [(&swapped, None), (&sizeless, Some("8"))] {
             let extra: Vec<&str> = procs.into_iter().flat_map(|p| ["--procs", p]).collect();
-            let (schedule, progress) = schedule_and_progress(dir.path(), after, policy, &extra);
+            let (schedule, progress) =
+                schedule_and_progress(dir.path(), after, policy, &extra, "1");
             let expected = if procs.is_some() {
                 "simulated while"
             } else {
@@ -125,6 +140,37 @@ fn a_log_simulated_while_read_has_the_schedule_of_a_run_after_reading() {
         if policy == "easy" {
             assert_eq!(streamed, EASY_CSV);
         }
+    }
+}
+
+/// A log of `days` busy days, 2,000 jobs each 30 s apart on 64 processors (more work than
+/// the machine does while they arrive, hours of waiting), each drained in a quiet night, as
+/// SWF lines.
+fn busy_days(days: u32) -> String {
+    let mut swf = String::from("; MaxProcs: 64\n");
+    for k in 0..days * 2000 {
+        let submit = (k / 2000) * 86_400 + (k % 2000) * 30;
+        let (run, procs) = (60 + (k * 37) % 600, 1 + (k * 13) % 12);
+        let req = run + (k * 7) % 300;
+        swf.push_str(&format!(
+            "{} {submit} -1 {run} {procs} -1 -1 {procs} {req} -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+            k + 1
+        ));
+    }
+    swf
+}
+
+#[test]
+fn a_log_simulated_in_parts_has_the_schedule_of_one_run() {
+    // 30,000 jobs: three parts of 10,000 on two threads, cut where the machine is idle
+    // (EASY is simulated while read, the others in parts).
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "busy.swf", busy_days(15).as_bytes());
+    for policy in ["conservative", "backfill:4", "easy"] {
+        let (one, _) = schedule_and_progress(dir.path(), &log, policy, &[], "1");
+        let (parts, progress) = schedule_and_progress(dir.path(), &log, policy, &[], "2");
+        assert_eq!(one.lines().count(), 30_001, "{policy}");
+        assert_eq!(parts, one, "{policy}: {progress}");
     }
 }
 

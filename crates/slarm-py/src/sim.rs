@@ -10,7 +10,9 @@ use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use slarm_sim::batch::{simulate_with, QueueOrder, Schedule as RustSchedule};
+use slarm_sim::batch::{
+    parallel_parts, simulate_in_parts, simulate_with, QueueOrder, Schedule as RustSchedule,
+};
 use slarm_sim::metrics::{Metrics, DEFAULT_TAU_S};
 use slarm_sim::policy::{
     Candidate, MachineState as RustMachine, PassOutcome, PolicyKind, SchedulingPolicy,
@@ -664,9 +666,17 @@ fn simulate(
     let capacity = machine_size(&w, procs)?;
     if let Ok(name) = policy.extract::<String>() {
         let kind: PolicyKind = name.parse().map_err(value_error)?;
+        // Split at idle instants over rayon's threads: the schedule of one run.
         let s = py.detach(|| {
-            let mut p = kind.build();
-            simulate_with(&w.jobs, capacity, &mut p, &QueueOrder::Fcfs, None)
+            let parts = parallel_parts(w.jobs.len());
+            simulate_in_parts(
+                &w.jobs,
+                capacity,
+                || kind.build(),
+                &QueueOrder::Fcfs,
+                None,
+                parts,
+            )
         });
         return Ok(Schedule {
             s: s.map_err(|e| value_error(format!("{}: {e}", w.name)))?,

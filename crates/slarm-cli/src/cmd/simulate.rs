@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde_json::{json, Value};
-use slarm::sim::batch::{simulate_with, QueueOrder, Replay, Schedule};
+use slarm::sim::batch::{parallel_parts, simulate_in_parts, QueueOrder, Replay, Schedule};
 use slarm::sim::batsim::{assign_processors, write_batsim_jobs, IntervalSet};
 use slarm::sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
 use slarm::sim::policy::{Backfill, PolicyKind, SchedulingPolicy};
@@ -122,13 +122,26 @@ impl Policy {
         }
     }
 
+    /// Whether the policy plans every waiting job (conservative, backfilling with
+    /// reservations): its simulation costs more than reading the log, so it runs after the
+    /// reading, split at idle instants over all threads, rather than while the log is read.
+    fn plans(self) -> bool {
+        match self {
+            Self::Kind(k) => k == PolicyKind::Conservative,
+            Self::Backfill(depth) => depth.is_none_or(|k| k > 1),
+        }
+    }
+
+    /// The schedule of the cleaned workload, simulated in parts split at idle instants
+    /// (the same schedule as one run) when the machine has several threads.
     fn simulate(self, w: &Workload) -> slarm::sim::Result<Schedule> {
-        simulate_with(
+        simulate_in_parts(
             &w.jobs,
             w.machine_procs,
-            &mut self.build(),
+            || self.build(),
             &QueueOrder::Fcfs,
             None,
+            parallel_parts(w.jobs.len()),
         )
     }
 }
@@ -297,6 +310,9 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
     let mut first_policy = first.build();
     let fcfs = QueueOrder::Fcfs;
     let mut while_reading = WhileReading::new(first_policy.as_mut(), &fcfs, args.procs);
+    if first.plans() && parallel_parts(usize::MAX) > 1 {
+        while_reading.give_up();
+    }
     let trace = read_with(&args.trace, &args.input, args.procs, &mut |header, jobs| {
         while_reading.feed(header, jobs);
     })?;
