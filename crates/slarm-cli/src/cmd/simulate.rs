@@ -152,7 +152,9 @@ type DynPolicy = dyn SchedulingPolicy + Send;
 /// The first policy, simulated while the log is read (a [`Replay`] fed each block, leaving
 /// out the jobs the drop rules drop) as long as the log is in queue order with finite times
 /// and its machine size is known (`--procs` or the header). Otherwise, or on any error, it
-/// runs after the reading as the other policies do; the schedule is the same either way.
+/// runs after the reading as the other policies do; the schedule is the same either way. A
+/// policy that plans every waiting job ([`Policy::plans`]) on a machine of several threads
+/// is given up before the reading: split at idle instants after it, it runs sooner.
 struct WhileReading<'a> {
     /// The policy, until the replay takes it (none either: given up).
     policy: Option<&'a mut DynPolicy>,

@@ -82,8 +82,10 @@ def simulate(trace: Trace, policy: Union[str, Any], procs: Optional[int] = None)
 
     ``policy`` is ``"fcfs"``, ``"easy"``, ``"conservative"`` or an object with a
     ``schedule(machine, queue)`` method (see the module documentation). The built-in
-    policies run without the GIL. The EASY schedule equals ``slarm simulate --policy easy
-    --schedule-out`` job for job.
+    policies run without the GIL, split where the machine is idle into parts simulated at
+    once on the machine's threads (``RAYON_NUM_THREADS`` sets fewer), with the schedule of
+    one run. The EASY schedule equals ``slarm simulate --policy easy --schedule-out`` job
+    for job.
     """
     if not isinstance(trace, Trace):
         raise TypeError(f"trace must be a slarm.sim.Trace (from read_swf), got {type(trace).__name__}")
