@@ -2,6 +2,7 @@
 //! built-in or a Python-defined policy, and a step-wise simulation whose decisions are made
 //! by the caller (slarm-sim).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -28,6 +29,8 @@ use crate::error::value_error;
 #[pyclass(module = "slarm.sim", frozen)]
 pub(crate) struct Trace {
     pub(crate) w: Arc<Workload>,
+    /// A Slurm log's jobs that never ran to an end, by state (empty for other traces).
+    not_run: BTreeMap<String, u64>,
 }
 
 fn workload_error(e: WorkloadError) -> PyErr {
@@ -75,7 +78,10 @@ impl Trace {
             .map(|i| Job::new(job_id[i], submit[i], runtime[i], procs[i], estimate[i]))
             .collect();
         let w = Workload::from_jobs(&name, jobs, machine_procs).map_err(workload_error)?;
-        Ok(Self { w: Arc::new(w) })
+        Ok(Self {
+            w: Arc::new(w),
+            not_run: BTreeMap::new(),
+        })
     }
 
     /// Number of jobs after cleaning.
@@ -110,6 +116,17 @@ impl Trace {
         d.set_item("procs_nonpositive", c.procs_nonpositive)?;
         d.set_item("procs_exceed_machine", c.procs_exceed_machine)?;
         d.set_item("total", c.total())?;
+        Ok(d)
+    }
+    /// A Slurm log's jobs that never ran to an end, by state in lower case (`cancelled`,
+    /// `pending`, `running`, ...): kept by the reader with no run time, then dropped by the
+    /// drop rules (counted in `dropped` as `runtime_nonpositive`). Empty for other traces.
+    #[getter]
+    fn not_run<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (state, n) in &self.not_run {
+            d.set_item(state, n)?;
+        }
         Ok(d)
     }
     /// Malformed lines skipped in lenient mode.
@@ -190,6 +207,7 @@ fn read_swf(py: Python<'_>, path: PathBuf, lenient: bool, procs: Option<u32>) ->
     });
     Ok(Trace {
         w: Arc::new(w.map_err(workload_error)?),
+        not_run: BTreeMap::new(),
     })
 }
 
@@ -212,12 +230,15 @@ fn read_sacct(
         time_zone: tz.to_string(),
         procs,
     };
-    let w = py.detach(|| {
-        let s = read_sacct_trace(&path, &options)?;
-        Workload::from_trace(s.trace, procs)
-    });
+    let (w, not_run) = py
+        .detach(|| {
+            let s = read_sacct_trace(&path, &options)?;
+            Ok((Workload::from_trace(s.trace, procs)?, s.not_run))
+        })
+        .map_err(workload_error)?;
     Ok(Trace {
-        w: Arc::new(w.map_err(workload_error)?),
+        w: Arc::new(w),
+        not_run,
     })
 }
 

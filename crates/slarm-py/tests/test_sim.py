@@ -368,6 +368,7 @@ def test_read_sacct_equals_the_cli_import(cli, tmp_path):
     # it became eligible, 300 s after the first submission; 8 + 4 processors were in use at
     # 10:01, the machine size taken when none is given.
     assert len(t) == 3 and t.dropped["total"] == 1 and t.machine_procs == 12
+    assert t.not_run == {"cancelled": 1}
     assert list(t.submit) == [0.0, 60.0, 300.0]
     assert list(t.runtime) == [600.0, 60.0, 100.0]
     assert list(t.procs) == [8, 4, 2]
@@ -376,6 +377,7 @@ def test_read_sacct_equals_the_cli_import(cli, tmp_path):
     r = cli.run("trace", "import", "--from", "sacct", str(path), "--out", str(swf))
     assert r.returncode == 0, r.stderr
     want = sim.read_swf(swf)
+    assert want.not_run == {}
     for k, v in want.to_dict().items():
         assert np.array_equal(t.to_dict()[k], v), k
     # Simulated, each job starts when it arrives: 8 + 4 processors fit in 12.
