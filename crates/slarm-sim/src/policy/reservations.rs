@@ -49,12 +49,15 @@ impl Reservations {
         })
     }
 
+    /// Job `key`'s index in `reserved`, if it has a slot.
+    fn index(&self, key: usize) -> Option<usize> {
+        key.checked_sub(self.first_key)
+            .filter(|&k| k < self.reserved.len())
+    }
+
     /// Job `key`'s reservation (NaN: none).
     pub(crate) fn get(&self, key: usize) -> f64 {
-        key.checked_sub(self.first_key)
-            .and_then(|k| self.reserved.get(k))
-            .copied()
-            .unwrap_or(f64::NAN)
+        self.index(key).map_or(f64::NAN, |k| self.reserved[k])
     }
 
     pub(crate) fn set(&mut self, key: usize, t: f64) {
@@ -114,9 +117,10 @@ impl Reservations {
         // The items are the holders in queue order; on an error each stays where it was.
         let mut moved = items.iter();
         for c in queue {
-            if self.get(c.key).is_finite() {
+            let Some(k) = self.index(c.key) else { continue };
+            if self.reserved[k].is_finite() {
                 if let Some(&(t, ..)) = moved.next() {
-                    self.set(c.key, t);
+                    self.reserved[k] = t;
                 }
             }
         }
