@@ -376,20 +376,28 @@ enum ArrivalOrder {
 }
 
 impl ArrivalOrder {
+    /// Job `a` arrives before job `b`.
+    fn before(jobs: &JobTable, a: usize, b: usize) -> std::cmp::Ordering {
+        jobs.submit(a)
+            .total_cmp(&jobs.submit(b))
+            .then(jobs.id(a).cmp(&jobs.id(b)))
+            .then(a.cmp(&b))
+    }
+
+    /// Whether the rows are in arrival order: in queue order (submit time, then job
+    /// number), the index breaking the ties.
+    fn in_order(jobs: &JobTable) -> bool {
+        jobs.summary().queue_ordered
+            || (1..jobs.len()).all(|i| Self::before(jobs, i - 1, i).is_lt())
+    }
+
     fn of(jobs: &JobTable) -> Self {
-        let before = |a: usize, b: usize| {
-            jobs.submit(a)
-                .total_cmp(&jobs.submit(b))
-                .then(jobs.id(a).cmp(&jobs.id(b)))
-                .then(a.cmp(&b))
-        };
         let n = jobs.len();
-        // In queue order (submit time, then job number), the index breaks the ties.
-        if jobs.summary().queue_ordered || (1..n).all(|i| before(i - 1, i).is_lt()) {
+        if Self::in_order(jobs) {
             return Self::Slice { from: 0, to: n };
         }
         let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| before(a, b));
+        order.sort_by(|&a, &b| Self::before(jobs, a, b));
         Self::Sorted(order)
     }
 

@@ -20,7 +20,7 @@ use super::{
     check_lengths, prepare, simulate_with, ArrivalOrder, Ev, JobSource, QueueOrder, Ran, Schedule,
     State,
 };
-use crate::error::{Result, SimError};
+use crate::error::Result;
 use crate::kernel::Simulation;
 use crate::policy::{OrdF64, SchedulingPolicy};
 
@@ -52,23 +52,22 @@ impl<'a, P: SchedulingPolicy + ?Sized> Part<'a, P> {
     ) -> Result<Self> {
         let mut state = State::new(capacity, policy, order, expiry)?;
         state.base = from;
-        state.arrival_order = ArrivalOrder::Slice { from, to };
-        state.know(jobs, to);
         let origin = jobs.submit(from);
         state.policy.begin(capacity, origin)?;
-        let mut sim = Simulation::starting_at(origin);
-        state.run(jobs, &mut sim, horizon(jobs, to))?;
-        Ok(Self { state, sim })
+        let mut part = Self {
+            state,
+            sim: Simulation::starting_at(origin),
+        };
+        part.extend(jobs, to)?;
+        Ok(part)
     }
 
     /// Every job of the part arrived, none runs or waits and no event is pending: the run
     /// stopped at an idle instant.
     fn idle(&mut self) -> bool {
-        let ArrivalOrder::Slice { from, to } = self.state.arrival_order else {
-            return false;
-        };
-        self.state.next_arrival == to - from
-            && self.state.queue.is_empty()
+        let state = &self.state;
+        state.arrival_order.get(state.next_arrival).is_none()
+            && state.queue.is_empty()
             && self.sim.peek_key().is_none()
     }
 
@@ -242,7 +241,7 @@ where
     let table = jobs.job_table()?;
     let jobs: &JobTable = &table;
     let mut first = make();
-    let in_order = matches!(ArrivalOrder::of(jobs), ArrivalOrder::Slice { .. });
+    let in_order = ArrivalOrder::in_order(jobs);
     let parts = parts.min(jobs.len() / 2);
     if parts < 2 || !in_order || !first.fresh_when_idle() {
         return simulate_with(jobs, capacity, &mut first, order, expiry);
@@ -279,31 +278,22 @@ where
         .zip(bounds.windows(2))
         .map(|(p, w)| (p, (w[0], w[1])))
         .collect();
-    let mut runs = each(runs, |(p, rows)| {
+    let runs = each(runs, |(p, rows)| {
         Part::run(jobs, capacity, p, order, expiry, rows)
-    })
-    .into_iter();
+    });
+    // The chain of runs so far: a run is kept when the one before it ended idle, else the
+    // one before it goes on through its rows. A run thrown away may fail where the whole
+    // run does not, so only a kept run's error is the simulation's.
     let mut done = Vec::new();
-    let mut current = match runs.next() {
-        Some(run) => run?,
-        None => {
-            return Err(SimError::InvalidParameter {
-                name: "parts",
-                value: format!("{bounds:?}"),
-                reason: "bounds of at least one part",
-            })
-        }
-    };
-    for (next, &to) in runs.zip(&bounds[2..]) {
-        if current.idle() {
-            // Kept: its error is the simulation's (one thrown away may fail where the
-            // whole run does not).
-            done.push(std::mem::replace(&mut current, next?).ran());
-        } else {
-            current.extend(jobs, to)?;
+    let mut current: Option<Part<'_, P>> = None;
+    for (run, &to) in runs.into_iter().zip(&bounds[1..]) {
+        let goes_on = current.as_mut().is_some_and(|before| !before.idle());
+        match current.as_mut() {
+            Some(before) if goes_on => before.extend(jobs, to)?,
+            _ => done.extend(current.replace(run?).map(Part::ran)),
         }
     }
-    done.push(current.ran());
+    done.extend(current.map(Part::ran));
     let kept = done.len();
     let mut whole = Ran {
         start: Vec::with_capacity(jobs.len()),
