@@ -14,6 +14,7 @@ use pyo3::types::{PyDict, PyTuple};
 use slarm_sim::batch::{
     parallel_parts, simulate_in_parts, simulate_with, QueueOrder, Schedule as RustSchedule,
 };
+use slarm_sim::batsim::{assign_processors, write_batsim_jobs, IntervalSet};
 use slarm_sim::metrics::{Metrics, DEFAULT_TAU_S};
 use slarm_sim::policy::{
     Candidate, MachineState as RustMachine, PassOutcome, PolicyKind, SchedulingPolicy,
@@ -246,6 +247,16 @@ fn read_sacct(
 #[pyclass(module = "slarm.sim", frozen)]
 pub(crate) struct Schedule {
     pub(crate) s: RustSchedule,
+    /// The simulated jobs, which the schedule's records index (Batsim's `final_state` asks
+    /// whether a job was killed at its estimate).
+    w: Arc<Workload>,
+}
+
+impl Schedule {
+    /// Every record's processors (Batsim's `allocated_resources`).
+    fn processors(&self) -> PyResult<Vec<IntervalSet>> {
+        assign_processors(&self.s.records, self.s.capacity).map_err(value_error)
+    }
 }
 
 fn rec_col<'py, T: numpy::Element>(
@@ -325,6 +336,50 @@ impl Schedule {
         d.set_item("end", self.end(py))?;
         d.set_item("procs", self.procs(py))?;
         Ok(d)
+    }
+    /// Each job's processors `0..capacity` as Batsim's interval sets (`"0-3 8"`): at each
+    /// instant the ending jobs release theirs first, then the starting jobs take the
+    /// lowest-numbered free ones, in row order. No processor serves two jobs at once.
+    #[getter]
+    fn allocated_resources(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let sets = py.detach(|| self.processors())?;
+        Ok(sets.iter().map(IntervalSet::to_string).collect())
+    }
+    /// Writes Batsim's `jobs.csv` (the file evalys reads: `JobSet.from_csv(path)`), byte for
+    /// byte the file of `slarm simulate --schedule-format batsim --schedule-out`, the
+    /// workload named `workload`. The file is written beside `path` and renamed over it at
+    /// the end, so an error leaves an existing file as it was.
+    #[pyo3(signature = (path, workload = "w0"))]
+    fn write_batsim(&self, py: Python<'_>, path: PathBuf, workload: &str) -> PyResult<()> {
+        py.detach(|| {
+            let sets = self.processors()?;
+            let os_error = |e: std::io::Error| {
+                pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
+            };
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => std::path::Path::new("."),
+            };
+            let mut builder = tempfile::Builder::new();
+            // The mode of a file Python's `open` creates (0666 less the umask), not 0600.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                builder.permissions(std::fs::Permissions::from_mode(0o666));
+            }
+            let mut tmp = builder.tempfile_in(dir).map_err(os_error)?;
+            write_batsim_jobs(
+                &self.s.records,
+                &self.w.jobs,
+                &sets,
+                workload,
+                tmp.as_file_mut(),
+            )
+            .map_err(os_error)?;
+            tmp.as_file().sync_all().map_err(os_error)?;
+            tmp.persist(&path).map_err(|e| os_error(e.error))?;
+            Ok(())
+        })
     }
     /// Wait, response, bounded slowdown (threshold `tau` seconds), utilisation and makespan,
     /// with the keys of `slarm simulate --json`.
@@ -701,6 +756,7 @@ fn simulate(
         });
         return Ok(Schedule {
             s: s.map_err(|e| value_error(format!("{}: {e}", w.name)))?,
+            w,
         });
     }
     if !policy.hasattr("schedule")? {
@@ -731,6 +787,7 @@ fn simulate(
     }
     Ok(Schedule {
         s: r.map_err(|e| value_error(format!("{}: {e}", w.name)))?,
+        w,
     })
 }
 
@@ -819,6 +876,8 @@ enum StepState {
 }
 
 struct StepInner {
+    /// The simulated trace's jobs, for the schedule.
+    w: Arc<Workload>,
     to_sim: Sender<Vec<usize>>,
     /// Taken out while the caller waits for the thread (a receiver is not `Sync`).
     from_sim: Option<Receiver<Message>>,
@@ -854,7 +913,13 @@ fn receive(py: Python<'_>, inner: &mut StepInner) -> PyResult<()> {
                 queue: Py::new(py, Queue { jobs: q })?,
             },
         )?),
-        Ok(Message::Done(Ok(s))) => StepState::Finished(Py::new(py, Schedule { s })?),
+        Ok(Message::Done(Ok(s))) => StepState::Finished(Py::new(
+            py,
+            Schedule {
+                s,
+                w: Arc::clone(&inner.w),
+            },
+        )?),
         Ok(Message::Done(Err(e))) => {
             inner.state = StepState::Failed;
             return Err(value_error(format!("{}: {e}", inner.name)));
@@ -881,6 +946,7 @@ impl Simulation {
         let (to_caller, from_sim) = channel();
         let (to_sim, from_caller) = channel();
         let name = w.name.clone();
+        let jobs = Arc::clone(&w);
         std::thread::Builder::new()
             .name("slarm-step".into())
             .spawn(move || {
@@ -896,6 +962,7 @@ impl Simulation {
                 PyRuntimeError::new_err(format!("cannot start the simulation thread: {e}"))
             })?;
         let mut inner = StepInner {
+            w: jobs,
             to_sim,
             from_sim: Some(from_sim),
             state: StepState::Failed,

@@ -300,6 +300,7 @@ def test_stepwise_equals_simulate_with_the_same_choices(kth):
     assert decisions > 1000
     for k, v in got.to_dict().items():
         assert np.array_equal(v, want[k]), k
+    assert got.allocated_resources == sim.simulate(kth, FirstFit()).allocated_resources
 
 
 def test_stepwise_state(small):
@@ -350,6 +351,52 @@ def test_to_dict_goes_to_pandas(small):
     s = sim.simulate(sim.read_swf(small), "easy")
     df = pd.DataFrame(s.to_dict())
     assert list(df.columns) == ["job_id", "submit", "start", "end", "procs"] and len(df) == 5
+
+
+@pytest.mark.parametrize("policy", ["easy", "conservative"])
+def test_write_batsim_equals_the_cli_file(cli, kth_path, kth, tmp_path, policy):
+    # The file `.ci/evalys` has evalys read and draw, written from Python instead.
+    want, got = tmp_path / "cli-jobs.csv", tmp_path / "py-jobs.csv"
+    cli.json("simulate", "--trace", str(kth_path), "--policy", policy, "--schedule-format", "batsim", "--schedule-out", str(want))
+    s = sim.simulate(kth, policy)
+    s.write_batsim(got)
+    assert got.read_bytes() == want.read_bytes()
+    with open(got) as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(s) > 28000
+    assert [r["allocated_resources"] for r in rows] == s.allocated_resources
+    r = cli.run("check-schedule", "--trace", str(kth_path), "--schedule", str(got), "--schedule-format", "batsim", "--contract", policy)
+    assert r.returncode == 0, r.stderr
+
+
+def test_batsim_columns_and_processors(small, tmp_path):
+    s = sim.simulate(sim.read_swf(small), "easy")
+    # Job 1 takes 0-5 at t = 0, job 3 backfills on 6-9 at t = 2 and job 7 on 6-7 when job 3
+    # ends at 92; at 100 job 2 takes the lowest free (0-5 and 8-9), job 5 0-3 at 150.
+    assert list(s.job_id) == [1, 2, 3, 5, 7]
+    assert s.allocated_resources == ["0-5", "0-5 8-9", "6-9", "0-3", "6-7"]
+    path = tmp_path / "jobs.csv"
+    s.write_batsim(path, workload="site,a")
+    with open(path) as f:
+        header, first = f.readline().strip().split(","), f.readline().strip().split(",")
+    assert header[:3] == ["job_id", "workload_name", "profile"] and header[-2:] == ["allocated_resources", "metadata"]
+    assert first[:3] == ["1", "sitea", "delay"] and first[-2] == "0-5"
+    pd = optional_module("pandas")
+    df = pd.read_csv(path)
+    assert len(df) == len(s) and list(df["job_id"]) == list(s.job_id)
+
+
+def test_write_batsim_bad_paths_leave_files_alone(small, tmp_path):
+    s = sim.simulate(sim.read_swf(small), "easy")
+    with pytest.raises(OSError, match="no-such-folder"):
+        s.write_batsim(tmp_path / "no-such-folder" / "jobs.csv")
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    (folder / "inside").write_text("kept")
+    with pytest.raises(OSError, match="a-folder"):
+        s.write_batsim(folder)
+    assert (folder / "inside").read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-folder", "small.swf"]
 
 
 SACCT = """JobIDRaw|Submit|Eligible|Start|End|Elapsed|TimelimitRaw|NCPUS|NNodes|ReqCPUS|State|Partition|User|Group

@@ -10,6 +10,10 @@
   object with a ``schedule(machine, queue)`` method, and returns a :class:`Schedule`.
 - :class:`Simulation` is the same simulator driven step by step: the caller answers each
   scheduling pass (a gym-style environment owns the loop).
+- A :class:`Schedule` has its columns as numpy arrays (``to_dict()`` for pandas), each job's
+  processors (``allocated_resources``, Batsim's interval sets such as ``"0-5 8-9"``) and
+  ``write_batsim(path)``, Batsim's ``jobs.csv`` as evalys reads it (``JobSet.from_csv``), the
+  file of ``slarm simulate --schedule-format batsim``.
 
 A Python policy mirrors the Rust ``SchedulingPolicy`` trait. At each scheduling pass the
 simulator calls ``policy.schedule(machine, queue)`` with a :class:`MachineState` (``now``,
