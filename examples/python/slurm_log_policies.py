@@ -1,4 +1,5 @@
-"""A site's own Slurm log under FCFS, EASY and conservative backfilling.
+"""A site's own Slurm log under FCFS, EASY, backfilling with four reservations and
+conservative backfilling.
 
 Reads Slurm accounting records, the output of
 
@@ -61,7 +62,7 @@ def main() -> None:
           f"({trace.dropped['total']} dropped, {trace.skipped_lines} bad lines skipped)")
     print(f"{'policy':<14}{'mean wait (s)':>15}{'mean bsld':>12}{'utilisation':>13}")
     print(f"{'(the log)':<14}{float(np.mean(trace.wait)):>15.1f}")
-    for policy in ("fcfs", "easy", "conservative"):
+    for policy in ("fcfs", "easy", "backfill:4", "conservative"):
         m = slarm.sim.simulate(trace, policy).metrics()
         print(f"{policy:<14}{m['mean_wait_s']:>15.1f}{m['mean_bounded_slowdown']:>12.2f}"
               f"{m['utilization']:>13.3f}")

@@ -17,7 +17,7 @@ use slarm_sim::batch::{
 use slarm_sim::batsim::{assign_processors, write_batsim_jobs, IntervalSet};
 use slarm_sim::metrics::{Metrics, DEFAULT_TAU_S};
 use slarm_sim::policy::{
-    Candidate, MachineState as RustMachine, PassOutcome, PolicyKind, SchedulingPolicy,
+    BuiltinPolicy, Candidate, MachineState as RustMachine, PassOutcome, SchedulingPolicy,
 };
 use slarm_sim::SimError;
 use slarm_workload::reader::{read_trace, ReadOptions};
@@ -728,8 +728,8 @@ fn machine_size(w: &Workload, procs: Option<u32>) -> PyResult<u32> {
     }
 }
 
-/// Simulates a trace under a built-in policy (`"fcfs"`, `"easy"`, `"conservative"`) or a
-/// Python object with a `schedule(machine, queue)` method.
+/// Simulates a trace under a built-in policy (`"fcfs"`, `"easy"`, `"conservative"`,
+/// `"backfill:K"`) or a Python object with a `schedule(machine, queue)` method.
 #[pyfunction]
 #[pyo3(signature = (trace, policy, procs = None))]
 fn simulate(
@@ -741,7 +741,7 @@ fn simulate(
     let w = Arc::clone(&trace.get().w);
     let capacity = machine_size(&w, procs)?;
     if let Ok(name) = policy.extract::<String>() {
-        let kind: PolicyKind = name.parse().map_err(value_error)?;
+        let kind: BuiltinPolicy = name.parse().map_err(value_error)?;
         // Split at idle instants over rayon's threads: the schedule of one run.
         let s = py.detach(|| {
             let parts = parallel_parts(w.jobs.len());
@@ -761,7 +761,7 @@ fn simulate(
     }
     if !policy.hasattr("schedule")? {
         return Err(PyTypeError::new_err(format!(
-            "policy must be \"fcfs\", \"easy\", \"conservative\" or an object with a schedule(machine, queue) method; got {}",
+            "policy must be \"fcfs\", \"easy\", \"conservative\", \"backfill:K\" or an object with a schedule(machine, queue) method; got {}",
             type_name(policy)
         )));
     }

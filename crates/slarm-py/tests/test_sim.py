@@ -88,7 +88,7 @@ def test_gzip_and_trace_stats_equal_cli(cli, small, tmp_path):
     assert t.dropped["procs_exceed_machine"] == want["dropped_by_reason"]["procs_exceed_machine"]
 
 
-@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative", "backfill:0", "backfill:4", "backfill:all"])
 def test_builtin_policies_equal_cli(cli, small, tmp_path, policy):
     out = tmp_path / "s.csv"
     want = cli.json("simulate", "--trace", str(small), "--policy", policy, "--schedule-out", str(out))
@@ -231,6 +231,11 @@ def test_policy_that_starts_nothing_ends(small):
     "call,exc",
     [
         (lambda p: sim.simulate(sim.read_swf(p), "sjf"), ValueError),
+        (lambda p: sim.simulate(sim.read_swf(p), "backfill:-1"), ValueError),
+        (lambda p: sim.simulate(sim.read_swf(p), "backfill:1000001"), ValueError),
+        (lambda p: sim.simulate(sim.read_swf(p), "backfill:+4"), ValueError),
+        (lambda p: sim.simulate(sim.read_swf(p), "backfill:"), ValueError),
+        (lambda p: sim.simulate(sim.read_swf(p), "backfill:1e3"), ValueError),
         (lambda p: sim.simulate(sim.read_swf(p), 3), TypeError),
         (lambda p: sim.simulate(sim.read_swf(p), object()), TypeError),
         (lambda p: sim.simulate("trace.swf", "easy"), TypeError),

@@ -85,11 +85,13 @@ pub(crate) fn check_capacity(capacity: u32) -> Result<u32> {
     Ok(capacity)
 }
 
-/// A scheduling policy name read from text is not `fcfs`, `easy` or `conservative`.
+/// A scheduling policy name read from text is not one of the names expected.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown policy {given:?} (expected fcfs, easy or conservative)")]
+#[error("unknown policy {given:?} (expected {expected})")]
 #[non_exhaustive]
 pub struct PolicyNameError {
     /// The text as given.
     pub given: String,
+    /// The names that would have been read (`fcfs, easy or conservative`).
+    pub expected: &'static str,
 }

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use slarm::sim::batch::{parallel_parts, simulate_in_parts, QueueOrder, Replay, Schedule};
 use slarm::sim::batsim::{assign_processors, write_batsim_jobs, IntervalSet};
 use slarm::sim::metrics::{write_schedule_csv, Metrics, DEFAULT_TAU_S};
-use slarm::sim::policy::{Backfill, PolicyKind, SchedulingPolicy};
+use slarm::sim::policy::{BuiltinPolicy, PolicyKind, SchedulingPolicy};
 use slarm::workload::{JobTable, SwfHeader, Workload};
 use slarm_repro::sim_report::{
     busiest_window, write_sim_report, PolicySeries, SimJob, SimReport, WindowChoice, DAY_S,
@@ -77,73 +77,31 @@ pub enum ScheduleFormat {
 /// At most this many policies in one run.
 const MAX_POLICIES: usize = 16;
 
-/// Largest reservation depth of `backfill:K` (beyond any queue of the archive's logs; `all`
-/// is unbounded).
-const MAX_DEPTH: u32 = 1_000_000;
-
 /// One policy of `--policy`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Policy {
-    /// A built-in policy.
-    Kind(PolicyKind),
-    /// Backfilling with a reservation depth (`None`: all).
-    Backfill(Option<u32>),
-}
+type Policy = BuiltinPolicy;
 
-impl std::fmt::Display for Policy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Kind(k) => write!(f, "{k}"),
-            Self::Backfill(Some(k)) => write!(f, "backfill:{k}"),
-            Self::Backfill(None) => f.write_str("backfill:all"),
-        }
+/// Whether the policy plans every waiting job (conservative, backfilling with reservations):
+/// its simulation costs more than reading the log, so it runs after the reading, split at
+/// idle instants over all threads, rather than while the log is read.
+fn plans(p: Policy) -> bool {
+    match p {
+        Policy::Kind(k) => k == PolicyKind::Conservative,
+        Policy::Backfill(depth) => depth.is_none_or(|k| k > 1),
+        _ => false,
     }
 }
 
-impl Policy {
-    fn parse(item: &str) -> Option<Self> {
-        if let Some(depth) = item.to_ascii_lowercase().strip_prefix("backfill:") {
-            if depth == "all" {
-                return Some(Self::Backfill(None));
-            }
-            return depth
-                .parse::<u32>()
-                .ok()
-                .filter(|&k| k <= MAX_DEPTH && !depth.starts_with('+'))
-                .map(|k| Self::Backfill(Some(k)));
-        }
-        item.parse().ok().map(Self::Kind)
-    }
-
-    fn build(self) -> Box<DynPolicy> {
-        match self {
-            Self::Kind(k) => k.build(),
-            Self::Backfill(depth) => Box::new(Backfill::new(depth)),
-        }
-    }
-
-    /// Whether the policy plans every waiting job (conservative, backfilling with
-    /// reservations): its simulation costs more than reading the log, so it runs after the
-    /// reading, split at idle instants over all threads, rather than while the log is read.
-    fn plans(self) -> bool {
-        match self {
-            Self::Kind(k) => k == PolicyKind::Conservative,
-            Self::Backfill(depth) => depth.is_none_or(|k| k > 1),
-        }
-    }
-
-    /// The schedule of the cleaned workload, simulated in parts split at idle instants
-    /// (the same schedule as one run) when the machine has several threads.
-    fn simulate(self, w: &Workload) -> slarm::sim::Result<Schedule> {
-        simulate_in_parts(
-            &w.jobs,
-            w.machine_procs,
-            || self.build(),
-            &QueueOrder::Fcfs,
-            None,
-            parallel_parts(w.jobs.len()),
-        )
-    }
+/// The schedule of the cleaned workload under `p`, simulated in parts split at idle instants
+/// (the same schedule as one run) when the machine has several threads.
+fn simulate_policy(p: Policy, w: &Workload) -> slarm::sim::Result<Schedule> {
+    simulate_in_parts(
+        &w.jobs,
+        w.machine_procs,
+        || p.build(),
+        &QueueOrder::Fcfs,
+        None,
+        parallel_parts(w.jobs.len()),
+    )
 }
 
 /// A policy of the command line.
@@ -153,7 +111,7 @@ type DynPolicy = dyn SchedulingPolicy + Send;
 /// out the jobs the drop rules drop) as long as the log is in queue order with finite times
 /// and its machine size is known (`--procs` or the header). Otherwise, or on any error, it
 /// runs after the reading as the other policies do; the schedule is the same either way. A
-/// policy that plans every waiting job ([`Policy::plans`]) on a machine of several threads
+/// policy that plans every waiting job ([`plans`]) on a machine of several threads
 /// is given up before the reading: split at idle instants after it, it runs sooner.
 struct WhileReading<'a> {
     /// The policy, until the replay takes it (none either: given up).
@@ -226,11 +184,12 @@ impl<'a> WhileReading<'a> {
 fn parse_policies(list: &str) -> CliResult<Vec<Policy>> {
     let mut out: Vec<Policy> = Vec::new();
     for item in list.split(',') {
-        let p = Policy::parse(item.trim()).ok_or_else(|| {
+        let p: Policy = item.trim().parse().map_err(|_| {
             CliError::bad_input(format!(
-                "--policy {}: unknown policy {} (expected fcfs, easy, conservative or backfill:K with K in [0, {MAX_DEPTH}] or all, comma-separated)",
+                "--policy {}: unknown policy {} (expected fcfs, easy, conservative or backfill:K with K in [0, {}] or all, comma-separated)",
                 shown(list),
-                shown(item.trim())
+                shown(item.trim()),
+                Policy::MAX_DEPTH
             ))
         })?;
         if out.contains(&p) {
@@ -312,7 +271,7 @@ pub fn run(args: &SimulateArgs) -> CliResult<Output> {
     let mut first_policy = first.build();
     let fcfs = QueueOrder::Fcfs;
     let mut while_reading = WhileReading::new(first_policy.as_mut(), &fcfs, args.procs);
-    if first.plans() && parallel_parts(usize::MAX) > 1 {
+    if plans(first) && parallel_parts(usize::MAX) > 1 {
         while_reading.give_up();
     }
     let trace = read_with(&args.trace, &args.input, args.procs, &mut |header, jobs| {
@@ -456,8 +415,7 @@ impl PolicyRun<'_> {
     /// Simulates the cleaned workload under `p`.
     fn simulate(&self, p: Policy) -> CliResult<Schedule> {
         self.say(p, "started");
-        p.simulate(self.w)
-            .map_err(|e| CliError::bad_input(format!("{}: {e}", self.w.name)))
+        simulate_policy(p, self.w).map_err(|e| CliError::bad_input(format!("{}: {e}", self.w.name)))
     }
 
     /// The figures of `p`'s schedule, its schedule file and its report series (in the Gantt

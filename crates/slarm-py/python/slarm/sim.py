@@ -6,8 +6,10 @@
 - :func:`read_sacct` reads a site's Slurm accounting records (``sacct -P`` output) into the
   same cleaned :class:`Trace`.
 - :func:`simulate` replays a trace on a space-shared machine under ``"fcfs"``, ``"easy"``
-  (EASY backfilling, Lifka 1995), ``"conservative"`` (Mu'alem & Feitelson 2001) or a Python
-  object with a ``schedule(machine, queue)`` method, and returns a :class:`Schedule`.
+  (EASY backfilling, Lifka 1995), ``"conservative"`` (Mu'alem & Feitelson 2001),
+  ``"backfill:K"`` (backfilling with ``K`` reservations: 0 none, 1 EASY, ``all``
+  conservative) or a Python object with a ``schedule(machine, queue)`` method, and returns a
+  :class:`Schedule`.
 - :class:`Simulation` is the same simulator driven step by step: the caller answers each
   scheduling pass (a gym-style environment owns the loop).
 - A :class:`Schedule` has its columns as numpy arrays (``to_dict()`` for pandas), each job's
@@ -49,7 +51,7 @@ __all__ = [
     "Queue",
 ]
 
-BUILT_IN = ("fcfs", "easy", "conservative")
+BUILT_IN = ("fcfs", "easy", "conservative", "backfill:K")
 
 
 def read_swf(path: Any, lenient: bool = False, procs: Optional[int] = None) -> Trace:
@@ -84,8 +86,9 @@ def simulate(trace: Trace, policy: Union[str, Any], procs: Optional[int] = None)
     """Simulates ``trace`` under ``policy`` on ``procs`` processors (default: the trace's
     machine size) and returns the :class:`Schedule`.
 
-    ``policy`` is ``"fcfs"``, ``"easy"``, ``"conservative"`` or an object with a
-    ``schedule(machine, queue)`` method (see the module documentation). The built-in
+    ``policy`` is ``"fcfs"``, ``"easy"``, ``"conservative"``, ``"backfill:K"`` (``K`` in
+    0..1000000, or ``"backfill:all"``) or an object with a ``schedule(machine, queue)`` method
+    (see the module documentation); an unknown name raises ``ValueError``. The built-in
     policies run without the GIL, split where the machine is idle into parts simulated at
     once on the machine's threads (``RAYON_NUM_THREADS`` sets fewer), with the schedule of
     one run. The EASY schedule equals ``slarm simulate --policy easy --schedule-out`` job

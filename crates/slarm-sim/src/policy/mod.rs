@@ -242,8 +242,87 @@ impl std::str::FromStr for PolicyKind {
             "conservative" => Ok(Self::Conservative),
             _ => Err(crate::error::PolicyNameError {
                 given: s.to_owned(),
+                expected: "fcfs, easy or conservative",
             }),
         }
+    }
+}
+
+/// A built-in policy by the name `slarm simulate --policy` and Python's `slarm.sim.simulate`
+/// take: `fcfs`, `easy` or `conservative` (a [`PolicyKind`]), or `backfill:K` /
+/// `backfill:all`, [`Backfill`] with `K` reservations (0 none, 1 EASY, all conservative) up
+/// to [`BuiltinPolicy::MAX_DEPTH`]. Names are case-insensitive.
+///
+/// ```
+/// use slarm_sim::policy::{BuiltinPolicy, PolicyKind};
+///
+/// let p: BuiltinPolicy = "backfill:4".parse()?;
+/// assert_eq!(p, BuiltinPolicy::Backfill(Some(4)));
+/// assert_eq!(p.build().name(), "backfill:4");
+/// assert_eq!("Easy".parse::<BuiltinPolicy>()?, BuiltinPolicy::Kind(PolicyKind::Easy));
+/// assert_eq!("backfill:all".parse::<BuiltinPolicy>()?.to_string(), "backfill:all");
+/// assert!("backfill:-1".parse::<BuiltinPolicy>().is_err());
+/// # Ok::<(), slarm_sim::PolicyNameError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BuiltinPolicy {
+    /// FCFS, EASY or conservative backfilling.
+    Kind(PolicyKind),
+    /// Backfilling with this many reservations (`None`: every queued job holds one).
+    Backfill(Option<u32>),
+}
+
+impl BuiltinPolicy {
+    /// The largest `K` of `backfill:K`: deeper than any queue of the Parallel Workloads
+    /// Archive's logs (`backfill:all` is unbounded).
+    pub const MAX_DEPTH: u32 = 1_000_000;
+
+    /// A fresh instance of the policy.
+    pub fn build(self) -> Box<dyn SchedulingPolicy + Send> {
+        match self {
+            Self::Kind(k) => k.build(),
+            Self::Backfill(depth) => Box::new(Backfill::new(depth)),
+        }
+    }
+}
+
+impl From<PolicyKind> for BuiltinPolicy {
+    fn from(kind: PolicyKind) -> Self {
+        Self::Kind(kind)
+    }
+}
+
+impl std::fmt::Display for BuiltinPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Kind(k) => write!(f, "{k}"),
+            Self::Backfill(Some(k)) => write!(f, "backfill:{k}"),
+            Self::Backfill(None) => f.write_str("backfill:all"),
+        }
+    }
+}
+
+impl std::str::FromStr for BuiltinPolicy {
+    type Err = crate::error::PolicyNameError;
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let unknown = || crate::error::PolicyNameError {
+            given: s.to_owned(),
+            expected: "fcfs, easy, conservative, or backfill:K with K in [0, 1000000] or all",
+        };
+        let lower = s.to_ascii_lowercase();
+        let Some(depth) = lower.strip_prefix("backfill:") else {
+            return s.parse().map(Self::Kind).map_err(|_| unknown());
+        };
+        if depth == "all" {
+            return Ok(Self::Backfill(None));
+        }
+        depth
+            .parse::<u32>()
+            .ok()
+            .filter(|&k| k <= Self::MAX_DEPTH && !depth.starts_with('+'))
+            .map(|k| Self::Backfill(Some(k)))
+            .ok_or_else(unknown)
     }
 }
 
@@ -414,6 +493,40 @@ mod tests {
             assert_eq!(k.name().parse::<PolicyKind>(), Ok(k));
             assert_eq!(k.build().name(), k.name());
             assert_eq!(k.to_string(), k.name());
+        }
+    }
+
+    #[test]
+    fn builtin_policy_names_parse_and_print_back() {
+        let max = BuiltinPolicy::MAX_DEPTH;
+        for p in [
+            BuiltinPolicy::Kind(PolicyKind::Fcfs),
+            BuiltinPolicy::Kind(PolicyKind::Conservative),
+            BuiltinPolicy::Backfill(Some(0)),
+            BuiltinPolicy::Backfill(Some(4)),
+            BuiltinPolicy::Backfill(Some(max)),
+            BuiltinPolicy::Backfill(None),
+        ] {
+            assert_eq!(p.to_string().parse::<BuiltinPolicy>(), Ok(p));
+            assert_eq!(p.build().name(), p.to_string());
+        }
+        assert_eq!(
+            "BackFill:ALL".parse::<BuiltinPolicy>(),
+            Ok(BuiltinPolicy::Backfill(None))
+        );
+        let over = format!("backfill:{}", max + 1);
+        for bad in [
+            "sjf",
+            "backfill:",
+            "backfill:-1",
+            "backfill:+4",
+            "backfill:1e3",
+            &over,
+        ] {
+            let e = bad.parse::<BuiltinPolicy>().unwrap_err();
+            assert_eq!(e.given, bad);
+            // The message names the largest depth that parses.
+            assert!(e.to_string().contains(&format!("[0, {max}]")), "{e}");
         }
     }
 }
