@@ -504,6 +504,13 @@ fn cases(
                         args.push(given);
                     }
                 }
+                // `reproduce` clears the results of another configuration from its folder
+                // (temporaries included), so two cases running at once must not share one.
+                if *cmd == "reproduce" {
+                    if let Some(i) = args.iter().position(|a| a == "--out") {
+                        args[i + 1] = tmp.join(format!("out-{}", all.len())).display().to_string();
+                    }
+                }
                 all.push(Case {
                     label: format!("{cmd} {label} {v:?}"),
                     args,
