@@ -7,9 +7,11 @@ Reads Slurm accounting records, the output of
       --format=JobIDRaw,Submit,Eligible,Start,End,Elapsed,TimelimitRaw,NCPUS,NNodes,ReqCPUS,State,Partition,User,Group
 
 replays the jobs under each policy on the same machine and prints each policy's mean wait,
-mean bounded slowdown and utilisation beside the log's own waits.
+mean bounded slowdown and utilisation beside the log's own waits. The conservative schedule
+is written as Batsim's jobs.csv, with the processors each job ran on, for evalys
+(``evalys.jobset.JobSet.from_csv(JOBS.csv)`` draws its Gantt chart).
 
-    python examples/python/slurm_log_policies.py [SITE.sacct[.gz] [PROCS]]
+    python examples/python/slurm_log_policies.py [SITE.sacct[.gz] [PROCS [JOBS.csv]]]
 
 Without a file it writes a small made-up log (seeded, 300 jobs on 64 processors) to a
 temporary folder, so that the script runs anywhere; no real site data comes with slarm.
@@ -63,9 +65,14 @@ def main() -> None:
     print(f"{'policy':<14}{'mean wait (s)':>15}{'mean bsld':>12}{'utilisation':>13}")
     print(f"{'(the log)':<14}{float(np.mean(trace.wait)):>15.1f}")
     for policy in ("fcfs", "easy", "backfill:4", "conservative"):
-        m = slarm.sim.simulate(trace, policy).metrics()
+        schedule = slarm.sim.simulate(trace, policy)
+        m = schedule.metrics()
         print(f"{policy:<14}{m['mean_wait_s']:>15.1f}{m['mean_bounded_slowdown']:>12.2f}"
               f"{m['utilization']:>13.3f}")
+    jobs_csv = Path(sys.argv[3]) if len(sys.argv) > 3 else Path(tmp.name) / "conservative-jobs.csv"
+    schedule.write_batsim(jobs_csv)
+    print(f"{jobs_csv.name}: Batsim jobs.csv of the conservative schedule, {len(schedule)} jobs; "
+          f"the first ran on processors {schedule.allocated_resources[0]}")
 
 
 if __name__ == "__main__":
