@@ -224,26 +224,45 @@ impl Timeline {
         None
     }
 
-    /// Whether a step from `from` on that begins before `end` has more than `room` free,
-    /// scanning no step at or after `end` (a block's maximum rules out the rest of it).
-    fn any_above(&self, from: Pos, end: f64, room: i64) -> bool {
+    /// [`Self::find`] among the steps that begin before `limit`: a scan that ends where the
+    /// interval it checks ends, however far the steps would go on matching. (A loop of its
+    /// own: the time compare of each step would cost the unbounded scans 3 % more
+    /// instructions on a conservative run.)
+    fn find_before(
+        &self,
+        from: Pos,
+        limit: f64,
+        may_hit: impl Fn(i64, i64) -> bool,
+        hit: impl Fn(i64) -> bool,
+    ) -> Option<Pos> {
         let mut i = from.i;
         for (b, blk) in self.blocks.iter().enumerate().skip(from.b) {
-            if blk.times[i] >= end {
-                return false;
+            if blk.times[i] >= limit {
+                return None;
             }
-            if b == from.b || blk.min_max().1 > room {
+            let (min, max) = if b == from.b {
+                (i64::MIN, i64::MAX)
+            } else {
+                blk.min_max()
+            };
+            if may_hit(min, max) {
                 let steps = blk.times[i..].iter().zip(&blk.free[i..]);
-                if steps
-                    .take_while(|&(&t, _)| t < end)
-                    .any(|(_, &f)| f + blk.lazy > room)
-                {
-                    return true;
+                let found = steps
+                    .take_while(|&(&t, _)| t < limit)
+                    .position(|(_, &f)| hit(f + blk.lazy));
+                if let Some(k) = found {
+                    return Some(Pos { b, i: i + k });
                 }
             }
             i = 0;
         }
-        false
+        None
+    }
+
+    /// Whether a step from `from` on that begins before `end` has more than `room` free.
+    fn any_above(&self, from: Pos, end: f64, room: i64) -> bool {
+        self.find_before(from, end, |_, max| max > room, |f| f > room)
+            .is_some()
     }
 
     fn first_at_least(&self, from: Pos, need: i64) -> Option<Pos> {
@@ -254,11 +273,26 @@ impl Timeline {
         self.find(from, |min, _| min < need, |f| f < need)
     }
 
+    /// The first step at or after `from` that begins before `limit` and has at least `need`
+    /// free (none: no window of `need` processors starts before `limit`).
+    fn first_at_least_before(&self, from: Pos, need: i64, limit: f64) -> Option<Pos> {
+        self.find_before(from, limit, |_, max| max >= need, |f| f >= need)
+    }
+
+    /// The first step at or after `from` that begins before `limit` and has fewer than
+    /// `need` free (none: `need` are free from `from` until `limit`): a window's check ends
+    /// at the window's end, however long the run of free processors goes on.
+    fn first_below_before(&self, from: Pos, need: i64, limit: f64) -> Option<Pos> {
+        self.find_before(from, limit, |min, _| min < need, |f| f < need)
+    }
+
     /// The first time at or after `from` (clamped to the origin) with at least `need` free
     /// processors, if any.
     pub(crate) fn first_time_with(&self, from: f64, need: i64) -> Option<f64> {
-        self.first_at_least(self.locate(from), need)
-            .map(|p| self.time(p).max(from))
+        let p = self.first_at_least(self.locate(from), need)?;
+        // A compression searches for a fit from this time next.
+        self.last_found.0.set(p);
+        Some(self.time(p).max(from))
     }
 
     /// The step containing `t`, searched from the step at `from` on (`t` is not before it):
@@ -393,6 +427,8 @@ impl Timeline {
             rebuilt = true;
             a = self.locate(start);
         }
+        // The next search (a compression's next reservation of this shape) starts here.
+        self.last_found.0.set(a);
         self.merge_at(a) || rebuilt
     }
 
@@ -559,9 +595,8 @@ impl Timeline {
         loop {
             let s = self.first_at_least(from, need)?;
             let cand = after.max(self.time(s));
-            match self.first_below(s, need) {
+            match self.first_below_before(s, need, cand + duration) {
                 None => return Some((cand, s)),
-                Some(z) if cand + duration <= self.time(z) => return Some((cand, s)),
                 Some(z) => from = z,
             }
         }
@@ -579,17 +614,15 @@ impl Timeline {
         }
         let mut from = self.locate(after);
         loop {
-            let s = self.first_at_least(from, need)?;
+            let s = self.first_at_least_before(from, need, before)?;
             let cand = after.max(self.time(s));
             if cand >= before {
                 return None;
             }
-            // `cand` is the step's start, or `after` inside the step that holds it.
-            match self.first_below(s, need) {
+            // `cand` is the step's start, or `after` inside the step that holds it; the
+            // window needs `need` free until its end or the own slot, whichever is first.
+            match self.first_below_before(s, need, (cand + duration).min(before)) {
                 None => return Some((cand, s)),
-                Some(z) if self.time(z) >= before || cand + duration <= self.time(z) => {
-                    return Some((cand, s))
-                }
                 Some(z) => from = z,
             }
         }

@@ -135,13 +135,13 @@ impl ConservativePlanner {
             if start <= now {
                 continue;
             }
-            let floor = self.floor(procs, est, start);
-            if floor == Some(start) {
-                continue;
-            }
             let Some(first) = self.first_time_with(now, procs) else {
                 continue;
             };
+            if first >= start {
+                continue;
+            }
+            let floor = self.floor(procs, est, start);
             let after = floor.map_or(first, |lo| lo.max(first));
             if after >= start {
                 continue;
