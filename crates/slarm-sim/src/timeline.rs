@@ -87,10 +87,12 @@ struct Pos {
     i: usize,
 }
 
-/// The step the last search by time found: the next search for the same time (a run of
-/// reservations of one shape, or of one processor count, searches from one place) checks
-/// it first. Any step is checked before use, so an outdated one costs a few loads, never a
-/// wrong answer. Not part of the plan: every memo compares equal.
+/// The step where the next search by time is likely to start: the one the last search by
+/// time found, the first step with enough processors free that a compression's lookup
+/// found, or the start of the last range update (a run of reservations of one shape, or of
+/// one processor count, searches from one place). A search checks it first. Any step is
+/// checked before use, so an outdated one costs a few loads, never a wrong answer. Not part
+/// of the plan: every memo compares equal.
 #[derive(Debug, Clone, Default)]
 struct LastFound(Cell<Pos>);
 
