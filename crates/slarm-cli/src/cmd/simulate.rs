@@ -77,23 +77,20 @@ pub enum ScheduleFormat {
 /// At most this many policies in one run.
 const MAX_POLICIES: usize = 16;
 
-/// One policy of `--policy`.
-type Policy = BuiltinPolicy;
-
 /// Whether the policy plans every waiting job (conservative, backfilling with reservations):
 /// its simulation costs more than reading the log, so it runs after the reading, split at
 /// idle instants over all threads, rather than while the log is read.
-fn plans(p: Policy) -> bool {
+fn plans(p: BuiltinPolicy) -> bool {
     match p {
-        Policy::Kind(k) => k == PolicyKind::Conservative,
-        Policy::Backfill(depth) => depth.is_none_or(|k| k > 1),
+        BuiltinPolicy::Kind(k) => k == PolicyKind::Conservative,
+        BuiltinPolicy::Backfill(depth) => depth.is_none_or(|k| k > 1),
         _ => false,
     }
 }
 
 /// The schedule of the cleaned workload under `p`, simulated in parts split at idle instants
 /// (the same schedule as one run) when the machine has several threads.
-fn simulate_policy(p: Policy, w: &Workload) -> slarm::sim::Result<Schedule> {
+fn simulate_policy(p: BuiltinPolicy, w: &Workload) -> slarm::sim::Result<Schedule> {
     simulate_in_parts(
         &w.jobs,
         w.machine_procs,
@@ -181,15 +178,15 @@ impl<'a> WhileReading<'a> {
 }
 
 /// The policies of `--policy`, in the order given, each once.
-fn parse_policies(list: &str) -> CliResult<Vec<Policy>> {
-    let mut out: Vec<Policy> = Vec::new();
+fn parse_policies(list: &str) -> CliResult<Vec<BuiltinPolicy>> {
+    let mut out: Vec<BuiltinPolicy> = Vec::new();
     for item in list.split(',') {
-        let p: Policy = item.trim().parse().map_err(|_| {
+        let p: BuiltinPolicy = item.trim().parse().map_err(|_| {
             CliError::bad_input(format!(
                 "--policy {}: unknown policy {} (expected fcfs, easy, conservative or backfill:K with K in [0, {}] or all, comma-separated)",
                 shown(list),
                 shown(item.trim()),
-                Policy::MAX_DEPTH
+                BuiltinPolicy::MAX_DEPTH
             ))
         })?;
         if out.contains(&p) {
@@ -406,14 +403,14 @@ struct PolicyRun<'a> {
 
 impl PolicyRun<'_> {
     /// A progress line about policy `p`.
-    fn say(&self, p: Policy, what: &str) {
+    fn say(&self, p: BuiltinPolicy, what: &str) {
         if self.progress {
             eprintln!("slarm: simulate {p}: {what} ({} jobs)", self.w.jobs.len());
         }
     }
 
     /// Simulates the cleaned workload under `p`.
-    fn simulate(&self, p: Policy) -> CliResult<Schedule> {
+    fn simulate(&self, p: BuiltinPolicy) -> CliResult<Schedule> {
         self.say(p, "started");
         simulate_policy(p, self.w).map_err(|e| CliError::bad_input(format!("{}: {e}", self.w.name)))
     }
@@ -424,7 +421,7 @@ impl PolicyRun<'_> {
     /// `started` is when the policy's simulation began (for the progress line).
     fn finish(
         &self,
-        p: Policy,
+        p: BuiltinPolicy,
         schedule: Schedule,
         window: &mut Option<(f64, f64)>,
         first: bool,
@@ -482,7 +479,7 @@ fn in_parallel<T: Sync, R: Send>(
     done.into_iter().collect()
 }
 
-fn render(json: &Value, rows: &[(Policy, Metrics)]) -> String {
+fn render(json: &Value, rows: &[(BuiltinPolicy, Metrics)]) -> String {
     let summary: serde_json::Map<_, _> = json
         .as_object()
         .into_iter()
@@ -497,7 +494,7 @@ fn render(json: &Value, rows: &[(Policy, Metrics)]) -> String {
 }
 
 /// The policies' table as printed: header and one row per policy.
-fn table(rows: &[(Policy, Metrics)]) -> (Vec<String>, Vec<Vec<String>>) {
+fn table(rows: &[(BuiltinPolicy, Metrics)]) -> (Vec<String>, Vec<Vec<String>>) {
     let header: Vec<String> = [
         "policy",
         "mean_wait_s",
