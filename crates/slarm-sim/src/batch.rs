@@ -376,8 +376,9 @@ enum ArrivalOrder {
 }
 
 impl ArrivalOrder {
-    /// Job `a` arrives before job `b`.
-    fn before(jobs: &JobTable, a: usize, b: usize) -> std::cmp::Ordering {
+    /// How job `a` compares with job `b` in arrival order: submit time, then job number, then
+    /// row.
+    fn arrival_cmp(jobs: &JobTable, a: usize, b: usize) -> std::cmp::Ordering {
         jobs.submit(a)
             .total_cmp(&jobs.submit(b))
             .then(jobs.id(a).cmp(&jobs.id(b)))
@@ -388,7 +389,7 @@ impl ArrivalOrder {
     /// number), the index breaking the ties.
     fn in_order(jobs: &JobTable) -> bool {
         jobs.summary().queue_ordered
-            || (1..jobs.len()).all(|i| Self::before(jobs, i - 1, i).is_lt())
+            || (1..jobs.len()).all(|i| Self::arrival_cmp(jobs, i - 1, i).is_lt())
     }
 
     fn of(jobs: &JobTable) -> Self {
@@ -397,7 +398,7 @@ impl ArrivalOrder {
             return Self::Slice { from: 0, to: n };
         }
         let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| Self::before(jobs, a, b));
+        order.sort_by(|&a, &b| Self::arrival_cmp(jobs, a, b));
         Self::Sorted(order)
     }
 
