@@ -51,7 +51,8 @@ __all__ = [
     "Queue",
 ]
 
-BUILT_IN = ("fcfs", "easy", "conservative", "backfill:K")
+# The fixed names of the built-in policies; "backfill:K" (K reservations) is built in too.
+BUILT_IN = ("fcfs", "easy", "conservative")
 
 
 def read_swf(path: Any, lenient: bool = False, procs: Optional[int] = None) -> Trace:
@@ -74,8 +75,9 @@ def read_sacct(path: Any, tz: str = "UTC", lenient: bool = False, procs: Optiona
     ``"Europe/Berlin"``) and counted from the first submission; run time is ``Elapsed``,
     processors ``NCPUS``, the estimate ``TimelimitRaw``; users, groups and partitions are
     numbered by first appearance. Jobs that never ran are dropped by the cleaning like jobs of
-    run time 0 and counted by state in ``Trace.not_run`` (``{"cancelled": 3, ...}``). ``procs`` is the machine size (default: the most processors the log shows in
-    use at once). A bad line raises ``ValueError`` naming the file, line and column, unless
+    run time 0 and counted by state in ``Trace.not_run`` (``{"cancelled": 3, ...}``).
+    ``procs`` is the machine size (default: the most processors the log shows in use at
+    once). A bad line raises ``ValueError`` naming the file, line and column, unless
     ``lenient`` skips it (counted in ``Trace.skipped_lines``); a missing file raises
     ``OSError``.
     """
